@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# nvmediate top-level Makefile.  `make help` lists the targets.
+
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		    $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+PWD := $(CURDIR)
+VERSION := $(shell cat VERSION)
+CC ?= gcc
+
+.PHONY: all modules install clean sparse w1 tools standin kunit e2e check demo \
+	bench dkms-install help install-headers
+
+all: modules
+
+help:
+	@echo "make [KDIR=<kernel build dir>]   build nvmediate.ko"
+	@echo "make install                     modules_install + depmod"
+	@echo "make dkms-install                add, build and install with DKMS"
+	@echo "make sparse                      build under sparse (C=2), findings are errors"
+	@echo "make w1                          build with W=1, warnings are errors"
+	@echo "make tools                       build the user-space tools"
+	@echo "make standin                     build the stand-in nvidia driver (tests only)"
+	@echo "make demo                        boot a guest and show mediation at work"
+	@echo "make check                       run every test; last line: N passed, N failed"
+	@echo "make bench                       mediated vs direct latency in a guest"
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))$(if $(KERNELRELEASE),,) 2>/dev/null || depmod -a
+
+install-headers:
+	install -D -m 0644 uapi/nvmediate.h $(DESTDIR)/usr/include/linux/nvmediate.h
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(PWD) C=2 CHECK=sparse CF=-Wsparse-error modules
+
+w1:
+	$(MAKE) -C $(KDIR) M=$(PWD) W=1 KCFLAGS=-Werror modules
+
+standin:
+	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin modules
+
+dkms-install:
+	./tools/dkms-install.sh
+
+demo:
+	tests/demo.sh
+
+check:
+	tests/check.sh
+
+bench:
+	tests/bench.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin clean
+	rm -rf build/guest

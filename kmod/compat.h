@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: differences between kernel versions, all in one place.
+ * Force-included into every object by Kbuild.
+ */
+#ifndef NVM_COMPAT_H
+#define NVM_COMPAT_H
+
+#include <linux/version.h>
+
+/* class_create() lost its owner argument in 6.4. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define nvm_class_create(name)		class_create(name)
+#else
+#define nvm_class_create(name)		class_create(THIS_MODULE, name)
+#endif
+
+/* class->devnode takes a const struct device from 6.2. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define NVM_DEVNODE_CONST const
+#else
+#define NVM_DEVNODE_CONST
+#endif
+
+#endif /* NVM_COMPAT_H */

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: the only code that calls into the real NVIDIA driver.
+ *
+ * Backing files are opened through character-device inodes on a private,
+ * never-mounted pseudo filesystem: no path in the caller's namespace is
+ * looked up, the caller's device cgroup is not consulted (it allows only
+ * nvmediate's nodes), and nobody can re-open a backing file by path because
+ * the filesystem is SB_I_NODEV.  The driver's own open still runs in the
+ * caller's context, as it would for an open of /dev/nvidiactl.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/kdev_t.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/poll.h>
+#include <linux/pseudo_fs.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/cred.h>
+
+#include "nvm.h"
+
+#define NVM_FS_MAGIC	0x6e766d64	/* "nvmd" */
+
+/*
+ * The mount exists while backing files do: each backing inode pins it and
+ * its eviction (when the driver's file is finally released, possibly by a
+ * VMA long after the mediated file was closed) unpins it.  The superblock
+ * holds a reference on this module, so nvmediate cannot be unloaded while
+ * any backing file, and so any code or data of this filesystem, is in use.
+ */
+static struct vfsmount *nvm_mnt;
+static int nvm_mnt_count;
+
+static void nvm_fs_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	if (S_ISCHR(inode->i_mode))
+		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
+}
+
+static const struct super_operations nvm_fs_sops = {
+	.statfs		= simple_statfs,
+	.drop_inode	= generic_delete_inode,
+	.evict_inode	= nvm_fs_evict_inode,
+};
+
+static int nvm_fs_init_fs_context(struct fs_context *fc)
+{
+	struct pseudo_fs_context *ctx = init_pseudo(fc, NVM_FS_MAGIC);
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->ops = &nvm_fs_sops;
+	return 0;
+}
+
+static struct file_system_type nvm_fs_type = {
+	.owner			= THIS_MODULE,
+	.name			= "nvmediate",
+	.init_fs_context	= nvm_fs_init_fs_context,
+	.kill_sb		= kill_anon_super,
+};
+
+/*
+ * The UVM node has a dynamic major: read it off the host's device node,
+ * resolved from the root of the initial pid namespace's init, never from the
+ * caller's root (a container has no /dev/nvidia-uvm of its own).
+ */
+static int nvm_drv_uvm_devt(dev_t *devt)
+{
+	struct task_struct *init;
+	struct file *file;
+	struct path root;
+	int ret = 0;
+
+	rcu_read_lock();
+	init = pid_task(find_pid_ns(1, &init_pid_ns), PIDTYPE_PID);
+	if (init)
+		get_task_struct(init);
+	rcu_read_unlock();
+	if (!init)
+		return -ENXIO;
+
+	task_lock(init);
+	if (init->fs)
+		get_fs_root(init->fs, &root);
+	else
+		ret = -ENXIO;
+	task_unlock(init);
+	put_task_struct(init);
+	if (ret)
+		return ret;
+
+	/* O_PATH: a lookup only, neither the driver's open nor permissions. */
+	file = file_open_root(&root, nvm_uvm_path, O_PATH, 0);
+	path_put(&root);
+	if (IS_ERR(file))
+		return PTR_ERR(file) == -ENOENT ? -ENXIO : PTR_ERR(file);
+
+	ret = -ENXIO;
+	if (S_ISCHR(file_inode(file)->i_mode)) {
+		*devt = file_inode(file)->i_rdev;
+		ret = 0;
+	}
+	fput(file);
+	return ret;
+}
+
+static const char *nvm_drv_owner(enum nvm_kind kind)
+{
+	return kind == NVM_NODE_UVM ? NVM_NV_UVM_MODULE : NVM_NV_MODULE;
+}
+
+/**
+ * nvm_drv_open() - open the real device file behind a mediated node
+ * @kind: which real node
+ * @gpu: GPU index for %NVM_NODE_GPU
+ * @flags: open flags of the mediated file (access mode, O_NONBLOCK)
+ *
+ * Return: the backing file, or ERR_PTR: -ENXIO when the driver or the GPU is
+ * not there or the device number belongs to another module, or the driver's
+ * own error from its open.
+ */
+struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int flags)
+{
+	static const struct qstr name = QSTR_INIT("nvidia", 6);
+	struct inode *inode;
+	struct dentry *dentry;
+	struct file *file;
+	struct path path;
+	dev_t devt;
+	int ret;
+
+	switch (kind) {
+	case NVM_NODE_CTL:
+		devt = MKDEV(NVM_NV_MAJOR, NVM_NV_CTL_MINOR);
+		break;
+	case NVM_NODE_GPU:
+		devt = MKDEV(NVM_NV_MAJOR, gpu);
+		break;
+	default:
+		ret = nvm_drv_uvm_devt(&devt);
+		if (ret)
+			return ERR_PTR(ret);
+		break;
+	}
+
+	ret = simple_pin_fs(&nvm_fs_type, &nvm_mnt, &nvm_mnt_count);
+	if (ret)
+		return ERR_PTR(ret);
+	/* Device inodes here are opened by nvmediate alone, never by path. */
+	nvm_mnt->mnt_sb->s_iflags |= SB_I_NODEV | SB_I_NOEXEC;
+
+	inode = new_inode(nvm_mnt->mnt_sb);
+	if (!inode) {
+		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
+		return ERR_PTR(-ENOMEM);
+	}
+	inode->i_ino = get_next_ino();
+	init_special_inode(inode, S_IFCHR | 0600, devt);
+	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
+
+	dentry = d_alloc(nvm_mnt->mnt_sb->s_root, &name);
+	if (!dentry) {
+		iput(inode);
+		return ERR_PTR(-ENOMEM);
+	}
+	d_instantiate(dentry, inode);
+
+	path.mnt = nvm_mnt;
+	path.dentry = dentry;
+	file = dentry_open(&path, flags, current_cred());
+	dput(dentry);
+	if (IS_ERR(file))
+		return file;
+
+	if (!file->f_op->owner ||
+	    strcmp(module_name(file->f_op->owner), nvm_drv_owner(kind))) {
+		pr_warn_ratelimited("device %u:%u does not belong to %s\n",
+				    MAJOR(devt), MINOR(devt), nvm_drv_owner(kind));
+		fput(file);
+		return ERR_PTR(-ENXIO);
+	}
+	return file;
+}
+
+/**
+ * nvm_drv_release() - drop a backing file; the driver's close runs when its
+ *	last reference goes, in the caller's context where possible
+ * @backing: file returned by nvm_drv_open()
+ */
+void nvm_drv_release(struct file *backing)
+{
+	fput(backing);
+}
+
+/**
+ * nvm_drv_ioctl() - issue an ioctl on the backing file
+ * @backing: file returned by nvm_drv_open()
+ * @cmd: the caller's command
+ * @arg: the caller's own argument, passed unchanged
+ * @compat: the call came in through compat_ioctl
+ *
+ * Runs in the caller's context.  Return: the driver's answer; -ENOTTY
+ * when the real file has no such entry point.
+ */
+long nvm_drv_ioctl(struct file *backing, unsigned int cmd, unsigned long arg, bool compat)
+{
+	long ret;
+
+	if (compat) {
+		if (!backing->f_op->compat_ioctl)
+			return -ENOTTY;
+		ret = backing->f_op->compat_ioctl(backing, cmd, arg);
+	} else {
+		if (!backing->f_op->unlocked_ioctl)
+			return -ENOTTY;
+		ret = backing->f_op->unlocked_ioctl(backing, cmd, arg);
+	}
+	return ret == -ENOIOCTLCMD ? -ENOTTY : ret;
+}
+
+/**
+ * nvm_drv_mmap() - hand a VMA to the backing file
+ * @backing: file returned by nvm_drv_open()
+ * @vma: the VMA being set up on the mediated file
+ *
+ * The driver finds its per-file state through vma->vm_file, so the VMA is
+ * given the backing file before the driver's mmap runs (as dma_buf_mmap()
+ * does).  From then on the mapping belongs to the driver alone.
+ */
+int nvm_drv_mmap(struct file *backing, struct vm_area_struct *vma)
+{
+	if (!backing->f_op->mmap)
+		return -ENODEV;
+	vma_set_file(vma, backing);
+	return call_mmap(backing, vma);
+}
+
+/**
+ * nvm_drv_poll() - poll the backing file
+ * @backing: file returned by nvm_drv_open()
+ * @wait: the caller's poll table
+ *
+ * Return: the driver's event mask.
+ */
+__poll_t nvm_drv_poll(struct file *backing, struct poll_table_struct *wait)
+{
+	return vfs_poll(backing, wait);
+}

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: running a driver call with a private fd table.
+ *
+ * The driver resolves fd numbers from payloads with fget() in
+ * current->files.  For the calls that need it, the calling thread's files
+ * pointer is pointed, for the duration of the call only, at a private
+ * files_struct that holds the backing files of the caller's mediated files
+ * at the very same numbers, and nothing else.  Other threads of the process
+ * keep their own pointer to the real table and never see a backing file.
+ * See docs/design.md.
+ *
+ * Lock rules: the private table is written only by its owner before it is
+ * installed and after it is removed; while installed, the kernel's own fd
+ * helpers may read it (under its file_lock or RCU) in this thread.  The
+ * swap of current->files is done under task_lock(current), as the kernel's
+ * unshare_files() does, with current->signal->exec_update_lock held for
+ * writing so that pidfd_getfd() cannot read the calling thread's table
+ * meanwhile.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "nvm.h"
+
+/* GPU nodes mirrored at most for one device allocation. */
+#define NVM_FDCTX_MAX_GPU_FILES	64
+
+/**
+ * struct nvm_fdctx - a private fd table and what it holds
+ * @files: the table; @files.fdt points at @files.fdtab, whose arrays are
+ *	either the embedded ones or @fd_array and @bitmaps
+ * @saved: the caller's table while the private one is installed
+ * @locked: exec_update_lock is held for writing
+ * @max_fds: capacity of the table
+ * @fd_array: the fd array when more than NR_OPEN_DEFAULT numbers are needed
+ * @bitmaps: open_fds, close_on_exec and full_fds_bits, likewise
+ * @rcu: frees the context after any reader of the table is gone
+ */
+struct nvm_fdctx {
+	struct files_struct files;
+	struct files_struct *saved;
+	bool locked;
+	unsigned int max_fds;
+	struct file __rcu **fd_array;
+	unsigned long *bitmaps;
+	struct rcu_head rcu;
+};
+
+/**
+ * nvm_fdctx_alloc() - an empty private table
+ * @max_fd: the highest number it must be able to hold
+ *
+ * Return: the context, or ERR_PTR(-ENOMEM or -EBADF).
+ */
+struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
+{
+	struct nvm_fdctx *ctx;
+	struct fdtable *fdt;
+	unsigned int nr, words;
+
+	if (max_fd >= INT_MAX - BITS_PER_LONG)
+		return ERR_PTR(-EBADF);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+
+	atomic_set(&ctx->files.count, 1);
+	init_waitqueue_head(&ctx->files.resize_wait);
+	spin_lock_init(&ctx->files.file_lock);
+	fdt = &ctx->files.fdtab;
+
+	nr = max_t(unsigned int, NR_OPEN_DEFAULT, round_up(max_fd + 1, BITS_PER_LONG));
+	if (nr == NR_OPEN_DEFAULT) {
+		fdt->fd = &ctx->files.fd_array[0];
+		fdt->close_on_exec = ctx->files.close_on_exec_init;
+		fdt->open_fds = ctx->files.open_fds_init;
+		fdt->full_fds_bits = ctx->files.full_fds_bits_init;
+	} else {
+		words = BITS_TO_LONGS(nr);
+		ctx->fd_array = kvcalloc(nr, sizeof(*ctx->fd_array), GFP_KERNEL_ACCOUNT);
+		ctx->bitmaps = kvcalloc(2 * words + BITS_TO_LONGS(words),
+					sizeof(unsigned long), GFP_KERNEL_ACCOUNT);
+		if (!ctx->fd_array || !ctx->bitmaps) {
+			kvfree(ctx->fd_array);
+			kvfree(ctx->bitmaps);
+			kfree(ctx);
+			return ERR_PTR(-ENOMEM);
+		}
+		fdt->fd = ctx->fd_array;
+		fdt->open_fds = ctx->bitmaps;
+		fdt->close_on_exec = ctx->bitmaps + words;
+		fdt->full_fds_bits = ctx->bitmaps + 2 * words;
+	}
+	fdt->max_fds = nr;
+	ctx->max_fds = nr;
+	RCU_INIT_POINTER(ctx->files.fdt, fdt);
+	return ctx;
+}
+
+/**
+ * nvm_fdctx_files() - the private table itself
+ * @ctx: the context
+ *
+ * Return: the files_struct the driver sees as current->files.
+ */
+struct files_struct *nvm_fdctx_files(struct nvm_fdctx *ctx)
+{
+	return &ctx->files;
+}
+
+/**
+ * nvm_fdctx_install() - place a file at a number of the private table
+ * @ctx: the context
+ * @fd: the number
+ * @file: the file
+ *
+ * Takes its own reference on @file.  Must not be called while the table is
+ * installed.
+ *
+ * Return: 0, -EBADF for a number outside the table, -EEXIST when taken.
+ */
+int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file)
+{
+	struct fdtable *fdt = &ctx->files.fdtab;
+
+	if (WARN_ON_ONCE(ctx->saved))
+		return -EBUSY;
+	if (fd >= fdt->max_fds)
+		return -EBADF;
+	if (test_bit(fd, fdt->open_fds))
+		return -EEXIST;
+	__set_bit(fd, fdt->open_fds);
+	if (!~fdt->open_fds[fd / BITS_PER_LONG])
+		__set_bit(fd / BITS_PER_LONG, fdt->full_fds_bits);
+	rcu_assign_pointer(fdt->fd[fd], get_file(file));
+	return 0;
+}
+
+/**
+ * nvm_fdctx_swap() - make the private table the calling thread's
+ * @ctx: the context
+ *
+ * Only the calling thread's pointer changes; callers must hold
+ * exec_update_lock for writing (nvm_fdctx_enter() does) or run where no
+ * other task can look at current->files (KUnit's test threads).
+ */
+void nvm_fdctx_swap(struct nvm_fdctx *ctx)
+{
+	task_lock(current);
+	ctx->saved = current->files;
+	current->files = &ctx->files;
+	task_unlock(current);
+}
+
+/**
+ * nvm_fdctx_unswap() - give the calling thread its own table back
+ * @ctx: the context
+ */
+void nvm_fdctx_unswap(struct nvm_fdctx *ctx)
+{
+	task_lock(current);
+	WARN_ON_ONCE(current->files != &ctx->files);
+	current->files = ctx->saved;
+	task_unlock(current);
+	ctx->saved = NULL;
+}
+
+/**
+ * nvm_fdctx_enter() - install the private table for a driver call
+ * @ctx: the context
+ *
+ * Return: 0, or -EINTR when a fatal signal arrived while waiting for
+ * exec_update_lock (the call is then not made).
+ */
+int nvm_fdctx_enter(struct nvm_fdctx *ctx)
+{
+	int ret;
+
+	ret = down_write_killable(&current->signal->exec_update_lock);
+	if (ret)
+		return ret;
+	ctx->locked = true;
+	nvm_fdctx_swap(ctx);
+	return 0;
+}
+
+/**
+ * nvm_fdctx_leave() - remove the private table after the driver call
+ * @ctx: the context
+ */
+void nvm_fdctx_leave(struct nvm_fdctx *ctx)
+{
+	nvm_fdctx_unswap(ctx);
+	if (ctx->locked) {
+		up_write(&current->signal->exec_update_lock);
+		ctx->locked = false;
+	}
+}
+
+static void nvm_fdctx_free_rcu(struct rcu_head *rcu)
+{
+	struct nvm_fdctx *ctx = container_of(rcu, struct nvm_fdctx, rcu);
+
+	kvfree(ctx->fd_array);
+	kvfree(ctx->bitmaps);
+	kfree(ctx);
+}
+
+/**
+ * nvm_fdctx_destroy() - empty the private table and free it
+ * @ctx: the context, or an ERR_PTR or NULL (ignored)
+ *
+ * Drops every file in it.  The driver is not expected to create fds during
+ * a call made with a private table; should it have done so, such files are
+ * closed here, never handed to anyone, and the event is logged.
+ */
+void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
+{
+	struct fdtable *fdt;
+	unsigned int fd;
+
+	if (IS_ERR_OR_NULL(ctx))
+		return;
+	if (WARN_ON_ONCE(ctx->saved))
+		nvm_fdctx_leave(ctx);
+
+	fdt = rcu_dereference_raw(ctx->files.fdt);
+	if (fdt != &ctx->files.fdtab) {
+		/*
+		 * The kernel grew the table for an fd the driver installed.
+		 * Free the grown table as the kernel allocated it and fall back
+		 * to ours, which it copied from; files past our size were the
+		 * driver's and are closed below through the grown table.
+		 */
+		pr_warn_ratelimited("driver grew a private fd table\n");
+	}
+	for (fd = 0; fd < fdt->max_fds; fd++) {
+		struct file *file = rcu_dereference_raw(fdt->fd[fd]);
+
+		if (file) {
+			RCU_INIT_POINTER(fdt->fd[fd], NULL);
+			fput(file);
+		}
+	}
+	if (fdt != &ctx->files.fdtab) {
+		kvfree(fdt->fd);
+		kvfree(fdt->open_fds);
+		kfree(fdt);
+	}
+	call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
+}
+
+struct nvm_gpu_scan {
+	unsigned int n;
+	unsigned int fd[NVM_FDCTX_MAX_GPU_FILES];
+	struct file *backing[NVM_FDCTX_MAX_GPU_FILES];
+};
+
+/* iterate_fd() callback, under the caller table's file_lock: no sleeping. */
+static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int fd)
+{
+	struct nvm_gpu_scan *scan = (struct nvm_gpu_scan *)arg;
+	struct nvm_file *nf = nvm_file_of(file);
+
+	if (!nf || nf->kind != NVM_NODE_GPU)
+		return 0;
+	if (scan->n == NVM_FDCTX_MAX_GPU_FILES)
+		return 1;
+	scan->fd[scan->n] = fd;
+	scan->backing[scan->n] = get_file(nf->backing);
+	scan->n++;
+	return 0;
+}
+
+/**
+ * nvm_fdctx_create() - the private table a call needs
+ * @plan: the fd numbers the driver will look up, from nvm_fdplan_build()
+ *
+ * Every number in @plan that names a mediated file in the caller's table
+ * gets that file's backing file at the same number; numbers that name
+ * anything else stay empty.  When @plan->gpu_nodes is set, the backing files
+ * of all mediated GPU nodes the caller holds are added at their numbers.
+ *
+ * Return: the context, or ERR_PTR(-ENOMEM).
+ */
+struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan)
+{
+	struct file *backing[NVM_FDPLAN_MAX] = { };
+	struct nvm_gpu_scan *scan = NULL;
+	struct nvm_fdctx *ctx;
+	unsigned int i, max_fd = 0;
+
+	for (i = 0; i < plan->nfds; i++) {
+		struct file *file = fget(plan->fds[i]);
+		struct nvm_file *nf = file ? nvm_file_of(file) : NULL;
+
+		if (nf) {
+			backing[i] = get_file(nf->backing);
+			max_fd = max_t(unsigned int, max_fd, plan->fds[i]);
+		}
+		if (file)
+			fput(file);
+	}
+	if (plan->gpu_nodes) {
+		scan = kzalloc(sizeof(*scan), GFP_KERNEL);
+		if (!scan) {
+			ctx = ERR_PTR(-ENOMEM);
+			goto out;
+		}
+		iterate_fd(current->files, 0, nvm_fdctx_scan_gpu, scan);
+		for (i = 0; i < scan->n; i++)
+			max_fd = max(max_fd, scan->fd[i]);
+	}
+
+	ctx = nvm_fdctx_alloc(max_fd);
+	if (IS_ERR(ctx))
+		goto out;
+	/* A number listed twice is installed once; -EEXIST is expected then. */
+	for (i = 0; i < plan->nfds; i++)
+		if (backing[i])
+			nvm_fdctx_install(ctx, plan->fds[i], backing[i]);
+	for (i = 0; scan && i < scan->n; i++)
+		nvm_fdctx_install(ctx, scan->fd[i], scan->backing[i]);
+out:
+	for (i = 0; i < plan->nfds; i++)
+		if (backing[i])
+			fput(backing[i]);
+	for (i = 0; scan && i < scan->n; i++)
+		fput(scan->backing[i]);
+	kfree(scan);
+	return ctx;
+}

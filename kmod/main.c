@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: module entry points and parameters.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "nvm.h"
+#include "nvmediate.h"
+
+unsigned int nvm_num_gpus = 8;
+module_param_named(num_gpus, nvm_num_gpus, uint, 0444);
+MODULE_PARM_DESC(num_gpus, "Number of mediated GPU nodes /dev/nvproxy0.. (default 8, max 254)");
+
+char *nvm_uvm_path = "/dev/nvidia-uvm";
+module_param_named(uvm_path, nvm_uvm_path, charp, 0444);
+MODULE_PARM_DESC(uvm_path,
+		 "Host path of the real UVM node, resolved from the host's root, used only to learn its device number (default /dev/nvidia-uvm)");
+
+static int __init nvm_init(void)
+{
+	int ret;
+
+	if (nvm_num_gpus > NVM_MAX_GPUS) {
+		pr_err("num_gpus=%u: at most %u GPU nodes\n", nvm_num_gpus, NVM_MAX_GPUS);
+		return -EINVAL;
+	}
+	ret = nvm_node_init();
+	if (ret) {
+		pr_err("cannot register the mediated nodes: %d\n", ret);
+		return ret;
+	}
+	pr_info("version %s: /dev/%s, /dev/%s0..%u, /dev/%s\n", NVM_VERSION,
+		NVM_NODE_NAME_CTL, NVM_NODE_NAME_CTL, nvm_num_gpus ? nvm_num_gpus - 1 : 0,
+		NVM_NODE_NAME_UVM);
+	return 0;
+}
+
+static void __exit nvm_exit(void)
+{
+	nvm_node_exit();
+}
+
+module_init(nvm_init);
+module_exit(nvm_exit);
+
+MODULE_DESCRIPTION("Mediated, checked access to the NVIDIA driver's device nodes");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(NVM_VERSION);
