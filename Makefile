@@ -27,9 +27,12 @@ help:
 modules:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
+# The release of the kernel in KDIR, for depmod.
+KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
+
 install: modules
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))$(if $(KERNELRELEASE),,) 2>/dev/null || depmod -a
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
 
 install-headers:
 	install -D -m 0644 uapi/nvmediate.h $(DESTDIR)/usr/include/linux/nvmediate.h

@@ -9,7 +9,7 @@ src=${LINUX_SOURCE_TAR:-$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null | head
 [ -n "$src" ] || { echo "build-debug: linux-source-6.1 is not installed" >&2; exit 1; }
 stamp="$out/.nvm-config-stamp"
 want=$(cat "$here/debug.config" "$src" 2>/dev/null | cksum | cut -d' ' -f1; ls -l "$src" | cksum)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/arch/x86/boot/bzImage" ]; then
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/arch/x86/boot/bzImage" ] && [ -f "$out/Module.symvers" ]; then
 	echo "build-debug: $out is up to date"
 	exit 0
 fi
@@ -26,5 +26,6 @@ while IFS= read -r line; do
 	case "$line" in CONFIG_*) grep -qx "$line" .config || { echo "build-debug: $line not set" >&2; bad=1; } ;; esac
 done < "$here/debug.config"
 [ $bad -eq 0 ] || exit 1
-make -s -j"$(nproc)" bzImage modules_prepare
+# modules: writes Module.symvers, which out-of-tree modules link against.
+make -s -j"$(nproc)" bzImage modules_prepare modules
 echo "$want" > .nvm-config-stamp

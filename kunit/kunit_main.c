@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: KUnit suites.  Built as nvmediate_kunit.ko for kernels with
+ * CONFIG_KUNIT; the units under test are compiled in from kmod/ so that the
+ * suites exercise the very code nvmediate.ko runs.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <kunit/test.h>
+#include <linux/anon_inodes.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+
+#undef pr_fmt
+#include "../kmod/fdctx.c"
+#undef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include "../kmod/fdplan.c"
+
+/*
+ * Stand-ins for mediated files: anon files whose private_data is a
+ * struct nvm_file with a real (anon) backing file.
+ */
+static const struct file_operations nvm_test_fops = { .owner = THIS_MODULE };
+static const struct file_operations nvm_test_backing_fops = { .owner = THIS_MODULE };
+
+struct nvm_file *nvm_file_of(struct file *file)
+{
+	return file->f_op == &nvm_test_fops ? file->private_data : NULL;
+}
+
+struct nvm_test_med {
+	struct nvm_file nf;
+	struct file *file;
+};
+
+static struct file *nvm_test_anon(struct kunit *test, const struct file_operations *fops,
+				  void *priv)
+{
+	struct file *f = anon_inode_getfile("nvm-test", fops, priv, O_RDWR);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	return f;
+}
+
+static struct nvm_test_med *nvm_test_med_new(struct kunit *test, enum nvm_kind kind)
+{
+	struct nvm_test_med *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->nf.kind = kind;
+	m->nf.backing = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	m->file = nvm_test_anon(test, &nvm_test_fops, &m->nf);
+	return m;
+}
+
+static void nvm_test_med_put(struct nvm_test_med *m)
+{
+	fput(m->file);
+	fput(m->nf.backing);
+}
+
+/* Look a number up the way the driver does, in current->files. */
+static struct file *nvm_test_lookup(unsigned int fd)
+{
+	struct file *f = fget(fd);
+
+	if (f)
+		fput(f);	/* identity only; the table still holds it */
+	return f;
+}
+
+static void fdctx_test_install_and_lookup(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct file *b = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct nvm_fdctx *ctx = nvm_fdctx_alloc(5);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 3, a), 0);
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 5, b), 0);
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 5, a), -EEXIST);
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, NR_OPEN_DEFAULT, a), -EBADF);
+
+	nvm_fdctx_swap(ctx);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(3), a);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(5), b);
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(4));
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(0));
+	nvm_fdctx_unswap(ctx);
+
+	/* Back in the thread's own table, the private files are gone. */
+	KUNIT_EXPECT_PTR_NE(test, nvm_test_lookup(3), a);
+	KUNIT_EXPECT_PTR_NE(test, nvm_test_lookup(5), b);
+	nvm_fdctx_destroy(ctx);
+	fput(a);
+	fput(b);
+}
+
+static void fdctx_test_large_numbers(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct nvm_fdctx *ctx = nvm_fdctx_alloc(4099);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+	KUNIT_EXPECT_GE(test, nvm_fdctx_files(ctx)->fdtab.max_fds, 4100U);
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 4099, a), 0);
+	nvm_fdctx_swap(ctx);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(4099), a);
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(4098));
+	nvm_fdctx_unswap(ctx);
+	nvm_fdctx_destroy(ctx);
+	fput(a);
+}
+
+static void fdctx_test_refcounts_restored(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	long before = file_count(a);
+	struct nvm_fdctx *ctx = nvm_fdctx_alloc(100);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 7, a), 0);
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 70, a), 0);
+	KUNIT_EXPECT_EQ(test, file_count(a), before + 2);
+	nvm_fdctx_destroy(ctx);
+	KUNIT_EXPECT_EQ(test, file_count(a), before);
+	fput(a);
+}
+
+static int nvm_test_count_fd(const void *arg, struct file *file, unsigned int fd)
+{
+	unsigned long *seen = (unsigned long *)arg;
+
+	if (fd < BITS_PER_LONG)
+		__set_bit(fd, seen);
+	return 0;
+}
+
+static void fdctx_test_iterate_sees_only_installed(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct nvm_fdctx *ctx = nvm_fdctx_alloc(20);
+	unsigned long seen = 0;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+	nvm_fdctx_install(ctx, 2, a);
+	nvm_fdctx_install(ctx, 17, a);
+	nvm_fdctx_swap(ctx);
+	iterate_fd(current->files, 0, nvm_test_count_fd, &seen);
+	nvm_fdctx_unswap(ctx);
+	KUNIT_EXPECT_EQ(test, seen, BIT(2) | BIT(17));
+	nvm_fdctx_destroy(ctx);
+	fput(a);
+}
+
+/* An fd the driver would create during the call is closed, not leaked. */
+static void fdctx_test_stray_fd_closed(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	long before = file_count(a);
+	struct nvm_fdctx *ctx = nvm_fdctx_alloc(0);
+	int fd;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+	nvm_fdctx_swap(ctx);
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	KUNIT_EXPECT_GE(test, fd, 0);
+	if (fd >= 0)
+		fd_install(fd, get_file(a));
+	nvm_fdctx_unswap(ctx);
+	KUNIT_EXPECT_EQ(test, file_count(a), before + (fd >= 0));
+	nvm_fdctx_destroy(ctx);
+	KUNIT_EXPECT_EQ(test, file_count(a), before);
+	fput(a);
+}
+
+/* The kernel grows the private table past 64 fds: still freed correctly. */
+static void fdctx_test_grown_table_freed(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	long before = file_count(a);
+	struct nvm_fdctx *ctx = nvm_fdctx_alloc(0);
+	int i, fd, n = 0;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+	nvm_fdctx_swap(ctx);
+	for (i = 0; i < NR_OPEN_DEFAULT + 8; i++) {
+		fd = get_unused_fd_flags(0);
+		if (fd < 0)
+			break;
+		fd_install(fd, get_file(a));
+		n++;
+	}
+	nvm_fdctx_unswap(ctx);
+	KUNIT_EXPECT_EQ(test, n, NR_OPEN_DEFAULT + 8);
+	KUNIT_EXPECT_PTR_NE(test, rcu_access_pointer(nvm_fdctx_files(ctx)->fdt),
+			    &nvm_fdctx_files(ctx)->fdtab);
+	nvm_fdctx_destroy(ctx);
+	KUNIT_EXPECT_EQ(test, file_count(a), before);
+	fput(a);
+}
+
+/*
+ * nvm_fdctx_create() run from a "caller" table holding mediated, foreign
+ * and GPU files: only mediated files named by the plan, and with gpu_nodes
+ * every mediated GPU file, reach the private table, as backing files.
+ */
+static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
+{
+	struct nvm_test_med *ctl = nvm_test_med_new(test, NVM_NODE_CTL);
+	struct nvm_test_med *gpu0 = nvm_test_med_new(test, NVM_NODE_GPU);
+	struct nvm_test_med *gpu1 = nvm_test_med_new(test, NVM_NODE_GPU);
+	struct file *foreign = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct nvm_fdctx *caller = nvm_fdctx_alloc(200);
+	struct nvm_fdplan plan = { .swap = true, .nfds = 3, .fds = { 4, 9, 11 } };
+	struct nvm_fdctx *ctx;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	nvm_fdctx_install(caller, 4, ctl->file);
+	nvm_fdctx_install(caller, 9, foreign);
+	nvm_fdctx_install(caller, 150, gpu0->file);
+	nvm_fdctx_install(caller, 12, gpu1->file);
+	nvm_fdctx_swap(caller);
+
+	/* No assertion may abort the test thread while a table is swapped in. */
+	ctx = nvm_fdctx_create(&plan);
+	if (IS_ERR(ctx)) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+		goto out;
+	}
+	nvm_fdctx_swap(ctx);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(4), ctl->nf.backing);
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(9));	/* foreign: not mirrored */
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(11));	/* empty in the caller */
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(12));	/* GPU, but not asked for */
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(150));
+	nvm_fdctx_unswap(ctx);
+	nvm_fdctx_destroy(ctx);
+
+	plan.gpu_nodes = true;
+	plan.nfds = 0;
+	ctx = nvm_fdctx_create(&plan);
+	if (IS_ERR(ctx)) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+		goto out;
+	}
+	nvm_fdctx_swap(ctx);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(150), gpu0->nf.backing);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(12), gpu1->nf.backing);
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(4));	/* control: not a GPU node */
+	nvm_fdctx_unswap(ctx);
+	nvm_fdctx_destroy(ctx);
+out:
+	nvm_fdctx_unswap(caller);
+	nvm_fdctx_destroy(caller);
+	nvm_test_med_put(ctl);
+	nvm_test_med_put(gpu0);
+	nvm_test_med_put(gpu1);
+	fput(foreign);
+}
+
+static struct kunit_case nvm_fdctx_cases[] = {
+	KUNIT_CASE(fdctx_test_install_and_lookup),
+	KUNIT_CASE(fdctx_test_large_numbers),
+	KUNIT_CASE(fdctx_test_refcounts_restored),
+	KUNIT_CASE(fdctx_test_iterate_sees_only_installed),
+	KUNIT_CASE(fdctx_test_stray_fd_closed),
+	KUNIT_CASE(fdctx_test_grown_table_freed),
+	KUNIT_CASE(fdctx_test_create_mirrors_mediated_only),
+	{}
+};
+
+static struct kunit_suite nvm_fdctx_suite = {
+	.name = "nvmediate_fdctx",
+	.test_cases = nvm_fdctx_cases,
+};
+
+/* The fd-field table: ordered, each field inside its payload. */
+static void fdplan_test_table_well_formed(struct kunit *test)
+{
+	unsigned int i, n;
+	const struct nvm_fd_field *t = nvm_fd_fields(&n);
+
+	KUNIT_ASSERT_GT(test, n, 0U);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_LE_MSG(test, t[i].off + 4, t[i].size, "%s", t[i].name);
+		KUNIT_EXPECT_LE_MSG(test, t[i].size, (unsigned int)NVM_NV_MAX_IOCTL_SIZE, "%s",
+				    t[i].name);
+		KUNIT_EXPECT_TRUE(test, t[i].name && t[i].name[0]);
+		if (i)
+			KUNIT_EXPECT_TRUE_MSG(test,
+				t[i - 1].family < t[i].family ||
+				(t[i - 1].family == t[i].family && t[i - 1].cmd <= t[i].cmd),
+				"%s out of order", t[i].name);
+	}
+	KUNIT_EXPECT_LE(test, NVM_NV_ALLOC_HCLASS_OFF + 4, NVM_NV_NVOS21_SIZE);
+}
+
+static struct kunit_case nvm_fdplan_cases[] = {
+	KUNIT_CASE(fdplan_test_table_well_formed),
+	{}
+};
+
+static struct kunit_suite nvm_fdplan_suite = {
+	.name = "nvmediate_fdplan",
+	.test_cases = nvm_fdplan_cases,
+};
+
+kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite);
+
+MODULE_DESCRIPTION("KUnit suites for nvmediate");
+MODULE_LICENSE("GPL");
