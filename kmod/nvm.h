@@ -6,6 +6,7 @@
 #define NVM_NVM_H
 
 #include <linux/fs.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 
 #include "base_fds.h"
@@ -82,5 +83,66 @@ int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file)
 struct files_struct *nvm_fdctx_files(struct nvm_fdctx *ctx);
 void nvm_fdctx_swap(struct nvm_fdctx *ctx);
 void nvm_fdctx_unswap(struct nvm_fdctx *ctx);
+
+/* version.c: driver version strings. */
+#define NVM_VERSION_PART_BITS	20
+#define NVM_VERSION_STR_MAX	24
+
+/**
+ * struct nvm_version - a driver version, e.g. 570.86.15
+ * @major: first part
+ * @minor: second part
+ * @patch: third part, 0 when the version has two parts
+ * @parts: 2 or 3
+ */
+struct nvm_version {
+	u32 major;
+	u32 minor;
+	u32 patch;
+	u8 parts;
+};
+
+int nvm_version_parse(const char *s, struct nvm_version *v);
+int nvm_version_find(const char *text, struct nvm_version *v);
+u64 nvm_version_key(const struct nvm_version *v);
+void nvm_version_format(u64 key, char *buf);
+
+/* ranges.c: the tree of ABI-identical version ranges. */
+enum nvm_tier {
+	NVM_TIER_EXACT,
+	NVM_TIER_INTERPOLATED,
+	NVM_TIER_OUTSIDE,
+};
+
+/**
+ * struct nvm_range - a closed range of driver versions with one ABI
+ * @rb: node in &struct nvm_range_tree
+ * @first: first release of the range (version key)
+ * @last: last release of the range (version key)
+ * @releases: sorted keys of the releases known inside the range
+ * @nreleases: number of @releases
+ * @abi: the descriptor every version in the range uses
+ */
+struct nvm_range {
+	struct rb_node rb;
+	u64 first;
+	u64 last;
+	const u64 *releases;
+	unsigned int nreleases;
+	const void *abi;
+};
+
+struct nvm_range_tree {
+	struct rb_root root;
+	unsigned int count;
+};
+
+int nvm_range_insert(struct nvm_range_tree *tree, struct nvm_range *r);
+const struct nvm_range *nvm_range_find(const struct nvm_range_tree *tree, u64 key,
+				       const struct nvm_range **below,
+				       const struct nvm_range **above);
+enum nvm_tier nvm_range_tier(const struct nvm_range_tree *tree, u64 key,
+			     const struct nvm_range **range);
+const char *nvm_tier_name(enum nvm_tier tier);
 
 #endif /* NVM_NVM_H */

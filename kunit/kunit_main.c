@@ -18,6 +18,9 @@
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include "../kmod/fdplan.c"
+#include "../kmod/version.c"
+#include "../kmod/ranges.c"
+#include "version_test.c"
 
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
@@ -309,7 +312,7 @@ static struct kunit_suite nvm_fdplan_suite = {
 	.test_cases = nvm_fdplan_cases,
 };
 
-kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite);
+kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite);
 
 MODULE_DESCRIPTION("KUnit suites for nvmediate");
 MODULE_LICENSE("GPL");
