@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A CUDA-like session through the mediated nodes: user space must see the
+# same answers as through the real nodes, the driver must receive the same
+# calls, made in the caller's own process; also from a forked child and from
+# 32 processes x 4 threads at once.
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+MED="--ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
+
+if ! load_standin version=595.45.04 num_gpus=2; then
+	fail session-setup "cannot load the stand-in driver (modprobe nvidia / nvidia-uvm)"
+	nvm_end
+fi
+if ! load_nvmediate > "$T/load.txt" 2>&1; then
+	fail session-setup "nvmediate is not available: $(tr '\n' ' ' < "$T/load.txt")"
+	nvm_end
+fi
+for n in /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm; do
+	wait_node "$n" || fail session-setup "no $n after modprobe nvmediate"
+done
+
+# --- the same session, directly and mediated ---
+calls_clear
+nvsession > "$T/direct.txt" 2>&1
+direct_rc=$?
+calls_save "$T/direct.calls"
+calls_clear
+# shellcheck disable=SC2086
+nvsession $MED > "$T/med.txt" 2>&1
+med_rc=$?
+calls_save "$T/med.calls"
+
+check session-direct "the session fails on the real nodes: $(failures "$T/direct.txt")" \
+	[ $direct_rc -eq 0 ]
+check session-mediated "the session fails on the mediated nodes: $(failures "$T/med.txt")" \
+	[ $med_rc -eq 0 ]
+
+grep -v '^pid=' "$T/direct.txt" > "$T/direct.tr"
+grep -v '^pid=' "$T/med.txt" > "$T/med.tr"
+check session-same-transcript "user space saw different answers: $(diff "$T/direct.tr" "$T/med.tr" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')" \
+	cmp -s "$T/direct.tr" "$T/med.tr"
+
+calls_norm "$T/direct.calls" > "$T/direct.norm"
+calls_norm "$T/med.calls" > "$T/med.norm"
+check session-same-calls "the driver received different calls: $(diff "$T/direct.norm" "$T/med.norm" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')" \
+	cmp -s "$T/direct.norm" "$T/med.norm"
+
+pid=$(sed -n 's/^pid=//p' "$T/med.txt")
+in_caller() {	# in_caller CALLS PID: every ioctl, mmap, poll under PID
+	for op in ioctl mmap poll; do
+		t=$(calls_tgids "$1" $op)
+		[ -z "$t" ] || [ "$t" = "$2 " ] || return 1
+	done
+	[ -n "$(calls_tgids "$1" ioctl)" ]
+}
+check session-in-caller "calls ran under tgid ioctl='$(calls_tgids "$T/med.calls" ioctl)' mmap='$(calls_tgids "$T/med.calls" mmap)' poll='$(calls_tgids "$T/med.calls" poll)', session pid $pid" \
+	in_caller "$T/med.calls" "$pid"
+leaks=$(state_leaks)
+check session-no-leak "state after the sessions: $leaks" [ -z "$leaks" ]
+
+# --- files opened by a parent, the session run by its child ---
+calls_clear
+# shellcheck disable=SC2086
+if nvsession --fork $MED > "$T/fork.txt" 2>&1; then
+	pass session-fork
+else
+	fail session-fork "$(failures "$T/fork.txt")"
+fi
+calls_save "$T/fork.calls"
+child=$(sed -n 's/^pid=//p' "$T/fork.txt")
+check session-fork-in-child "ioctls under '$(calls_tgids "$T/fork.calls" ioctl)', child $child" \
+	in_caller "$T/fork.calls" "$child"
+grep -v '^p[a-z]*=' "$T/fork.txt" > "$T/fork.tr"
+check session-fork-same-transcript "$(diff "$T/direct.tr" "$T/fork.tr" | grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')" \
+	cmp -s "$T/direct.tr" "$T/fork.tr"
+
+# --- 32 processes x 4 threads, each thread its own session and files ---
+calls_clear
+# shellcheck disable=SC2086
+nvsession --procs 32 --threads 4 $MED > "$T/many.txt" 2> "$T/many.err"
+rc=$?
+calls_save "$T/many.calls"
+check session-concurrent "$(tail -n 1 "$T/many.txt"); $(grep -m 5 FAIL "$T/many.err" | tr '\n' ';')" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^sessions=128 passed=128 failed=0 .* transcripts=identical' '$T/many.txt'"
+# What the driver received: 128 clients made and freed, 128 GPU registrations.
+roots=$(grep -c 'op=ioctl nr=0x2b size=32 ret=0 status=0x0 .* class=0x0$' "$T/many.calls")
+frees=$(grep -c 'op=ioctl nr=0x29 size=16 ret=0 status=0x0 ' "$T/many.calls")
+regs=$(grep -c 'file=uvm op=ioctl nr=0x25 size=40 ret=0 status=0x0 .* fdfile=ctl ' "$T/many.calls")
+check session-concurrent-calls "driver saw $roots client allocs, $frees frees, $regs UVM registrations (want 128, 256, 128; $(state_get log_dropped) log lines dropped)" \
+	[ "$roots $frees $regs" = "128 256 128" ]
+leaks=$(state_leaks)
+check session-concurrent-no-leak "state after 128 sessions: $leaks" [ -z "$leaks" ]
+
+nvm_end

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Lifetimes: 10,000 open/close cycles on each mediated node (2,500 on debug
+# kernels) leave nothing behind; nvmediate cannot be unloaded while a
+# mediated file is open; it loads without nvidia, its nodes answer ENXIO
+# until nvidia is loaded, and work afterwards.
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+# Growth allowed over the cycles, in kB.  On debug kernels KASAN's quarantine
+# keeps freed objects a while and every cycle costs some 8 ms under TCG:
+# fewer cycles (NVM_CYCLES overrides), loose bounds, and kmemleak, which the
+# harness runs after the tests, is the real check there.
+if [ "$NVM_KERNEL" = debug ]; then
+	CYCLES=${NVM_CYCLES:-2500}
+	MEM_BOUND=65536
+	SLAB_BOUND=65536
+else
+	CYCLES=${NVM_CYCLES:-10000}
+	MEM_BOUND=4096
+	SLAB_BOUND=2048
+fi
+
+if ! load_standin version=595.45.04 num_gpus=2; then
+	fail lifecycle-setup "cannot load the stand-in driver (modprobe nvidia / nvidia-uvm)"
+	nvm_end
+fi
+if ! load_nvmediate > "$T/load.txt" 2>&1; then
+	fail lifecycle-setup "nvmediate is not available: $(tr '\n' ' ' < "$T/load.txt")"
+	nvm_end
+fi
+
+# --- open/close cycles ---
+cycles() {	# cycles NODE KIND: KIND is the stand-in's file= name
+	node=$1
+	kind=$2
+	name=lifecycle-openclose-${node#/dev/}
+	if ! wait_node "$node"; then
+		fail "$name" "no $node"
+		return
+	fi
+	# Warm up caches, then measure.
+	openclose --path "$node" --count 200 > /dev/null
+	calls_clear
+	mem0=$(meminfo_kb MemAvailable)
+	slab0=$(meminfo_kb Slab)
+	out=$(openclose --path "$node" --count $CYCLES)
+	rc=$?
+	mem1=$(meminfo_kb MemAvailable)
+	slab1=$(meminfo_kb Slab)
+	calls_save "$T/cycles.calls"
+	opens=$(grep -c "file=$kind op=open ret=0\$" "$T/cycles.calls")
+	releases=$(grep -c "file=$kind op=release\$" "$T/cycles.calls")
+	leaks=$(state_leaks)
+	memgrow=$((mem0 - mem1))
+	slabgrow=$((slab1 - slab0))
+	if [ $rc -ne 0 ]; then
+		fail "$name" "$out"
+	elif [ "$opens $releases" != "$CYCLES $CYCLES" ]; then
+		fail "$name" "the driver saw $opens opens, $releases releases for $CYCLES cycles"
+	elif [ -n "$leaks" ]; then
+		fail "$name" "stand-in state after the cycles: $leaks"
+	elif [ $memgrow -gt $MEM_BOUND ] || [ $slabgrow -gt $SLAB_BOUND ]; then
+		fail "$name" "MemAvailable fell ${memgrow} kB (bound $MEM_BOUND), Slab grew ${slabgrow} kB (bound $SLAB_BOUND)"
+	else
+		pass "$name"
+		echo "  $node: $out; MemAvailable fell $memgrow kB, Slab grew $slabgrow kB"
+	fi
+}
+cycles /dev/nvproxy ctl
+cycles /dev/nvproxy0 gpu0
+cycles /dev/nvproxy-uvm uvm
+
+# --- rmmod while a mediated file is open ---
+sleep 600 4<> /dev/nvproxy &
+holder=$!
+i=0
+while [ ! -e /proc/$holder/fd/4 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ ! -e /proc/$holder/fd/4 ]; then
+	fail lifecycle-rmmod-busy "could not hold /dev/nvproxy open"
+elif rmmod nvmediate 2> "$T/rmmod.err"; then
+	fail lifecycle-rmmod-busy "rmmod nvmediate succeeded with /dev/nvproxy open"
+else
+	check lifecycle-rmmod-busy "nvmediate gone after a failed rmmod" is_loaded nvmediate
+fi
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+if rmmod nvmediate 2> "$T/rmmod.err"; then
+	check lifecycle-rmmod-after-close "nvmediate still listed" sh -c '! grep -q "^nvmediate " /proc/modules'
+else
+	fail lifecycle-rmmod-after-close "rmmod nvmediate after close: $(cat "$T/rmmod.err")"
+fi
+
+# --- nvmediate without nvidia: ENXIO, then nvidia arrives ---
+unload_all
+if ! load_nvmediate > "$T/load.txt" 2>&1; then
+	fail lifecycle-without-nvidia "modprobe nvmediate without nvidia: $(tr '\n' ' ' < "$T/load.txt")"
+	nvm_end
+fi
+if is_loaded nvidia; then
+	fail lifecycle-without-nvidia "loading nvmediate loaded nvidia too"
+else
+	out=$(openclose --path /dev/nvproxy --count 3 --expect ENXIO)
+	rc=$?
+	check lifecycle-without-nvidia "open of /dev/nvproxy without nvidia: $out (want ENXIO)" \
+		[ $rc -eq 0 ]
+fi
+if load_standin version=595.45.04 num_gpus=2; then
+	out=$(openclose --path /dev/nvproxy --count 3)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail lifecycle-nvidia-arrives "open after modprobe nvidia: $out"
+	else
+		wait_node /dev/nvproxy0
+		wait_node /dev/nvproxy-uvm
+		if nvsession --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
+				> "$T/late.txt" 2>&1; then
+			pass lifecycle-nvidia-arrives
+		else
+			fail lifecycle-nvidia-arrives "session after modprobe nvidia: $(failures "$T/late.txt")"
+		fi
+	fi
+else
+	fail lifecycle-nvidia-arrives "modprobe nvidia after nvmediate failed"
+fi
+leaks=$(state_leaks)
+check lifecycle-no-leak "stand-in state at the end: $leaks" [ -z "$leaks" ]
+
+nvm_end

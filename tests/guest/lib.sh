@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Helpers of the guest test scripts (busybox sh), sourced by /tests/NN-*.sh:
+#
+#   pass NAME                 NVMTEST PASS NAME
+#   fail NAME REASON...       NVMTEST FAIL NAME: REASON (and remembers it)
+#   check NAME REASON CMD...  pass when CMD succeeds, else fail with REASON
+#   load_standin [PARAMS]     modprobe nvidia PARAMS + nvidia-uvm
+#   load_nvmediate [PARAMS]   modprobe nvmediate PARAMS; fails clearly when absent
+#   unload_all                rmmod nvmediate nvidia_uvm nvidia, those loaded
+#   calls_clear               empty the stand-in's call log
+#   calls_save FILE           copy the call log to FILE
+#   calls_norm FILE           the log without seq=/tgid=; payload digests
+#                             (sum=, also of fd-carrying calls: nvmediate
+#                             forwards fd numbers unchanged) are kept
+#   state_get KEY             one counter of the stand-in's state
+#   state_leaks               the nonzero object counters, "" when none
+#   meminfo_kb KEY            a /proc/meminfo value in kB
+#   failures FILE             an nvsession transcript's failed steps, on one line
+#
+# Each script loads what it needs and unloads everything before it exits
+# (cleanup runs from an EXIT trap set by nvm_begin).
+
+NVM_STANDIN_DIR=/sys/kernel/debug/nvidia-standin
+NVM_TMP=${NVM_TMP:-/tmp/nvmtest.$$}
+NVM_FAILED=0
+NVM_KERNEL=${NVM_KERNEL:-stock}
+
+pass() {
+	echo "NVMTEST PASS $1"
+}
+
+fail() {
+	name=$1
+	shift
+	echo "NVMTEST FAIL $name: $*"
+	NVM_FAILED=1
+}
+
+check() {
+	name=$1
+	reason=$2
+	shift 2
+	if "$@"; then
+		pass "$name"
+	else
+		fail "$name" "$reason"
+	fi
+}
+
+is_loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+unload_all() {
+	for m in nvmediate nvidia_uvm nvidia; do
+		is_loaded "$m" || continue
+		rmmod "$m" 2>/dev/null || echo "note: rmmod $m failed"
+	done
+}
+
+# The nodes a device class creates can take a moment in devtmpfs.
+wait_node() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -e "$1" ]
+}
+
+load_standin() {
+	modprobe nvidia "$@" || return 1
+	modprobe nvidia-uvm || return 1
+	wait_node /dev/nvidiactl && wait_node /dev/nvidia0 && wait_node /dev/nvidia-uvm
+}
+
+load_nvmediate() {	# [module parameters]
+	if ! modprobe nvmediate "$@" 2>"$NVM_TMP/modprobe.err"; then
+		echo "modprobe nvmediate: $(cat "$NVM_TMP/modprobe.err")"
+		return 1
+	fi
+	wait_node /dev/nvproxy
+}
+
+calls_clear() {
+	echo clear > "$NVM_STANDIN_DIR/calls"
+}
+
+calls_save() {
+	cat "$NVM_STANDIN_DIR/calls" > "$1"
+}
+
+calls_norm() {
+	sed -e 's/^seq=[0-9]* tgid=[0-9]* //' "$1"
+}
+
+state_get() {
+	sed -n "s/^$1=//p" "$NVM_STANDIN_DIR/state"
+}
+
+# Counters that must be back at zero when nothing is open.
+state_leaks() {
+	grep -E '^(open_files|clients|objects|os_events|queued_events|memory|memory_pages|mapping_contexts|vmas|uvm_files|uvm_va_spaces|uvm_gpus|uvm_vmas|uvm_pages)=' \
+		"$NVM_STANDIN_DIR/state" | grep -v '=0$' | tr '\n' ' '
+}
+
+meminfo_kb() {
+	sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo
+}
+
+failures() {
+	if grep -q 'FAIL' "$1"; then
+		grep 'FAIL' "$1" | head -n 5 | tr '\n' ';'
+	else
+		tail -n 3 "$1" | tr '\n' ';'
+	fi
+}
+
+# The tgid values of the log lines of one op (ioctl, mmap, ...).
+calls_tgids() {
+	sed -n "s/^seq=[0-9]* tgid=\([0-9]*\) file=[^ ]* op=$2 .*/\1/p" "$1" | sort -u | tr '\n' ' '
+}
+
+nvm_cleanup() {
+	unload_all
+	rm -rf "$NVM_TMP"
+}
+
+nvm_begin() {
+	mkdir -p "$NVM_TMP"
+	trap nvm_cleanup EXIT
+	unload_all
+}
+
+nvm_end() {
+	exit "$NVM_FAILED"
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stand-in nvidia driver: shared declarations of nvidia.ko's files.
+ *
+ * Lock rules:
+ *  - nvs.lock (mutex) guards the driver state: the file list, RM clients and
+ *    their objects, OS event registrations, mapping contexts, REGISTER_FD
+ *    links.  Nothing that can fault on user memory or take mmap_lock runs
+ *    under it (mmap() takes it with mmap_lock held).
+ *  - nvs_file.ev_lock (spinlock) guards one file's queue of events; taken
+ *    under nvs.lock when an event is posted.
+ *  - the call log has its own mutex, a leaf lock.
+ */
+#ifndef NVS_H
+#define NVS_H
+
+#include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "nvs_abi.h"
+#include "nvs_export.h"
+
+struct nvs_gpu {
+	unsigned int index;
+	u32 gpu_id;
+	u8 uuid[16];
+};
+
+/* Pages standing in for a system-memory allocation; shared by refcount. */
+struct nvs_mem {
+	struct kref ref;
+	unsigned long npages;
+	struct page *pages[];
+};
+
+/* What RM_MAP_MEMORY / RM_ALLOC_MEMORY left on a file for mmap(). */
+struct nvs_mapctx {
+	struct nvs_mem *mem;
+	unsigned long pgoff;	/* first page of @mem */
+	unsigned long npages;	/* pages the context covers */
+};
+
+/* One open /dev/nvidiactl or /dev/nvidiaN. */
+struct nvs_file {
+	struct list_head node;		/* nvs.files */
+	unsigned int minor;
+	struct file *ctl_link;		/* REGISTER_FD target, reference held */
+	struct nvs_file *ctl_nf;	/* its nvs_file */
+	struct nvs_mapctx *mapctx;
+	spinlock_t ev_lock;
+	wait_queue_head_t ev_wait;
+	struct list_head ev_queue;	/* struct nvs_event_data */
+	unsigned int ev_queued;
+};
+
+struct nvs_state {
+	struct mutex lock;
+	struct list_head files;
+	struct list_head clients;
+	struct list_head os_events;
+	unsigned int nclients;
+	unsigned int nos_events;
+};
+
+extern struct nvs_state nvs;
+extern const struct file_operations nvs_fops;
+extern struct nvs_gpu nvs_gpus[NVS_MAX_GPUS];
+extern unsigned int nvs_ngpus;
+extern const char *nvs_version_str;
+extern bool nvs_strict_clients;
+extern unsigned int nvs_ioctl_delay_ms;
+extern int nvs_fail_open;
+
+/* nvs_main.c */
+bool nvs_version_at_least(u32 major, u32 minor, u32 patch);
+
+/* nvs_log.c */
+int nvs_log_init(unsigned int kib);
+void nvs_log_exit(void);
+const struct file_operations *nvs_uvm_fops_get(void);
+
+/* Extra "key=value" text a handler adds to its log line. */
+struct nvs_call {
+	char extra[192];
+	int len;
+};
+__printf(2, 3) void nvs_call_add(struct nvs_call *c, const char *fmt, ...);
+
+/* nvs_rm.c */
+int nvs_rm_ioctl(struct nvs_file *nf, u32 nr, void *buf, u32 size,
+		 struct nvs_call *c);
+struct file *nvs_rm_file_release(struct nvs_file *nf);
+int nvs_rm_mmap(struct vm_area_struct *vma, struct nvs_call *c);
+unsigned int nvs_rm_events_pending(struct nvs_file *nf);
+void nvs_mem_put(struct nvs_mem *mem);
+
+static inline bool nvs_is_ctl(const struct nvs_file *nf)
+{
+	return nf->minor == NVS_CTL_MINOR;
+}
+
+static inline void nvs_kind_of_minor(unsigned int minor, char *buf)
+{
+	if (minor == NVS_CTL_MINOR)
+		strscpy(buf, "ctl", NVS_KIND_LEN);
+	else
+		snprintf(buf, NVS_KIND_LEN, "gpu%u", minor);
+}
+
+#endif /* NVS_H */

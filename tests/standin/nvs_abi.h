@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stand-in nvidia driver: the numbers and layouts it reproduces.
+ *
+ * Everything here is a fact about the real driver, read from NVIDIA's
+ * open-gpu-kernel-modules at 595.45.04 unless a line says otherwise, and
+ * written down in our own form.  The stand-in keeps its own copy on purpose:
+ * it must not share tables with the mediator it is used to test.
+ */
+#ifndef NVS_ABI_H
+#define NVS_ABI_H
+
+#include <linux/types.h>
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+
+/* Device numbers (kernel-open/common/inc/nv.h, nv-frontend.h). */
+#define NVS_MAJOR		195
+#define NVS_CTL_MINOR		255
+#define NVS_MAX_GPUS		16	/* the real driver allows minors 0..247 */
+
+/* Frontend escapes (kernel-open/common/inc/nv-ioctl-numbers.h). */
+#define NVS_ESC_CARD_INFO		0xc8
+#define NVS_ESC_REGISTER_FD		0xc9
+#define NVS_ESC_ALLOC_OS_EVENT		0xce
+#define NVS_ESC_FREE_OS_EVENT		0xcf
+#define NVS_ESC_STATUS_CODE		0xd1
+#define NVS_ESC_CHECK_VERSION_STR	0xd2
+#define NVS_ESC_IOCTL_XFER_CMD		0xd3
+#define NVS_ESC_ATTACH_GPUS_TO_FD	0xd4
+#define NVS_ESC_QUERY_DEVICE_INTR	0xd5
+#define NVS_ESC_SYS_PARAMS		0xd6
+#define NVS_ESC_NUMA_INFO		0xd7
+#define NVS_ESC_SET_NUMA_STATUS		0xd8
+#define NVS_ESC_EXPORT_TO_DMABUF_FD	0xd9
+#define NVS_ESC_WAIT_OPEN_COMPLETE	0xda	/* from 550.40.07 */
+
+/* RM escapes (src/nvidia/arch/nvalloc/unix/include/nv_escape.h). */
+#define NVS_ESC_RM_ALLOC_MEMORY		0x27
+#define NVS_ESC_RM_ALLOC_OBJECT		0x28
+#define NVS_ESC_RM_FREE			0x29
+#define NVS_ESC_RM_CONTROL		0x2a
+#define NVS_ESC_RM_ALLOC		0x2b
+#define NVS_ESC_RM_DUP_OBJECT		0x34
+#define NVS_ESC_RM_SHARE		0x35
+#define NVS_ESC_RM_I2C_ACCESS		0x39
+#define NVS_ESC_RM_IDLE_CHANNELS	0x41
+#define NVS_ESC_RM_VID_HEAP_CONTROL	0x4a
+#define NVS_ESC_RM_ACCESS_REGISTRY	0x4d
+#define NVS_ESC_RM_MAP_MEMORY		0x4e
+#define NVS_ESC_RM_UNMAP_MEMORY		0x4f
+#define NVS_ESC_RM_GET_EVENT_DATA	0x52
+#define NVS_ESC_RM_ALLOC_CONTEXT_DMA2	0x54
+#define NVS_ESC_RM_MAP_MEMORY_DMA	0x57
+#define NVS_ESC_RM_UNMAP_MEMORY_DMA	0x58
+#define NVS_ESC_RM_BIND_CONTEXT_DMA	0x59
+#define NVS_ESC_RM_UPDATE_DEVICE_MAPPING_INFO 0x5e
+#define NVS_ESC_RM_LOCKLESS_DIAGNOSTIC	0x5f
+
+/* NV_ABSOLUTE_MAX_IOCTL_SIZE (kernel-open/common/inc/nv.h). */
+#define NVS_MAX_IOCTL_SIZE	16384
+/* RMAPI_PARAM_COPY_MAX_PARAMS_SIZE (src/nvidia/inc/kernel/rmapi/param_copy.h). */
+#define NVS_MAX_CTRL_PARAMS	(1024 * 1024)
+
+/* NV_STATUS values (src/common/sdk/nvidia/inc/nvstatuscodes.h). */
+#define NV_OK				0x00000000u
+#define NV_ERR_BUSY_RETRY		0x00000003u
+#define NV_ERR_GPU_UUID_NOT_FOUND	0x00000012u
+#define NV_ERR_ILLEGAL_ACTION		0x00000016u
+#define NV_ERR_IN_USE			0x00000017u
+#define NV_ERR_INSUFFICIENT_RESOURCES	0x0000001au
+#define NV_ERR_INSUFFICIENT_PERMISSIONS	0x0000001bu
+#define NV_ERR_INVALID_ADDRESS		0x0000001eu
+#define NV_ERR_INVALID_ARGUMENT		0x0000001fu
+#define NV_ERR_INVALID_CLASS		0x00000022u
+#define NV_ERR_INVALID_CLIENT		0x00000023u
+#define NV_ERR_INVALID_DEVICE		0x00000026u
+#define NV_ERR_INVALID_EVENT		0x00000028u
+#define NV_ERR_INVALID_LIMIT		0x0000002eu
+#define NV_ERR_INVALID_OBJECT_HANDLE	0x00000033u
+#define NV_ERR_INVALID_OBJECT_NEW	0x00000034u
+#define NV_ERR_INVALID_OBJECT_PARENT	0x00000036u
+#define NV_ERR_INVALID_POINTER		0x0000003du
+#define NV_ERR_INVALID_STATE		0x00000040u
+#define NV_ERR_NO_MEMORY		0x00000051u
+#define NV_ERR_NOT_SUPPORTED		0x00000056u
+#define NV_ERR_OBJECT_NOT_FOUND		0x00000057u
+#define NV_ERR_OPERATING_SYSTEM		0x00000059u
+#define NV_ERR_PAGE_TABLE_NOT_AVAIL	0x0000005du
+#define NV_ERR_STATE_IN_USE		0x00000063u
+#define NV_ERR_GENERIC			0x0000ffffu
+#define NV_WARN_NOTHING_TO_DO		0x00010006u
+
+/* Classes (src/common/sdk/nvidia/inc/nvos.h and class/ headers). */
+#define NV01_ROOT			0x00000000u
+#define NV01_ROOT_NON_PRIV		0x00000001u
+#define NV01_ROOT_CLIENT		0x00000041u
+#define NV01_MEMORY_SYSTEM		0x0000003eu
+#define NV01_EVENT_KERNEL_CALLBACK	0x00000078u
+#define NV01_EVENT_OS_EVENT		0x00000079u
+#define NV01_DEVICE_0			0x00000080u
+#define NV20_SUBDEVICE_0		0x00002080u
+
+/* NVOS02 flags (nvos.h): MAPPING 31:30, ALLOC 17:16. */
+#define NVOS02_FLAGS_MAPPING(f)		(((f) >> 30) & 0x3u)
+#define NVOS02_FLAGS_MAPPING_NO_MAP	1u
+#define NVOS02_FLAGS_ALLOC(f)		(((f) >> 16) & 0x3u)
+#define NVOS02_FLAGS_ALLOC_NONE		1u
+
+/* NVOS54 flags (nvos.h). */
+#define NVOS54_FLAGS_IRQL_RAISED	0x1u
+#define NVOS54_FLAGS_LOCK_BYPASS	0x2u
+
+/* RM control commands the stand-in implements (ctrl/ headers). */
+#define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2	0x0000013eu
+#define NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS		0x00000201u
+#define NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2		0x00000205u
+#define NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES		0x00800280u
+#define NV2080_CTRL_CMD_GPU_GET_GID_INFO		0x2080014au
+#define NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION		0x20800301u
+#define NV2080_CTRL_CMD_EVENT_SET_TRIGGER		0x20800302u
+
+#define NV0000_CTRL_GPU_MAX_ATTACHED_GPUS	32
+#define NV0000_CTRL_GPU_INVALID_ID		0xffffffffu
+#define NV2080_GPU_MAX_GID_LENGTH		256
+#define NV2080_GPU_GID_FLAGS_FORMAT_BINARY	0x2u	/* FORMAT field 1:0 */
+#define NV2080_NOTIFIERS_SW			0
+#define NV2080_NOTIFIERS_MAXCOUNT		199
+#define NV2080_EVENT_ACTION_DISABLE		0u
+#define NV2080_EVENT_ACTION_SINGLE		1u
+#define NV2080_EVENT_ACTION_REPEAT		2u
+#define NV_BUILD_VERSION_V2_STRING		256
+
+/* CHECK_VERSION_STR commands (kernel-open/common/inc/nv-ioctl.h). */
+#define NV_RM_API_VERSION_CMD_STRICT		0
+#define NV_RM_API_VERSION_CMD_RELAXED		'1'
+#define NV_RM_API_VERSION_CMD_QUERY		'2'	/* "override" before 530.30.02 */
+#define NV_RM_API_VERSION_REPLY_RECOGNIZED	1
+#define NV_RM_API_VERSION_STRING_LENGTH		64
+
+/* Payloads, x86_64 layouts. */
+struct nvs_xfer {		/* nv_ioctl_xfer_t */
+	__u32 cmd;
+	__u32 size;
+	__u64 ptr;
+};
+
+struct nvs_card_info {		/* nv_ioctl_card_info_t */
+	__u8  valid;
+	__u8  pad0[3];
+	__u32 domain;		/* nv_pci_info_t starts here */
+	__u8  bus;
+	__u8  slot;
+	__u8  function;
+	__u8  pad1;
+	__u16 vendor_id;
+	__u16 device_id;
+	__u32 gpu_id;
+	__u16 interrupt_line;
+	__u8  pad2[2];
+	__u64 reg_address;
+	__u64 reg_size;
+	__u64 fb_address;
+	__u64 fb_size;
+	__u32 minor_number;
+	__u8  dev_name[10];
+	__u8  pad3[2];
+};
+
+struct nvs_os_event {		/* nv_ioctl_alloc_os_event_t, ..._free_... */
+	__u32 hClient;
+	__u32 hDevice;
+	__u32 fd;
+	__u32 Status;
+};
+
+struct nvs_version_str {	/* nv_ioctl_rm_api_version_t */
+	__u32 cmd;
+	__u32 reply;
+	char versionString[NV_RM_API_VERSION_STRING_LENGTH];
+};
+
+struct nvs_register_fd {	/* nv_ioctl_register_fd_t */
+	__s32 ctl_fd;
+};
+
+struct nvs_wait_open {		/* nv_ioctl_wait_open_complete_t */
+	__s32 rc;
+	__u32 adapterStatus;
+};
+
+struct nvs_os00 {		/* NVOS00_PARAMETERS: RM_FREE */
+	__u32 hRoot;
+	__u32 hObjectParent;
+	__u32 hObjectOld;
+	__u32 status;
+};
+
+struct nvs_os02_fd {		/* NVOS02_PARAMETERS + int fd: RM_ALLOC_MEMORY */
+	__u32 hRoot;
+	__u32 hObjectParent;
+	__u32 hObjectNew;
+	__u32 hClass;
+	__u32 flags;
+	__u32 pad0;
+	__u64 pMemory;
+	__u64 limit;
+	__u32 status;
+	__u32 pad1;
+	__s32 fd;
+	__u32 pad2;
+};
+
+struct nvs_os21 {		/* NVOS21_PARAMETERS: RM_ALLOC */
+	__u32 hRoot;
+	__u32 hObjectParent;
+	__u32 hObjectNew;
+	__u32 hClass;
+	__u64 pAllocParms;
+	__u32 paramsSize;
+	__u32 status;
+};
+
+struct nvs_os64 {		/* NVOS64_PARAMETERS: RM_ALLOC with access rights */
+	__u32 hRoot;
+	__u32 hObjectParent;
+	__u32 hObjectNew;
+	__u32 hClass;
+	__u64 pAllocParms;
+	__u64 pRightsRequested;
+	__u32 paramsSize;
+	__u32 flags;
+	__u32 status;
+	__u32 pad0;
+};
+
+struct nvs_os33_fd {		/* NVOS33_PARAMETERS + int fd: RM_MAP_MEMORY */
+	__u32 hClient;
+	__u32 hDevice;
+	__u32 hMemory;
+	__u32 pad0;
+	__u64 offset;
+	__u64 length;
+	__u64 pLinearAddress;
+	__u32 status;
+	__u32 flags;
+	__s32 fd;
+	__u32 pad1;
+};
+
+struct nvs_os34 {		/* NVOS34_PARAMETERS: RM_UNMAP_MEMORY */
+	__u32 hClient;
+	__u32 hDevice;
+	__u32 hMemory;
+	__u32 pad0;
+	__u64 pLinearAddress;
+	__u32 status;
+	__u32 flags;
+};
+
+struct nvs_os41 {		/* NVOS41_PARAMETERS: RM_GET_EVENT_DATA */
+	__u64 pEvent;
+	__u32 MoreEvents;
+	__u32 status;
+};
+
+struct nvs_unix_event {		/* NvUnixEvent */
+	__u32 hObject;
+	__u32 NotifyIndex;
+	__u32 info32;
+	__u16 info16;
+	__u16 pad0;
+};
+
+struct nvs_os54 {		/* NVOS54_PARAMETERS: RM_CONTROL */
+	__u32 hClient;
+	__u32 hObject;
+	__u32 cmd;
+	__u32 flags;
+	__u64 params;
+	__u32 paramsSize;
+	__u32 status;
+};
+
+/* Alloc parameters (class/cl0080.h, cl2080.h, cl0005.h, nvos.h). */
+struct nvs_alloc_0080 {		/* NV0080_ALLOC_PARAMETERS */
+	__u32 deviceId;
+	__u32 hClientShare;
+	__u32 hTargetClient;
+	__u32 hTargetDevice;
+	__u32 flags;
+	__u32 pad0;
+	__u64 vaSpaceSize;
+	__u64 vaStartInternal;
+	__u64 vaLimitInternal;
+	__u32 vaMode;
+	__u32 pad1;
+};
+
+struct nvs_alloc_2080 {		/* NV2080_ALLOC_PARAMETERS */
+	__u32 subDeviceId;
+};
+
+struct nvs_alloc_0005 {		/* NV0005_ALLOC_PARAMETERS */
+	__u32 hParentClient;
+	__u32 hSrcResource;
+	__u32 hClass;
+	__u32 notifyIndex;
+	__u64 data;
+};
+
+struct nvs_alloc_mem {		/* NV_MEMORY_ALLOCATION_PARAMS */
+	__u32 owner;
+	__u32 type;
+	__u32 flags;
+	__u32 width;
+	__u32 height;
+	__s32 pitch;
+	__u32 attr;
+	__u32 attr2;
+	__u32 format;
+	__u32 comprCovg;
+	__u32 zcullCovg;
+	__u32 pad0;
+	__u64 rangeLo;
+	__u64 rangeHi;
+	__u64 size;
+	__u64 alignment;
+	__u64 offset;
+	__u64 limit;
+	__u64 address;
+	__u32 ctagOffset;
+	__u32 hVASpace;
+	__u32 internalflags;
+	__u32 tag;
+	__s32 numaNode;
+	__u32 pad1;
+};
+
+/* Control parameters (ctrl/ctrl0000, ctrl/ctrl0080, ctrl/ctrl2080 headers). */
+struct nvs_ctrl_attached_ids {	/* NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS */
+	__u32 gpuIds[NV0000_CTRL_GPU_MAX_ATTACHED_GPUS];
+};
+
+struct nvs_ctrl_id_info_v2 {	/* NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS */
+	__u32 gpuId;
+	__u32 gpuFlags;
+	__u32 deviceInstance;
+	__u32 subDeviceInstance;
+	__u32 sliStatus;
+	__u32 boardId;
+	__u32 gpuInstance;
+	__s32 numaId;
+};
+
+struct nvs_ctrl_num_subdevices { /* NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS */
+	__u32 numSubDevices;
+};
+
+struct nvs_ctrl_gid_info {	/* NV2080_CTRL_GPU_GET_GID_INFO_PARAMS */
+	__u32 index;
+	__u32 flags;
+	__u32 length;
+	__u8  data[NV2080_GPU_MAX_GID_LENGTH];
+};
+
+struct nvs_ctrl_set_notification { /* NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS */
+	__u32 event;
+	__u32 action;
+	__u8  bNotifyState;
+	__u8  pad0[3];
+	__u32 info32;
+	__u16 info16;
+	__u8  pad1[2];
+};
+
+/*
+ * NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS: four 256-byte strings and
+ * two u32 from 560.28.03 (driverBranch added as the third string), three
+ * strings before.  Built by offset in nvs_rm.c.
+ */
+#define NVS_BUILD_VERSION_V2_SIZE_OLD	(3 * NV_BUILD_VERSION_V2_STRING + 8)
+#define NVS_BUILD_VERSION_V2_SIZE_NEW	(4 * NV_BUILD_VERSION_V2_STRING + 8)
+
+/* UVM (kernel-open/nvidia-uvm/uvm_ioctl.h, uvm_linux_ioctl.h). */
+#define UVM_INITIALIZE			0x30000001u
+#define UVM_DEINITIALIZE		0x30000002u
+#define UVM_REGISTER_GPU		37u
+#define UVM_UNREGISTER_GPU		38u
+#define UVM_PAGEABLE_MEM_ACCESS		39u
+#define UVM_MM_INITIALIZE		75u
+
+struct nvs_uvm_initialize {	/* UVM_INITIALIZE_PARAMS */
+	__u64 flags;
+	__u32 rmStatus;
+	__u32 pad0;
+};
+
+struct nvs_uvm_register_gpu {	/* UVM_REGISTER_GPU_PARAMS */
+	__u8  gpu_uuid[16];
+	__u8  numaEnabled;
+	__u8  pad0[3];
+	__s32 numaNodeId;
+	__s32 rmCtrlFd;
+	__u32 hClient;
+	__u32 hSmcPartRef;
+	__u32 rmStatus;
+};
+
+struct nvs_uvm_unregister_gpu {	/* UVM_UNREGISTER_GPU_PARAMS */
+	__u8  gpu_uuid[16];
+	__u32 rmStatus;
+};
+
+struct nvs_uvm_pageable_mem_access { /* UVM_PAGEABLE_MEM_ACCESS_PARAMS */
+	__u8  pageableMemAccess;
+	__u8  pad0[3];
+	__u32 rmStatus;
+};
+
+struct nvs_uvm_mm_initialize {	/* UVM_MM_INITIALIZE_PARAMS */
+	__s32 uvmFd;
+	__u32 rmStatus;
+};
+
+/* Layout checks against the sizes in the facts file. */
+static inline void nvs_abi_build_check(void)
+{
+	BUILD_BUG_ON(sizeof(struct nvs_xfer) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_card_info) != 72);
+	BUILD_BUG_ON(offsetof(struct nvs_card_info, gpu_id) != 16);
+	BUILD_BUG_ON(offsetof(struct nvs_card_info, minor_number) != 56);
+	BUILD_BUG_ON(sizeof(struct nvs_os_event) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_version_str) != 72);
+	BUILD_BUG_ON(sizeof(struct nvs_register_fd) != 4);
+	BUILD_BUG_ON(sizeof(struct nvs_wait_open) != 8);
+	BUILD_BUG_ON(sizeof(struct nvs_os00) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_os02_fd) != 56);
+	BUILD_BUG_ON(offsetof(struct nvs_os02_fd, status) != 40);
+	BUILD_BUG_ON(offsetof(struct nvs_os02_fd, fd) != 48);
+	BUILD_BUG_ON(sizeof(struct nvs_os21) != 32);
+	BUILD_BUG_ON(offsetof(struct nvs_os21, status) != 28);
+	BUILD_BUG_ON(sizeof(struct nvs_os64) != 48);
+	BUILD_BUG_ON(offsetof(struct nvs_os64, paramsSize) != 32);
+	BUILD_BUG_ON(offsetof(struct nvs_os64, status) != 40);
+	BUILD_BUG_ON(sizeof(struct nvs_os33_fd) != 56);
+	BUILD_BUG_ON(offsetof(struct nvs_os33_fd, status) != 40);
+	BUILD_BUG_ON(offsetof(struct nvs_os33_fd, fd) != 48);
+	BUILD_BUG_ON(sizeof(struct nvs_os34) != 32);
+	BUILD_BUG_ON(sizeof(struct nvs_os41) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_unix_event) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_os54) != 32);
+	BUILD_BUG_ON(offsetof(struct nvs_os54, status) != 28);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_0080) != 56);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_2080) != 4);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_0005) != 24);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_mem) != 128);
+	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, size) != 64);
+	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, limit) != 88);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_attached_ids) != 128);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info_v2) != 32);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_num_subdevices) != 4);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_gid_info) != 268);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_set_notification) != 20);
+	BUILD_BUG_ON(NVS_BUILD_VERSION_V2_SIZE_OLD != 776);
+	BUILD_BUG_ON(NVS_BUILD_VERSION_V2_SIZE_NEW != 1032);
+	BUILD_BUG_ON(sizeof(struct nvs_uvm_initialize) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_uvm_register_gpu) != 40);
+	BUILD_BUG_ON(offsetof(struct nvs_uvm_register_gpu, rmCtrlFd) != 24);
+	BUILD_BUG_ON(sizeof(struct nvs_uvm_unregister_gpu) != 20);
+	BUILD_BUG_ON(sizeof(struct nvs_uvm_pageable_mem_access) != 8);
+	BUILD_BUG_ON(sizeof(struct nvs_uvm_mm_initialize) != 8);
+}
+
+#endif /* NVS_ABI_H */

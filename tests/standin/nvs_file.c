@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stand-in nvidia driver: the frontend, the file operations of
+ * /dev/nvidiactl and /dev/nvidiaN.
+ *
+ * The ioctl path mirrors nvidia_ioctl() (kernel-open/nvidia/nv.c): only
+ * _IOC_NR and _IOC_SIZE of the command are used, NV_ESC_IOCTL_XFER_CMD wraps
+ * larger payloads, the payload is copied in once and copied back on return
+ * (also on -EINVAL), and most failures are a status inside the payload.
+ */
+#define pr_fmt(fmt) "nvidia-standin: " fmt
+
+#include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "nvs.h"
+
+static int nvs_open(struct inode *inode, struct file *filp)
+{
+	unsigned int minor = iminor(inode);
+	char kind[NVS_KIND_LEN];
+	struct nvs_file *nf;
+	int ret = 0;
+
+	nvs_kind_of_minor(minor, kind);
+	if (minor != NVS_CTL_MINOR && minor >= nvs_ngpus) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (READ_ONCE(nvs_fail_open)) {
+		ret = -abs(READ_ONCE(nvs_fail_open));
+		goto out;
+	}
+	nf = kzalloc(sizeof(*nf), GFP_KERNEL);
+	if (!nf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	nf->minor = minor;
+	spin_lock_init(&nf->ev_lock);
+	init_waitqueue_head(&nf->ev_wait);
+	INIT_LIST_HEAD(&nf->ev_queue);
+	filp->private_data = nf;
+
+	mutex_lock(&nvs.lock);
+	list_add_tail(&nf->node, &nvs.files);
+	mutex_unlock(&nvs.lock);
+	nvs_count(NVS_CNT_OPEN_FILES, 1);
+out:
+	nvs_log_call(kind, "op=open ret=%d", ret);
+	return ret;
+}
+
+static int nvs_release(struct inode *inode, struct file *filp)
+{
+	struct nvs_file *nf = filp->private_data;
+	char kind[NVS_KIND_LEN];
+	struct file *ctl;
+
+	nvs_kind_of_minor(nf->minor, kind);
+	ctl = nvs_rm_file_release(nf);
+	if (ctl)
+		fput(ctl);
+	kfree(nf);
+	nvs_count(NVS_CNT_OPEN_FILES, -1);
+	nvs_log_call(kind, "op=release");
+	return 0;
+}
+
+/*
+ * The up-front size table of 595.44.02 and later (nv_validate_ioctls() and
+ * the RM tables it consults): exact sizes, or a multiple of an element size.
+ */
+static bool nvs_size_valid(u32 nr, u32 size)
+{
+	static const struct {
+		u8 nr;
+		bool array;
+		u16 size;
+	} table[] = {
+		{ NVS_ESC_CHECK_VERSION_STR, false, 72 },
+		{ NVS_ESC_IOCTL_XFER_CMD, false, 16 },
+		{ NVS_ESC_ATTACH_GPUS_TO_FD, true, 4 },
+		{ NVS_ESC_CARD_INFO, true, 72 },
+		{ NVS_ESC_QUERY_DEVICE_INTR, false, 8 },
+		{ NVS_ESC_SYS_PARAMS, false, 8 },
+		{ NVS_ESC_EXPORT_TO_DMABUF_FD, false, 2608 },
+		{ NVS_ESC_WAIT_OPEN_COMPLETE, false, 8 },
+		{ NVS_ESC_NUMA_INFO, false, 560 },
+		{ NVS_ESC_SET_NUMA_STATUS, false, 4 },
+		{ NVS_ESC_STATUS_CODE, false, 12 },
+		{ NVS_ESC_RM_ALLOC_MEMORY, false, 56 },
+		{ NVS_ESC_RM_ALLOC_OBJECT, false, 20 },
+		{ NVS_ESC_RM_FREE, false, 16 },
+		{ NVS_ESC_RM_CONTROL, false, 32 },
+		{ NVS_ESC_RM_DUP_OBJECT, false, 28 },
+		{ NVS_ESC_RM_SHARE, false, 24 },
+		{ NVS_ESC_RM_I2C_ACCESS, false, 32 },
+		{ NVS_ESC_RM_IDLE_CHANNELS, false, 56 },
+		{ NVS_ESC_RM_VID_HEAP_CONTROL, false, 184 },
+		{ NVS_ESC_RM_ACCESS_REGISTRY, false, 72 },
+		{ NVS_ESC_RM_MAP_MEMORY, false, 56 },
+		{ NVS_ESC_RM_UNMAP_MEMORY, false, 32 },
+		{ NVS_ESC_RM_ALLOC_CONTEXT_DMA2, false, 56 },
+		{ NVS_ESC_RM_MAP_MEMORY_DMA, false, 64 },
+		{ NVS_ESC_RM_UNMAP_MEMORY_DMA, false, 48 },
+		{ NVS_ESC_RM_BIND_CONTEXT_DMA, false, 16 },
+		{ NVS_ESC_RM_UPDATE_DEVICE_MAPPING_INFO, false, 40 },
+		{ NVS_ESC_RM_LOCKLESS_DIAGNOSTIC, false, 15412 },
+		{ NVS_ESC_REGISTER_FD, false, 4 },
+		{ NVS_ESC_ALLOC_OS_EVENT, false, 16 },
+		{ NVS_ESC_FREE_OS_EVENT, false, 16 },
+		{ NVS_ESC_RM_GET_EVENT_DATA, false, 16 },
+	};
+	unsigned int i;
+
+	if (nr == NVS_ESC_RM_ALLOC)
+		return size == 32 || size == 48;
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		if (table[i].nr != nr)
+			continue;
+		if (table[i].array)
+			return size && size % table[i].size == 0;
+		return size == table[i].size;
+	}
+	return false;
+}
+
+/* Where an escape keeps its NV_STATUS, or -1. */
+static int nvs_status_offset(u32 nr, u32 size)
+{
+	switch (nr) {
+	case NVS_ESC_ALLOC_OS_EVENT:
+	case NVS_ESC_FREE_OS_EVENT:
+	case NVS_ESC_RM_FREE:
+	case NVS_ESC_RM_GET_EVENT_DATA:
+		return size == 16 ? 12 : -1;
+	case NVS_ESC_RM_ALLOC:
+		return size == 32 ? 28 : size == 48 ? 40 : -1;
+	case NVS_ESC_RM_CONTROL:
+		return size == 32 ? 28 : -1;
+	case NVS_ESC_RM_ALLOC_MEMORY:
+	case NVS_ESC_RM_MAP_MEMORY:
+		return size == 56 ? 40 : -1;
+	case NVS_ESC_RM_UNMAP_MEMORY:
+		return size == 32 ? 24 : -1;
+	}
+	return -1;
+}
+
+/* nvidia_read_card_info(): -EINVAL when the array is too short. */
+static int nvs_card_info(void *buf, u32 size)
+{
+	struct nvs_card_info *ci = buf;
+	size_t n = size / sizeof(*ci);
+	unsigned int i;
+
+	memset(ci, 0, n * sizeof(*ci));
+	if (n < nvs_ngpus)
+		return -EINVAL;
+	for (i = 0; i < nvs_ngpus; i++) {
+		ci[i].valid = 1;
+		ci[i].domain = 0;
+		ci[i].bus = i + 1;
+		ci[i].slot = 0;
+		ci[i].vendor_id = 0x10de;
+		ci[i].device_id = 0x20b0;
+		ci[i].gpu_id = nvs_gpus[i].gpu_id;
+		ci[i].interrupt_line = 0;
+		ci[i].reg_address = 0xf0000000ULL + ((u64)i << 24);
+		ci[i].reg_size = 16ULL << 20;
+		ci[i].fb_address = 0x3800000000ULL + ((u64)i << 36);
+		ci[i].fb_size = 80ULL << 30;
+		ci[i].minor_number = i;
+	}
+	return 0;
+}
+
+/* RmPerformVersionCheck(); '2' is a query from 530.30.02, an override before. */
+static int nvs_check_version(void *buf, u32 size)
+{
+	struct nvs_version_str *v = buf;
+	const char *rm = nvs_version_str;
+	bool relaxed;
+	unsigned int i;
+
+	if (size != sizeof(*v))
+		return -EINVAL;
+	v->reply = NV_RM_API_VERSION_REPLY_RECOGNIZED;
+	if (v->cmd == NV_RM_API_VERSION_CMD_QUERY) {
+		if (nvs_version_at_least(530, 30, 2))
+			strscpy(v->versionString, rm, sizeof(v->versionString));
+		return 0;
+	}
+	relaxed = v->cmd == NV_RM_API_VERSION_CMD_RELAXED;
+	for (i = 0; i < sizeof(v->versionString); i++) {
+		if (v->versionString[i] != rm[i])
+			break;
+		if ((relaxed && rm[i] == '.') || rm[i] == '\0')
+			return 0;
+	}
+	strscpy(v->versionString, rm, sizeof(v->versionString));
+	return -EINVAL;
+}
+
+static int nvs_dispatch(struct nvs_file *nf, u32 nr, void *buf, u32 size,
+			struct nvs_call *c)
+{
+	switch (nr) {
+	case NVS_ESC_WAIT_OPEN_COMPLETE:
+		if (!nvs_version_at_least(550, 40, 7))
+			break;
+		if (size != sizeof(struct nvs_wait_open))
+			return -EINVAL;
+		((struct nvs_wait_open *)buf)->rc = 0;
+		((struct nvs_wait_open *)buf)->adapterStatus = NV_OK;
+		return 0;
+	case NVS_ESC_CARD_INFO:
+		if (!nvs_is_ctl(nf))
+			return -EINVAL;
+		return nvs_card_info(buf, size);
+	case NVS_ESC_CHECK_VERSION_STR:
+		if (!nvs_is_ctl(nf))
+			return -EINVAL;
+		return nvs_check_version(buf, size);
+	}
+	return nvs_rm_ioctl(nf, nr, buf, size, c);
+}
+
+static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct nvs_file *nf = filp->private_data;
+	void __user *uptr = (void __user *)arg;
+	u32 nr = _IOC_NR(cmd), size = _IOC_SIZE(cmd);
+	char kind[NVS_KIND_LEN], head[96], tail[64];
+	struct nvs_call *c;
+	struct nvs_xfer x;
+	void *buf = NULL;
+	int status_off;
+	u64 sum = 0;
+	long ret;
+
+	nvs_kind_of_minor(nf->minor, kind);
+	tail[0] = '\0';
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	snprintf(head, sizeof(head), "nr=0x%x size=%u", nr, size);
+
+	if (nvs_version_at_least(595, 44, 2) && !nvs_size_valid(nr, size)) {
+		ret = -EINVAL;
+		goto log;
+	}
+	if (nr == NVS_ESC_IOCTL_XFER_CMD) {
+		if (size != sizeof(x)) {
+			ret = -EINVAL;
+			goto log;
+		}
+		if (copy_from_user(&x, uptr, sizeof(x))) {
+			ret = -EFAULT;
+			goto log;
+		}
+		nr = x.cmd;
+		size = x.size;
+		uptr = u64_to_user_ptr(x.ptr);
+		snprintf(head, sizeof(head),
+			 "nr=0x%x size=%u inner=0x%x isize=%u xsum=%016llx",
+			 NVS_ESC_IOCTL_XFER_CMD, (u32)sizeof(x), nr, size,
+			 nvs_fnv1a(NVS_FNV_INIT, &x, sizeof(x)));
+		if (size > NVS_MAX_IOCTL_SIZE) {
+			ret = -EINVAL;
+			goto log;
+		}
+	}
+
+	buf = kmalloc(size ? size : 1, GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto log;
+	}
+	if (copy_from_user(buf, uptr, size)) {
+		ret = -EFAULT;
+		goto log;
+	}
+	sum = nvs_fnv1a(NVS_FNV_INIT, buf, size);
+	snprintf(tail, sizeof(tail), " sum=%016llx", sum);
+
+	if (READ_ONCE(nvs_ioctl_delay_ms))
+		msleep_interruptible(READ_ONCE(nvs_ioctl_delay_ms));
+
+	ret = nvs_dispatch(nf, nr, buf, size, c);
+
+	status_off = nvs_status_offset(nr, size);
+	if (status_off >= 0) {
+		u32 st;
+
+		memcpy(&st, (u8 *)buf + status_off, sizeof(st));
+		snprintf(tail, sizeof(tail), " status=0x%x sum=%016llx", st,
+			 sum);
+	}
+	if (copy_to_user(uptr, buf, size))
+		ret = -EFAULT;
+log:
+	nvs_log_call(kind, "op=ioctl %s ret=%ld%s%s", head, ret, tail,
+		     c->extra);
+	kfree(buf);
+	kfree(c);
+	return ret;
+}
+
+static int nvs_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct nvs_file *nf = filp->private_data;
+	char kind[NVS_KIND_LEN];
+	struct nvs_call c = {};
+	int ret;
+
+	nvs_kind_of_minor(nf->minor, kind);
+	ret = nvs_rm_mmap(vma, &c);
+	nvs_log_call(kind, "op=mmap len=%lu pgoff=0x%lx ret=%d%s",
+		     vma->vm_end - vma->vm_start, vma->vm_pgoff, ret, c.extra);
+	return ret;
+}
+
+/* nvidia_poll(): POLLIN|POLLPRI while events are queued on this file. */
+static __poll_t nvs_poll(struct file *filp, poll_table *wait)
+{
+	struct nvs_file *nf = filp->private_data;
+	char kind[NVS_KIND_LEN];
+	__poll_t mask = 0;
+
+	if (!(filp->f_flags & O_NONBLOCK))
+		poll_wait(filp, &nf->ev_wait, wait);
+	if (nvs_rm_events_pending(nf))
+		mask = EPOLLIN | EPOLLPRI;
+	nvs_kind_of_minor(nf->minor, kind);
+	nvs_log_call(kind, "op=poll mask=0x%x", (__force unsigned int)mask);
+	return mask;
+}
+
+const struct file_operations nvs_fops = {
+	.owner = THIS_MODULE,
+	.open = nvs_open,
+	.release = nvs_release,
+	.unlocked_ioctl = nvs_ioctl,
+	.mmap = nvs_mmap,
+	.poll = nvs_poll,
+	.llseek = no_llseek,
+};

@@ -1,0 +1,1352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stand-in nvidia driver: the resource manager.
+ *
+ * A small RM: clients (recording the creating process), devices,
+ * subdevices, OS events and system memory, a handful of controls, mapping
+ * contexts for mmap(), and the checks the real driver makes on file
+ * descriptors found inside payloads.  Each handler names the real function
+ * it mirrors.  Handlers get the kernel copy of the top-level payload; nested
+ * parameters are read from user memory here, outside nvs.lock.
+ */
+#define pr_fmt(fmt) "nvidia-standin: " fmt
+
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "nvs.h"
+
+#define NVS_CLIENT_BASE		0xc1d00000u	/* the real RM's client range */
+#define NVS_CLIENT_LIMIT	0x00100000u
+#define NVS_HANDLE_BASE		0xcaf00000u	/* handles RM picks for objects */
+#define NVS_MAX_CLIENTS		4096
+#define NVS_MAX_OBJECTS		1024		/* per client */
+#define NVS_MAX_OS_EVENTS	65536
+#define NVS_MAX_QUEUED		1024		/* events queued per file */
+#define NVS_MAX_MEM_PAGES	4096		/* 16 MiB per allocation */
+#define NVS_LINEAR_TOKEN	0x5a0000000000ULL
+
+struct nvs_state nvs = {
+	.lock = __MUTEX_INITIALIZER(nvs.lock),
+	.files = LIST_HEAD_INIT(nvs.files),
+	.clients = LIST_HEAD_INIT(nvs.clients),
+	.os_events = LIST_HEAD_INIT(nvs.os_events),
+};
+
+/* nv_event_t: ALLOC_OS_EVENT's (client, fd) key and the file it names. */
+struct nvs_osevent {
+	struct list_head node;		/* nvs.os_events while registered */
+	u32 h_client;
+	u32 fd;
+	struct nvs_file *file;		/* NULL once unregistered */
+	bool registered;
+	unsigned int refs;		/* event objects pointing here */
+};
+
+struct nvs_event_data {
+	struct list_head node;
+	struct nvs_unix_event ev;
+};
+
+struct nvs_client {
+	struct list_head node;		/* nvs.clients */
+	u32 handle;
+	pid_t tgid;			/* ProcID: the creating process */
+	struct nvs_file *owner;		/* OS info: the control file used */
+	struct list_head objects;	/* in creation order: parents first */
+	unsigned int nobjects;
+	u32 next_handle;
+};
+
+struct nvs_object {
+	struct list_head node;
+	u32 handle;
+	u32 parent;
+	u32 hclass;
+	unsigned int gpu;		/* device, subdevice */
+	u8 *notify;			/* subdevice: action per notifier */
+	struct nvs_osevent *osev;	/* event */
+	u32 ev_src;
+	u32 ev_index;
+	struct nvs_mem *mem;		/* memory */
+};
+
+union nvs_alloc_params {
+	u8 raw[128];
+	u32 handle;
+	struct nvs_alloc_0080 dev;
+	struct nvs_alloc_2080 sub;
+	struct nvs_alloc_0005 ev;
+	struct nvs_alloc_mem mem;
+};
+
+/* The class table (resource_list.h): parameter sizes come from here. */
+static const struct nvs_class {
+	u32 hclass;
+	u16 psize;
+	bool required;
+} nvs_classes[] = {
+	{ NV01_ROOT_CLIENT, sizeof(u32), false },
+	{ NV01_DEVICE_0, sizeof(struct nvs_alloc_0080), false },
+	{ NV20_SUBDEVICE_0, sizeof(struct nvs_alloc_2080), false },
+	{ NV01_MEMORY_SYSTEM, sizeof(struct nvs_alloc_mem), true },
+	{ NV01_EVENT_KERNEL_CALLBACK, sizeof(struct nvs_alloc_0005), true },
+	{ NV01_EVENT_OS_EVENT, sizeof(struct nvs_alloc_0005), true },
+};
+
+static const struct nvs_class *nvs_class_find(u32 hclass)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(nvs_classes); i++)
+		if (nvs_classes[i].hclass == hclass)
+			return &nvs_classes[i];
+	return NULL;
+}
+
+/* ---- system memory ---- */
+
+static struct nvs_mem *nvs_mem_alloc(u64 bytes, u32 *status)
+{
+	struct nvs_mem *mem;
+	unsigned long i, n;
+
+	if (!bytes) {
+		*status = NV_ERR_INVALID_ARGUMENT;
+		return NULL;
+	}
+	if (bytes > (u64)NVS_MAX_MEM_PAGES * PAGE_SIZE) {
+		*status = NV_ERR_NO_MEMORY;
+		return NULL;
+	}
+	n = DIV_ROUND_UP(bytes, PAGE_SIZE);
+	mem = kvzalloc(struct_size(mem, pages, n), GFP_KERNEL);
+	if (!mem)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		mem->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!mem->pages[i])
+			goto nomem_pages;
+	}
+	kref_init(&mem->ref);
+	mem->npages = n;
+	nvs_count(NVS_CNT_MEMORY, 1);
+	nvs_count(NVS_CNT_MEMORY_PAGES, n);
+	return mem;
+
+nomem_pages:
+	while (i--)
+		__free_page(mem->pages[i]);
+	kvfree(mem);
+nomem:
+	*status = NV_ERR_NO_MEMORY;
+	return NULL;
+}
+
+static void nvs_mem_release(struct kref *ref)
+{
+	struct nvs_mem *mem = container_of(ref, struct nvs_mem, ref);
+	unsigned long i;
+
+	for (i = 0; i < mem->npages; i++)
+		__free_page(mem->pages[i]);
+	nvs_count(NVS_CNT_MEMORY, -1);
+	nvs_count(NVS_CNT_MEMORY_PAGES, -(long)mem->npages);
+	kvfree(mem);
+}
+
+void nvs_mem_put(struct nvs_mem *mem)
+{
+	kref_put(&mem->ref, nvs_mem_release);
+}
+
+/* ---- clients and objects; all under nvs.lock ---- */
+
+/* The OS info RM records on clients: the linked control file, or self. */
+static struct nvs_file *nvs_os_info(struct nvs_file *nf)
+{
+	return nf->ctl_nf ? nf->ctl_nf : nf;
+}
+
+static struct nvs_client *nvs_client_find(u32 handle)
+{
+	struct nvs_client *cl;
+
+	lockdep_assert_held(&nvs.lock);
+	list_for_each_entry(cl, &nvs.clients, node)
+		if (cl->handle == handle)
+			return cl;
+	return NULL;
+}
+
+/* serverutilAcquireClient() + rmclientValidate() in its strict form. */
+static struct nvs_client *nvs_client_get(struct nvs_file *nf, u32 handle,
+					 u32 *status)
+{
+	struct nvs_client *cl = nvs_client_find(handle);
+
+	if (!cl || (nvs_strict_clients && cl->owner != nvs_os_info(nf))) {
+		*status = NV_ERR_INVALID_CLIENT;
+		return NULL;
+	}
+	return cl;
+}
+
+static struct nvs_object *nvs_obj_find(struct nvs_client *cl, u32 handle)
+{
+	struct nvs_object *o;
+
+	list_for_each_entry(o, &cl->objects, node)
+		if (o->handle == handle)
+			return o;
+	return NULL;
+}
+
+static struct nvs_osevent *nvs_osevent_find(u32 h_client, u32 fd)
+{
+	struct nvs_osevent *e;
+
+	list_for_each_entry(e, &nvs.os_events, node)
+		if (e->h_client == h_client && e->fd == fd)
+			return e;
+	return NULL;
+}
+
+static void nvs_osevent_unregister(struct nvs_osevent *e)
+{
+	list_del(&e->node);
+	e->registered = false;
+	e->file = NULL;
+	nvs.nos_events--;
+	nvs_count(NVS_CNT_OS_EVENTS, -1);
+	if (!e->refs)
+		kfree(e);
+}
+
+static void nvs_osevent_put(struct nvs_osevent *e)
+{
+	if (--e->refs == 0 && !e->registered)
+		kfree(e);
+}
+
+static void nvs_obj_destroy(struct nvs_client *cl, struct nvs_object *o)
+{
+	list_del(&o->node);
+	cl->nobjects--;
+	if (o->osev)
+		nvs_osevent_put(o->osev);
+	if (o->mem)
+		nvs_mem_put(o->mem);
+	kfree(o->notify);
+	kfree(o);
+	nvs_count(NVS_CNT_OBJECTS, -1);
+}
+
+/* Free @handle and everything below it.  Trees are at most 3 deep. */
+static void nvs_obj_free_tree(struct nvs_client *cl, u32 handle)
+{
+	struct nvs_object *o;
+
+again:
+	list_for_each_entry(o, &cl->objects, node) {
+		if (o->parent == handle) {
+			nvs_obj_free_tree(cl, o->handle);
+			goto again;
+		}
+	}
+	o = nvs_obj_find(cl, handle);
+	if (o)
+		nvs_obj_destroy(cl, o);
+}
+
+static void nvs_client_destroy(struct nvs_client *cl)
+{
+	/* Children were created after their parents: free newest first. */
+	while (!list_empty(&cl->objects))
+		nvs_obj_destroy(cl, list_last_entry(&cl->objects,
+						    struct nvs_object, node));
+	list_del(&cl->node);
+	nvs.nclients--;
+	kfree(cl);
+	nvs_count(NVS_CNT_CLIENTS, -1);
+}
+
+/* rm_client_free_os_events(): on RM_FREE of a client. */
+static void nvs_client_free_os_events(u32 h_client)
+{
+	struct nvs_osevent *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &nvs.os_events, node)
+		if (e->h_client == h_client)
+			nvs_osevent_unregister(e);
+}
+
+struct nvs_match {
+	unsigned int minor;
+	bool own_fops;
+};
+
+/*
+ * nv_match_dev_state(): from 550.40.07 a file of this driver's GPU node
+ * (f_op and per-file state); before, any character device 195:minor.
+ */
+static int nvs_match_gpu_file(const void *data, struct file *filp,
+			      unsigned int fd)
+{
+	const struct nvs_match *m = data;
+	struct inode *inode = file_inode(filp);
+
+	if (m->own_fops)
+		return filp->f_op == &nvs_fops && filp->private_data &&
+		       ((struct nvs_file *)filp->private_data)->minor == m->minor;
+	return inode && S_ISCHR(inode->i_mode) &&
+	       MAJOR(inode->i_rdev) == NVS_MAJOR &&
+	       MINOR(inode->i_rdev) == m->minor;
+}
+
+/* nv_is_gpu_accessible(): the CALLING process holds the GPU's node open. */
+static bool nvs_gpu_accessible(unsigned int gpu)
+{
+	struct nvs_match m = {
+		.minor = gpu,
+		.own_fops = nvs_version_at_least(550, 40, 7),
+	};
+
+	if (!current->files)
+		return false;
+	return iterate_fd(current->files, 0, nvs_match_gpu_file, &m) != 0;
+}
+
+static u32 nvs_client_new(struct nvs_file *nf, u32 *h_new)
+{
+	struct nvs_client *cl;
+	u32 h = *h_new;
+
+	lockdep_assert_held(&nvs.lock);
+	if (nvs.nclients >= NVS_MAX_CLIENTS)
+		return NV_ERR_INSUFFICIENT_RESOURCES;
+	if (h) {
+		if (nvs_client_find(h))
+			return NV_ERR_INVALID_OBJECT_NEW;
+	} else {
+		/* The lowest free handle, so that a lone session is repeatable. */
+		for (h = NVS_CLIENT_BASE + 1;
+		     h < NVS_CLIENT_BASE + NVS_CLIENT_LIMIT; h++)
+			if (!nvs_client_find(h))
+				break;
+		if (h == NVS_CLIENT_BASE + NVS_CLIENT_LIMIT)
+			return NV_ERR_INSUFFICIENT_RESOURCES;
+	}
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	if (!cl)
+		return NV_ERR_NO_MEMORY;
+	cl->handle = h;
+	cl->tgid = task_tgid_nr(current);
+	cl->owner = nvs_os_info(nf);
+	cl->next_handle = NVS_HANDLE_BASE;
+	INIT_LIST_HEAD(&cl->objects);
+	list_add_tail(&cl->node, &nvs.clients);
+	nvs.nclients++;
+	nvs_count(NVS_CNT_CLIENTS, 1);
+	*h_new = h;
+	return NV_OK;
+}
+
+static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
+			  u32 *h_new, u32 hclass, union nvs_alloc_params *p,
+			  struct nvs_mem **mem, struct nvs_object **out)
+{
+	struct nvs_object *parent = NULL, *o;
+	struct nvs_osevent *osev = NULL;
+	struct nvs_client *cl;
+	u32 pclass, status, h;
+	unsigned int gpu = 0;
+
+	lockdep_assert_held(&nvs.lock);
+	cl = nvs_client_get(nf, h_root, &status);
+	if (!cl)
+		return status;
+	if (cl->nobjects >= NVS_MAX_OBJECTS)
+		return NV_ERR_INSUFFICIENT_RESOURCES;
+	if (h_parent == cl->handle) {
+		pclass = NV01_ROOT_CLIENT;
+	} else {
+		parent = nvs_obj_find(cl, h_parent);
+		if (!parent)
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		pclass = parent->hclass;
+	}
+
+	switch (hclass) {
+	case NV01_DEVICE_0:
+		if (pclass != NV01_ROOT_CLIENT)
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		/* gpumgrIsDeviceInstanceValid() fails as an invalid class. */
+		if (p->dev.deviceId >= nvs_ngpus)
+			return NV_ERR_INVALID_CLASS;
+		gpu = p->dev.deviceId;
+		break;
+	case NV20_SUBDEVICE_0:
+		if (pclass != NV01_DEVICE_0)
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		if (p->sub.subDeviceId != 0)
+			return NV_ERR_INVALID_ARGUMENT;
+		gpu = parent->gpu;
+		break;
+	case NV01_EVENT_OS_EVENT:
+		if (pclass != NV01_ROOT_CLIENT && pclass != NV01_DEVICE_0 &&
+		    pclass != NV20_SUBDEVICE_0)
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		if (p->ev.hParentClient && p->ev.hParentClient != cl->handle)
+			return NV_ERR_INVALID_CLIENT;
+		if (p->ev.hSrcResource && p->ev.hSrcResource != cl->handle &&
+		    !nvs_obj_find(cl, p->ev.hSrcResource))
+			return NV_ERR_INVALID_OBJECT_HANDLE;
+		/* osUserHandleToKernelPtr(): data is the ALLOC_OS_EVENT key. */
+		osev = nvs_osevent_find(cl->handle, (u32)p->ev.data);
+		if (!osev)
+			return NV_ERR_OBJECT_NOT_FOUND;
+		break;
+	case NV01_MEMORY_SYSTEM:
+		if (pclass != NV01_DEVICE_0)
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		gpu = parent->gpu;
+		break;
+	default:
+		return NV_ERR_INVALID_CLASS;
+	}
+
+	h = *h_new;
+	if (!h) {
+		do {
+			h = cl->next_handle++;
+		} while (h == cl->handle || nvs_obj_find(cl, h));
+	} else if (h == cl->handle || nvs_obj_find(cl, h)) {
+		return NV_ERR_INVALID_OBJECT_NEW;
+	}
+
+	/* deviceConstruct(): the caller must hold the GPU node open. */
+	if (hclass == NV01_DEVICE_0 && !nvs_gpu_accessible(gpu))
+		return NV_ERR_INSUFFICIENT_PERMISSIONS;
+
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return NV_ERR_NO_MEMORY;
+	if (hclass == NV20_SUBDEVICE_0) {
+		o->notify = kzalloc(NV2080_NOTIFIERS_MAXCOUNT, GFP_KERNEL);
+		if (!o->notify) {
+			kfree(o);
+			return NV_ERR_NO_MEMORY;
+		}
+	}
+	o->handle = h;
+	o->parent = h_parent;
+	o->hclass = hclass;
+	o->gpu = gpu;
+	if (osev) {
+		o->osev = osev;
+		osev->refs++;
+		o->ev_src = p->ev.hSrcResource;
+		o->ev_index = p->ev.notifyIndex & 0xffff;
+	}
+	if (hclass == NV01_MEMORY_SYSTEM) {
+		o->mem = *mem;
+		*mem = NULL;
+		p->mem.size = (u64)o->mem->npages << PAGE_SHIFT;
+		p->mem.limit = p->mem.size - 1;
+	}
+	list_add_tail(&o->node, &cl->objects);
+	cl->nobjects++;
+	nvs_count(NVS_CNT_OBJECTS, 1);
+	*h_new = h;
+	if (out)
+		*out = o;
+	return NV_OK;
+}
+
+/* Nv04AllocWithSecInfo(): a status; the object is created or not. */
+static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent,
+		     u32 *h_new, u32 hclass, u64 uparams, struct nvs_call *c)
+{
+	const struct nvs_class *k = nvs_class_find(hclass);
+	union nvs_alloc_params p = {};
+	struct nvs_mem *mem = NULL;
+	u32 psize, status;
+
+	if (!k)
+		return NV_ERR_INVALID_CLASS;
+	/* rmapiGetClassAllocParamSize(): the caller's paramsSize is unused. */
+	psize = (k->required || uparams) ? k->psize : 0;
+	if (psize && !uparams)
+		return NV_ERR_INVALID_ARGUMENT;
+	if (psize) {
+		if (copy_from_user(&p, u64_to_user_ptr(uparams), psize))
+			return NV_ERR_INVALID_POINTER;
+		nvs_call_add(c, " psize=%u psum=%016llx", psize,
+			     nvs_fnv1a(NVS_FNV_INIT, &p, psize));
+	}
+	/* eventapiConstruct(): no ring-0 callbacks from user space. */
+	if (hclass == NV01_EVENT_KERNEL_CALLBACK)
+		return NV_ERR_ILLEGAL_ACTION;
+	if (hclass == NV01_MEMORY_SYSTEM) {
+		mem = nvs_mem_alloc(p.mem.size, &status);
+		if (!mem)
+			return status;
+	}
+
+	mutex_lock(&nvs.lock);
+	if (hclass == NV01_ROOT_CLIENT)
+		status = nvs_client_new(nf, h_new);
+	else
+		status = nvs_object_new(nf, h_root, h_parent, h_new, hclass,
+					&p, &mem, NULL);
+	mutex_unlock(&nvs.lock);
+	if (mem)
+		nvs_mem_put(mem);
+	if (status == NV_OK && psize &&
+	    copy_to_user(u64_to_user_ptr(uparams), &p, psize))
+		status = NV_ERR_INVALID_POINTER;
+	return status;
+}
+
+/* ---- escapes ---- */
+
+static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
+			    struct nvs_call *c)
+{
+	struct nvs_os21 *a = buf;
+	u32 *status;
+
+	if (size == sizeof(struct nvs_os21))
+		status = &a->status;
+	else if (size == sizeof(struct nvs_os64))
+		status = &((struct nvs_os64 *)buf)->status;
+	else
+		return -EINVAL;
+
+	nvs_call_add(c, " class=0x%x", a->hClass);
+	switch (a->hClass) {
+	case NV01_ROOT:
+	case NV01_ROOT_NON_PRIV:
+	case NV01_ROOT_CLIENT:
+		if (!nvs_is_ctl(nf))
+			return -EINVAL;
+		/* Force user-space client allocations to the _CLIENT class. */
+		a->hClass = NV01_ROOT_CLIENT;
+		break;
+	case NV01_EVENT_OS_EVENT:
+	case NV01_EVENT_KERNEL_CALLBACK:
+		break;
+	default:
+		if (!nvs_is_ctl(nf))
+			return -EINVAL;
+		break;
+	}
+	*status = nvs_alloc(nf, a->hRoot, a->hObjectParent, &a->hObjectNew,
+			    a->hClass, a->pAllocParms, c);
+	return 0;
+}
+
+static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size)
+{
+	struct nvs_os00 *p = buf;
+	struct nvs_client *cl;
+	u32 status = NV_OK;
+
+	if (size != sizeof(*p) || !nvs_is_ctl(nf))
+		return -EINVAL;
+	mutex_lock(&nvs.lock);
+	cl = nvs_client_get(nf, p->hRoot, &status);
+	if (!cl) {
+		/* status set */
+	} else if (p->hObjectOld == p->hRoot) {
+		nvs_client_free_os_events(cl->handle);
+		nvs_client_destroy(cl);
+	} else if (!nvs_obj_find(cl, p->hObjectOld)) {
+		status = NV_ERR_INVALID_OBJECT_HANDLE;
+	} else {
+		nvs_obj_free_tree(cl, p->hObjectOld);
+	}
+	mutex_unlock(&nvs.lock);
+	p->status = status;
+	return 0;
+}
+
+/* ---- RM controls ---- */
+
+struct nvs_ctrl {
+	struct nvs_client *cl;
+	struct nvs_object *obj;		/* NULL for the client itself */
+	void *params;
+};
+
+static void nvs_post_event(struct nvs_osevent *e, u32 h_event, u32 index)
+{
+	struct nvs_file *f = e->file;
+	struct nvs_event_data *ed;
+
+	lockdep_assert_held(&nvs.lock);
+	if (!e->registered || !f)
+		return;
+	ed = kzalloc(sizeof(*ed), GFP_KERNEL);
+	if (!ed)
+		return;
+	ed->ev.hObject = h_event;
+	ed->ev.NotifyIndex = index;
+	spin_lock(&f->ev_lock);
+	if (f->ev_queued < NVS_MAX_QUEUED) {
+		list_add_tail(&ed->node, &f->ev_queue);
+		f->ev_queued++;
+		nvs_count(NVS_CNT_QUEUED_EVENTS, 1);
+		ed = NULL;
+	}
+	spin_unlock(&f->ev_lock);
+	kfree(ed);
+	wake_up_interruptible(&f->ev_wait);
+}
+
+static u32 nvs_ctrl_build_version(struct nvs_ctrl *x)
+{
+	u8 *p = x->params;
+	const unsigned int n = NV_BUILD_VERSION_V2_STRING;
+	bool branch = nvs_version_at_least(560, 28, 3);
+	unsigned int title = branch ? 3 * n : 2 * n;
+	u32 cl = 0;
+
+	strscpy(p, nvs_version_str, n);
+	strscpy(p + n, nvs_version_str, n);
+	if (branch)
+		snprintf(p + 2 * n, n, "r%.3s_00", nvs_version_str);
+	snprintf(p + title, n,
+		 "NVIDIA UNIX Open Kernel Module for x86_64  %s  Release Build  (standin)",
+		 nvs_version_str);
+	memcpy(p + title + n, &cl, sizeof(cl));
+	memcpy(p + title + n + 4, &cl, sizeof(cl));
+	return NV_OK;
+}
+
+static u32 nvs_ctrl_attached_ids(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_attached_ids *p = x->params;
+	unsigned int i;
+
+	for (i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++)
+		p->gpuIds[i] = i < nvs_ngpus ? nvs_gpus[i].gpu_id :
+					       NV0000_CTRL_GPU_INVALID_ID;
+	return NV_OK;
+}
+
+static u32 nvs_ctrl_id_info_v2(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_id_info_v2 *p = x->params;
+	unsigned int i;
+
+	for (i = 0; i < nvs_ngpus; i++) {
+		if (nvs_gpus[i].gpu_id != p->gpuId)
+			continue;
+		p->gpuFlags = 0;
+		p->deviceInstance = i;
+		p->subDeviceInstance = 0;
+		p->sliStatus = 0;
+		p->boardId = nvs_gpus[i].gpu_id;
+		p->gpuInstance = i;
+		p->numaId = -1;
+		return NV_OK;
+	}
+	return NV_ERR_INVALID_ARGUMENT;
+}
+
+static u32 nvs_ctrl_num_subdevices(struct nvs_ctrl *x)
+{
+	((struct nvs_ctrl_num_subdevices *)x->params)->numSubDevices = 1;
+	return NV_OK;
+}
+
+static u32 nvs_ctrl_gid_info(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_gid_info *p = x->params;
+	const u8 *u = nvs_gpus[x->obj->gpu].uuid;
+
+	memset(p->data, 0, sizeof(p->data));
+	if (p->flags & NV2080_GPU_GID_FLAGS_FORMAT_BINARY) {
+		memcpy(p->data, u, 16);
+		p->length = 16;
+	} else {
+		p->length = 1 + snprintf(p->data, sizeof(p->data),
+					 "GPU-%*phN-%*phN-%*phN-%*phN-%*phN",
+					 4, u, 2, u + 4, 2, u + 6, 2, u + 8,
+					 6, u + 10);
+	}
+	return NV_OK;
+}
+
+static u32 nvs_ctrl_set_notification(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_set_notification *p = x->params;
+
+	if (p->event >= NV2080_NOTIFIERS_MAXCOUNT ||
+	    p->action > NV2080_EVENT_ACTION_REPEAT)
+		return NV_ERR_INVALID_ARGUMENT;
+	x->obj->notify[p->event] = p->action;
+	return NV_OK;
+}
+
+/*
+ * subdeviceCtrlCmdEventSetTrigger(): fire NV2080_NOTIFIERS_SW.  The real RM
+ * notifies every subdevice of the GPU; the stand-in only the one the
+ * control names, so that concurrent sessions stay independent.
+ */
+static u32 nvs_ctrl_set_trigger(struct nvs_ctrl *x)
+{
+	struct nvs_object *sub = x->obj, *o;
+	u8 action = sub->notify[NV2080_NOTIFIERS_SW];
+
+	if (action == NV2080_EVENT_ACTION_DISABLE)
+		return NV_OK;
+	list_for_each_entry(o, &x->cl->objects, node)
+		if (o->hclass == NV01_EVENT_OS_EVENT &&
+		    o->ev_src == sub->handle &&
+		    o->ev_index == NV2080_NOTIFIERS_SW)
+			nvs_post_event(o->osev, o->handle, NV2080_NOTIFIERS_SW);
+	if (action == NV2080_EVENT_ACTION_SINGLE)
+		sub->notify[NV2080_NOTIFIERS_SW] = NV2080_EVENT_ACTION_DISABLE;
+	return NV_OK;
+}
+
+/* The method table: command, class of object it runs on, params size. */
+static const struct nvs_method {
+	u32 cmd;
+	u32 hclass;
+	u32 size;		/* 0 when none; see nvs_method_size() */
+	u32 (*fn)(struct nvs_ctrl *x);
+} nvs_methods[] = {
+	{ NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, NV01_ROOT_CLIENT, 0,
+	  nvs_ctrl_build_version },
+	{ NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_attached_ids), nvs_ctrl_attached_ids },
+	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_id_info_v2), nvs_ctrl_id_info_v2 },
+	{ NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, NV01_DEVICE_0,
+	  sizeof(struct nvs_ctrl_num_subdevices), nvs_ctrl_num_subdevices },
+	{ NV2080_CTRL_CMD_GPU_GET_GID_INFO, NV20_SUBDEVICE_0,
+	  sizeof(struct nvs_ctrl_gid_info), nvs_ctrl_gid_info },
+	{ NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION, NV20_SUBDEVICE_0,
+	  sizeof(struct nvs_ctrl_set_notification), nvs_ctrl_set_notification },
+	{ NV2080_CTRL_CMD_EVENT_SET_TRIGGER, NV20_SUBDEVICE_0, 0,
+	  nvs_ctrl_set_trigger },
+};
+
+static u32 nvs_method_size(const struct nvs_method *m)
+{
+	if (m->cmd == NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2)
+		return nvs_version_at_least(560, 28, 3) ?
+		       NVS_BUILD_VERSION_V2_SIZE_NEW :
+		       NVS_BUILD_VERSION_V2_SIZE_OLD;
+	return m->size;
+}
+
+static const struct nvs_method *nvs_method_find(u32 cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(nvs_methods); i++)
+		if (nvs_methods[i].cmd == cmd)
+			return &nvs_methods[i];
+	return NULL;
+}
+
+/* rmapiControlWithSecInfo(), serverControl(): checks in the real order. */
+static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
+			     struct nvs_call *c)
+{
+	struct nvs_os54 *p = buf;
+	const struct nvs_method *m;
+	struct nvs_ctrl x = {};
+	void *params = NULL;
+	u32 status = NV_OK;
+
+	if (size != sizeof(*p) || !nvs_is_ctl(nf))
+		return -EINVAL;
+	nvs_call_add(c, " cmd=0x%x psize=%u", p->cmd, p->paramsSize);
+
+	if (p->paramsSize > NVS_MAX_CTRL_PARAMS) {
+		status = NV_ERR_INVALID_ARGUMENT;
+		goto out;
+	}
+	mutex_lock(&nvs.lock);
+	nvs_client_get(nf, p->hClient, &status);
+	mutex_unlock(&nvs.lock);
+	if (status)
+		goto out;
+	/* Raised-IRQL and lock-bypass calls are for kernel clients only. */
+	if (p->flags & (NVOS54_FLAGS_IRQL_RAISED | NVOS54_FLAGS_LOCK_BYPASS)) {
+		status = NV_ERR_INVALID_ARGUMENT;
+		goto out;
+	}
+	m = nvs_method_find(p->cmd);
+	if ((p->paramsSize != 0) != (p->params != 0) ||
+	    (m && p->paramsSize != nvs_method_size(m))) {
+		status = NV_ERR_INVALID_ARGUMENT;
+		goto out;
+	}
+	/* The nested read: RM copies the params in itself, after the escape. */
+	if (p->paramsSize) {
+		params = kvzalloc(p->paramsSize, GFP_KERNEL);
+		if (!params) {
+			status = NV_ERR_NO_MEMORY;
+			goto out;
+		}
+		if (copy_from_user(params, u64_to_user_ptr(p->params),
+				   p->paramsSize)) {
+			status = NV_ERR_INVALID_POINTER;
+			goto out;
+		}
+		nvs_call_add(c, " psum=%016llx",
+			     nvs_fnv1a(NVS_FNV_INIT, params, p->paramsSize));
+	}
+
+	mutex_lock(&nvs.lock);
+	x.cl = nvs_client_get(nf, p->hClient, &status);
+	if (x.cl && p->hObject != x.cl->handle) {
+		x.obj = nvs_obj_find(x.cl, p->hObject);
+		if (!x.obj)
+			status = NV_ERR_INVALID_OBJECT_HANDLE;
+	}
+	if (status == NV_OK) {
+		u32 hclass = x.obj ? x.obj->hclass : NV01_ROOT_CLIENT;
+
+		if (!m || m->hclass != hclass) {
+			status = NV_ERR_NOT_SUPPORTED;
+		} else {
+			x.params = params;
+			status = m->fn(&x);
+		}
+	}
+	mutex_unlock(&nvs.lock);
+
+	if (status == NV_OK && p->paramsSize &&
+	    copy_to_user(u64_to_user_ptr(p->params), params, p->paramsSize))
+		status = NV_ERR_INVALID_POINTER;
+out:
+	kvfree(params);
+	p->status = status;
+	return 0;
+}
+
+/* ---- OS events ---- */
+
+/* allocate_os_event(): the fd is only a key; events go to THIS file. */
+static int nvs_esc_alloc_os_event(struct nvs_file *nf, void *buf, u32 size)
+{
+	struct nvs_os_event *p = buf;
+	struct nvs_osevent *e;
+
+	if (size != sizeof(*p))
+		return -EINVAL;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	mutex_lock(&nvs.lock);
+	if (!e || nvs.nos_events >= NVS_MAX_OS_EVENTS ||
+	    nvs_osevent_find(p->hClient, p->fd)) {
+		p->Status = NV_ERR_INSUFFICIENT_RESOURCES;
+	} else {
+		e->h_client = p->hClient;
+		e->fd = p->fd;
+		e->file = nf;
+		e->registered = true;
+		list_add_tail(&e->node, &nvs.os_events);
+		nvs.nos_events++;
+		nvs_count(NVS_CNT_OS_EVENTS, 1);
+		p->Status = NV_OK;
+		e = NULL;
+	}
+	mutex_unlock(&nvs.lock);
+	kfree(e);
+	return 0;
+}
+
+/* free_os_event() */
+static int nvs_esc_free_os_event(void *buf, u32 size)
+{
+	struct nvs_os_event *p = buf;
+	struct nvs_osevent *e;
+
+	if (size != sizeof(*p))
+		return -EINVAL;
+	mutex_lock(&nvs.lock);
+	e = nvs_osevent_find(p->hClient, p->fd);
+	if (e)
+		nvs_osevent_unregister(e);
+	mutex_unlock(&nvs.lock);
+	p->Status = e ? NV_OK : NV_ERR_INVALID_EVENT;
+	return 0;
+}
+
+/* get_os_event_data(): dequeue one event of this file. */
+static int nvs_esc_get_event_data(struct nvs_file *nf, void *buf, u32 size)
+{
+	struct nvs_os41 *p = buf;
+	struct nvs_event_data *ed;
+	unsigned int more;
+
+	if (size != sizeof(*p))
+		return -EINVAL;
+	spin_lock(&nf->ev_lock);
+	ed = list_first_entry_or_null(&nf->ev_queue, struct nvs_event_data,
+				      node);
+	if (ed) {
+		list_del(&ed->node);
+		nf->ev_queued--;
+	}
+	more = nf->ev_queued;
+	spin_unlock(&nf->ev_lock);
+
+	p->MoreEvents = more ? 1 : 0;
+	if (!ed) {
+		p->status = NV_ERR_OPERATING_SYSTEM;
+		return 0;
+	}
+	nvs_count(NVS_CNT_QUEUED_EVENTS, -1);
+	if (copy_to_user(u64_to_user_ptr(p->pEvent), &ed->ev, sizeof(ed->ev)))
+		p->status = NV_ERR_INVALID_ADDRESS;
+	else
+		p->status = NV_OK;
+	kfree(ed);
+	return 0;
+}
+
+unsigned int nvs_rm_events_pending(struct nvs_file *nf)
+{
+	unsigned int n;
+
+	spin_lock(&nf->ev_lock);
+	n = nf->ev_queued;
+	spin_unlock(&nf->ev_lock);
+	return n;
+}
+
+/* ---- file descriptors in payloads ---- */
+
+static bool nvs_is_our_ctl(struct file *f)
+{
+	return f && f->f_op == &nvs_fops && nvs_is_ctl(f->private_data);
+}
+
+/* fget() in the CALLER's fd table, named for the log. */
+static struct file *nvs_fd_resolve(int fd, struct nvs_call *c,
+				   const void *buf, u32 size, u32 fd_off)
+{
+	char kind[NVS_KIND_LEN];
+	struct file *f = fget(fd);
+
+	nvs_file_kind(f, kind);
+	nvs_call_add(c, " fdfile=%s fsum=%016llx", kind,
+		     nvs_fnv1a_nofd(buf, size, fd_off));
+	return f;
+}
+
+/* Escape NV_ESC_REGISTER_FD in RmIoctl(): link this file to a control file. */
+static int nvs_esc_register_fd(struct nvs_file *nf, void *buf, u32 size,
+			       struct nvs_call *c)
+{
+	struct nvs_register_fd *p = buf;
+	struct nvs_file *tnf;
+	struct file *t;
+	int ret = -EINVAL;
+
+	if (size != sizeof(*p))
+		return -EINVAL;
+	t = nvs_fd_resolve(p->ctl_fd, c, buf, size, 0);
+	mutex_lock(&nvs.lock);
+	if (nf->ctl_link || !nvs_is_our_ctl(t))
+		goto unlock;
+	tnf = t->private_data;
+	/* No self links, no links to files that are themselves linked. */
+	if (tnf == nf || tnf->ctl_link)
+		goto unlock;
+	nf->ctl_link = t;
+	nf->ctl_nf = tnf;
+	t = NULL;
+	ret = 0;
+unlock:
+	mutex_unlock(&nvs.lock);
+	if (t)
+		fput(t);
+	return ret;
+}
+
+/*
+ * rm_create_mmap_context() + nv_add_mapping_context_to_file(): the client
+ * must be the caller's, @t a control file (system memory), one per file.
+ */
+static u32 nvs_mapctx_create(struct nvs_client *cl, struct nvs_object *mo,
+			     struct file *t, u64 offset, u64 length)
+{
+	struct nvs_mapctx *ctx;
+	struct nvs_file *tnf;
+
+	lockdep_assert_held(&nvs.lock);
+	if (cl->tgid != task_tgid_nr(current))
+		return NV_ERR_INVALID_CLIENT;
+	if (!nvs_is_our_ctl(t))
+		return NV_ERR_INVALID_ARGUMENT;
+	tnf = t->private_data;
+	if (tnf->mapctx)
+		return NV_ERR_STATE_IN_USE;
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return NV_ERR_NO_MEMORY;
+	ctx->pgoff = offset >> PAGE_SHIFT;
+	ctx->npages = DIV_ROUND_UP(offset_in_page(offset) + length, PAGE_SIZE);
+	ctx->mem = mo->mem;
+	kref_get(&ctx->mem->ref);
+	tnf->mapctx = ctx;
+	nvs_count(NVS_CNT_MAP_CONTEXTS, 1);
+	return NV_OK;
+}
+
+/* RmIoctl() NV_ESC_RM_ALLOC_MEMORY: GPU nodes only. */
+static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
+				   struct nvs_call *c)
+{
+	struct nvs_os02_fd *p = buf;
+	union nvs_alloc_params ap = {};
+	struct nvs_object *mo = NULL;
+	struct nvs_mem *mem = NULL;
+	struct file *t;
+	u32 status, h;
+	int ret = 0;
+
+	if (size != sizeof(*p) || nvs_is_ctl(nf))
+		return -EINVAL;
+	nvs_call_add(c, " class=0x%x", p->hClass);
+	t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os02_fd, fd));
+
+	if (p->hClass != NV01_MEMORY_SYSTEM) {
+		p->status = NV_ERR_INVALID_CLASS;
+		goto out;
+	}
+	if (p->limit == U64_MAX) {
+		p->status = NV_ERR_INVALID_LIMIT;
+		goto out;
+	}
+	mem = nvs_mem_alloc(p->limit + 1, &status);
+	if (!mem) {
+		p->status = status;
+		goto out;
+	}
+	ap.mem.size = p->limit + 1;
+
+	mutex_lock(&nvs.lock);
+	h = p->hObjectNew;
+	status = nvs_object_new(nf, p->hRoot, p->hObjectParent, &h,
+				NV01_MEMORY_SYSTEM, &ap, &mem, &mo);
+	p->status = status;
+	if (status == NV_OK) {
+		p->hObjectNew = h;
+		p->pMemory = 0;
+		/* Mapped right away unless told not to: context on @fd. */
+		if (NVOS02_FLAGS_ALLOC(p->flags) != NVOS02_FLAGS_ALLOC_NONE &&
+		    NVOS02_FLAGS_MAPPING(p->flags) != NVOS02_FLAGS_MAPPING_NO_MAP &&
+		    nvs_mapctx_create(nvs_client_find(p->hRoot), mo, t, 0,
+				      p->limit + 1) != NV_OK)
+			ret = -EINVAL;
+	}
+	mutex_unlock(&nvs.lock);
+out:
+	if (mem)
+		nvs_mem_put(mem);
+	if (t)
+		fput(t);
+	return ret;
+}
+
+/* RmIoctl() NV_ESC_RM_MAP_MEMORY: Nv04MapMemory + rm_create_mmap_context. */
+static int nvs_esc_rm_map_memory(struct nvs_file *nf, void *buf, u32 size,
+				 struct nvs_call *c)
+{
+	struct nvs_os33_fd *p = buf;
+	struct nvs_object *dev, *mo;
+	struct nvs_client *cl;
+	u32 status = NV_OK;
+	struct file *t;
+	u64 bytes;
+
+	if (size != sizeof(*p) || !nvs_is_ctl(nf))
+		return -EINVAL;
+	t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os33_fd, fd));
+
+	mutex_lock(&nvs.lock);
+	cl = nvs_client_get(nf, p->hClient, &status);
+	if (!cl)
+		goto unlock;
+	if (p->hDevice != cl->handle) {
+		dev = nvs_obj_find(cl, p->hDevice);
+		if (!dev || (dev->hclass != NV01_DEVICE_0 &&
+			     dev->hclass != NV20_SUBDEVICE_0)) {
+			status = NV_ERR_INVALID_OBJECT_HANDLE;
+			goto unlock;
+		}
+	}
+	mo = nvs_obj_find(cl, p->hMemory);
+	if (!mo || !mo->mem) {
+		status = NV_ERR_INVALID_OBJECT_HANDLE;
+		goto unlock;
+	}
+	bytes = (u64)mo->mem->npages << PAGE_SHIFT;
+	if (!p->length || p->offset >= bytes || p->length > bytes - p->offset) {
+		status = NV_ERR_INVALID_LIMIT;
+		goto unlock;
+	}
+	status = nvs_mapctx_create(cl, mo, t, p->offset, p->length);
+	if (status == NV_OK)
+		p->pLinearAddress = NVS_LINEAR_TOKEN + p->offset;
+unlock:
+	mutex_unlock(&nvs.lock);
+	p->status = status;
+	if (t)
+		fput(t);
+	return 0;
+}
+
+/* Nv04UnmapMemory: the mapping context stays on its file until close. */
+static int nvs_esc_rm_unmap_memory(struct nvs_file *nf, void *buf, u32 size)
+{
+	struct nvs_os34 *p = buf;
+	struct nvs_object *mo = NULL;
+	struct nvs_client *cl;
+	u32 status = NV_OK;
+
+	if (size != sizeof(*p) || !nvs_is_ctl(nf))
+		return -EINVAL;
+	mutex_lock(&nvs.lock);
+	cl = nvs_client_get(nf, p->hClient, &status);
+	if (cl)
+		mo = nvs_obj_find(cl, p->hMemory);
+	if (cl && (!mo || !mo->mem))
+		status = NV_ERR_INVALID_OBJECT_HANDLE;
+	mutex_unlock(&nvs.lock);
+	p->status = status;
+	return 0;
+}
+
+/**
+ * nvs_rm_ioctl() - the escapes rm_ioctl() and RmIoctl() handle.
+ * @nf: the file the ioctl arrived on
+ * @nr: escape number
+ * @buf: kernel copy of the payload, copied back by the caller
+ * @size: its size
+ * @c: log extras
+ *
+ * Return: 0, with any failure in the payload's status; -EINVAL where RmIoctl
+ * returns an error (wrong size, wrong node, unknown escape).
+ */
+int nvs_rm_ioctl(struct nvs_file *nf, u32 nr, void *buf, u32 size,
+		 struct nvs_call *c)
+{
+	switch (nr) {
+	case NVS_ESC_ALLOC_OS_EVENT:
+		return nvs_esc_alloc_os_event(nf, buf, size);
+	case NVS_ESC_FREE_OS_EVENT:
+		return nvs_esc_free_os_event(buf, size);
+	case NVS_ESC_RM_GET_EVENT_DATA:
+		return nvs_esc_get_event_data(nf, buf, size);
+	case NVS_ESC_REGISTER_FD:
+		return nvs_esc_register_fd(nf, buf, size, c);
+	case NVS_ESC_RM_ALLOC:
+		return nvs_esc_rm_alloc(nf, buf, size, c);
+	case NVS_ESC_RM_FREE:
+		return nvs_esc_rm_free(nf, buf, size);
+	case NVS_ESC_RM_CONTROL:
+		return nvs_esc_rm_control(nf, buf, size, c);
+	case NVS_ESC_RM_ALLOC_MEMORY:
+		return nvs_esc_rm_alloc_memory(nf, buf, size, c);
+	case NVS_ESC_RM_MAP_MEMORY:
+		return nvs_esc_rm_map_memory(nf, buf, size, c);
+	case NVS_ESC_RM_UNMAP_MEMORY:
+		return nvs_esc_rm_unmap_memory(nf, buf, size);
+	}
+	return -EINVAL;
+}
+
+/**
+ * nvs_rm_file_release() - what closing a file undoes (RmFreeUnusedClients()).
+ * @nf: the file, already unreachable from user space
+ *
+ * Return: the control file REGISTER_FD linked it to, for the caller to fput.
+ */
+struct file *nvs_rm_file_release(struct nvs_file *nf)
+{
+	struct nvs_event_data *ed, *edt;
+	struct nvs_osevent *e, *et;
+	struct nvs_client *cl, *t;
+	struct file *ctl;
+
+	mutex_lock(&nvs.lock);
+	list_del(&nf->node);
+	list_for_each_entry_safe(cl, t, &nvs.clients, node)
+		if (cl->owner == nf)
+			nvs_client_destroy(cl);
+	list_for_each_entry_safe(e, et, &nvs.os_events, node)
+		if (e->file == nf)
+			nvs_osevent_unregister(e);
+	if (nf->mapctx) {
+		nvs_mem_put(nf->mapctx->mem);
+		kfree(nf->mapctx);
+		nf->mapctx = NULL;
+		nvs_count(NVS_CNT_MAP_CONTEXTS, -1);
+	}
+	ctl = nf->ctl_link;
+	nf->ctl_link = NULL;
+	nf->ctl_nf = NULL;
+	mutex_unlock(&nvs.lock);
+
+	list_for_each_entry_safe(ed, edt, &nf->ev_queue, node) {
+		list_del(&ed->node);
+		kfree(ed);
+		nvs_count(NVS_CNT_QUEUED_EVENTS, -1);
+	}
+	nf->ev_queued = 0;
+	return ctl;
+}
+
+/* ---- mmap ---- */
+
+struct nvs_vmpriv {
+	struct kref ref;
+	struct nvs_mem *mem;
+	unsigned long base;	/* page of mem at vm_pgoff 0 */
+	unsigned long npages;
+};
+
+static void nvs_vmpriv_release(struct kref *ref)
+{
+	struct nvs_vmpriv *priv = container_of(ref, struct nvs_vmpriv, ref);
+
+	nvs_mem_put(priv->mem);
+	kfree(priv);
+}
+
+static void nvs_vm_open(struct vm_area_struct *vma)
+{
+	struct nvs_vmpriv *priv = vma->vm_private_data;
+
+	kref_get(&priv->ref);
+	nvs_count(NVS_CNT_VMAS, 1);
+}
+
+static void nvs_vm_close(struct vm_area_struct *vma)
+{
+	struct nvs_vmpriv *priv = vma->vm_private_data;
+
+	nvs_count(NVS_CNT_VMAS, -1);
+	kref_put(&priv->ref, nvs_vmpriv_release);
+}
+
+static vm_fault_t nvs_vm_fault(struct vm_fault *vmf)
+{
+	struct nvs_vmpriv *priv = vmf->vma->vm_private_data;
+	struct page *page;
+
+	/* The driver's state is found through the VMA's file. */
+	if (!vmf->vma->vm_file || vmf->vma->vm_file->f_op != &nvs_fops ||
+	    vmf->pgoff >= priv->npages)
+		return VM_FAULT_SIGBUS;
+	page = priv->mem->pages[priv->base + vmf->pgoff];
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct nvs_vm_ops = {
+	.open = nvs_vm_open,
+	.close = nvs_vm_close,
+	.fault = nvs_vm_fault,
+};
+
+/**
+ * nvs_rm_mmap() - nvidia_mmap_helper() for system memory.
+ * @vma: the new mapping; its vm_file names the file whose context is used
+ * @c: log extras
+ *
+ * Return: 0, -EINVAL without a context on that file or with vm_pgoff != 0,
+ * -ERANGE past the allocation.
+ */
+int nvs_rm_mmap(struct vm_area_struct *vma, struct nvs_call *c)
+{
+	struct file *vf = vma->vm_file;
+	char kind[NVS_KIND_LEN];
+	struct nvs_vmpriv *priv;
+	struct nvs_mapctx *ctx;
+	struct nvs_file *tnf;
+	int ret = 0;
+
+	nvs_file_kind(vf, kind);
+	nvs_call_add(c, " vmfile=%s", kind);
+	if (!vf || vf->f_op != &nvs_fops)
+		return -EINVAL;
+	tnf = vf->private_data;
+	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
+	if (!priv)
+		return -ENOMEM;
+
+	mutex_lock(&nvs.lock);
+	ctx = tnf->mapctx;
+	if (!ctx || vma->vm_pgoff != 0) {
+		ret = -EINVAL;
+	} else if (ctx->pgoff + vma_pages(vma) > ctx->mem->npages) {
+		ret = -ERANGE;
+	} else {
+		priv->mem = ctx->mem;
+		kref_get(&priv->mem->ref);
+		priv->base = ctx->pgoff;
+		priv->npages = vma_pages(vma);
+	}
+	mutex_unlock(&nvs.lock);
+	if (ret) {
+		kfree(priv);
+		return ret;
+	}
+	kref_init(&priv->ref);
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_private_data = priv;
+	vma->vm_ops = &nvs_vm_ops;
+	nvs_count(NVS_CNT_VMAS, 1);
+	return 0;
+}
+
+/* ---- for nvidia-uvm ---- */
+
+u32 nvs_uvm_check_gpu(const u8 *uuid, int ctl_fd, u32 h_client,
+		      unsigned int *gpu, char *fdkind)
+{
+	int g = nvs_gpu_by_uuid(uuid);
+	struct file *t = fget(ctl_fd);
+	struct nvs_client *cl;
+	u32 status = NV_OK;
+
+	nvs_file_kind(t, fdkind);
+	if (g < 0) {
+		status = NV_ERR_GPU_UUID_NOT_FOUND;
+	} else if (!nvs_gpu_accessible(g)) {
+		status = NV_ERR_INSUFFICIENT_PERMISSIONS;
+	} else if (!nvs_is_our_ctl(t)) {
+		status = NV_ERR_INVALID_ARGUMENT;
+	} else {
+		mutex_lock(&nvs.lock);
+		cl = nvs_client_find(h_client);
+		if (!cl || cl->tgid != task_tgid_nr(current) ||
+		    (nvs_strict_clients &&
+		     cl->owner != nvs_os_info(t->private_data)))
+			status = NV_ERR_INVALID_CLIENT;
+		mutex_unlock(&nvs.lock);
+		*gpu = g;
+	}
+	if (t)
+		fput(t);
+	return status;
+}
+EXPORT_SYMBOL_GPL(nvs_uvm_check_gpu);
