@@ -18,7 +18,7 @@ help:
 	@echo "make dkms-install                add, build and install with DKMS"
 	@echo "make sparse                      build under sparse (C=2), findings are errors"
 	@echo "make w1                          build with W=1, warnings are errors"
-	@echo "make tools                       build the user-space tools"
+	@echo "make tools                       build the user-space tools (tools/nvabi/nvabi)"
 	@echo "make standin                     build the stand-in nvidia driver (tests only)"
 	@echo "make demo                        boot a guest and show mediation at work"
 	@echo "make check                       run every test; last line: N passed, N failed"
@@ -43,6 +43,9 @@ sparse:
 w1:
 	$(MAKE) -C $(KDIR) M=$(PWD) W=1 KCFLAGS=-Werror modules
 
+tools:
+	$(MAKE) -C tools/nvabi
+
 standin:
 	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin modules
 
@@ -61,4 +64,5 @@ bench:
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin clean
+	$(MAKE) -C tools/nvabi clean
 	rm -rf build/guest

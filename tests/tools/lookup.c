@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lookup: read the generated ABI tables the way the module will, and print
+ * what they give for a driver version, in the form of 'nvabi show --table'.
+ * tests/tools/run.sh compares the two.
+ *
+ *   lookup VERSION
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvabi_tables.h"
+
+static const char *const node_s[] = { "-", "ctl", "gpu", "any", "uvm", "uvm-tools" };
+static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
+static const char *const kind_s[] = { "exact", "array", "min", "unchecked" };
+
+static int parse(const char *s, __u64 *key)
+{
+	unsigned long p[3] = { 0, 0, 0 };
+	int n = 0;
+	char *end;
+
+	for (;;) {
+		if (n == 3 || *s < '0' || *s > '9')
+			return -1;
+		p[n++] = strtoul(s, &end, 10);
+		if (p[n - 1] >= 1UL << NVABI_VERSION_PART_BITS)
+			return -1;
+		s = end;
+		if (!*s)
+			break;
+		if (*s++ != '.')
+			return -1;
+	}
+	*key = NVABI_VERSION(p[0], p[1], p[2]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct nvabi_range *r = NULL;
+	const char *tier = "outside";
+	unsigned int i, abi;
+	__u64 key;
+
+	if (argc != 2 || parse(argv[1], &key)) {
+		fprintf(stderr, "usage: lookup VERSION\n");
+		return 2;
+	}
+	for (i = 0; i < NVABI_NR_RELEASES; i++) {
+		if (nvabi_releases[i].version == key) {
+			r = &nvabi_ranges[nvabi_releases[i].range];
+			tier = "exact";
+		}
+	}
+	for (i = 0; !r && i < NVABI_NR_RANGES; i++) {
+		if (nvabi_ranges[i].first < key && key < nvabi_ranges[i].last) {
+			r = &nvabi_ranges[i];
+			tier = "interpolated";
+		}
+	}
+	printf("version %s\ntier %s\n", argv[1], tier);
+	if (!r) {
+		printf("range -\n");
+		return 0;
+	}
+	printf("range %s %s\n", r->first_name, r->last_name);
+	abi = r->abi;
+	for (i = 0; i < NVABI_NR_ESCS; i++) {
+		const struct nvabi_esc *e = &nvabi_escs[i];
+
+		if (nvabi_set_has(e->set, abi))
+			printf("esc 0x%02x %s %s %s %u %u %s %u %u\n", e->nr, node_s[e->node],
+			       priv_s[e->priv], kind_s[e->kind], e->size, e->size2,
+			       kind_s[e->early_kind], e->early, e->early2);
+	}
+	for (i = 0; i < NVABI_NR_CTRLS; i++) {
+		const struct nvabi_ctrl *c = &nvabi_ctrls[i];
+
+		if (!nvabi_set_has(c->set, abi))
+			continue;
+		if (c->size == NVABI_SIZE_UNKNOWN)
+			printf("ctrl 0x%08x %s -\n", c->cmd, priv_s[c->priv]);
+		else
+			printf("ctrl 0x%08x %s %u\n", c->cmd, priv_s[c->priv], c->size);
+	}
+	for (i = 0; i < NVABI_NR_CLASSES; i++) {
+		const struct nvabi_class *c = &nvabi_classes[i];
+
+		if (!nvabi_set_has(c->set, abi))
+			continue;
+		if (c->size == NVABI_SIZE_UNKNOWN)
+			printf("class 0x%08x %s %u -\n", c->hclass, priv_s[c->priv], c->params);
+		else
+			printf("class 0x%08x %s %u %u\n", c->hclass, priv_s[c->priv], c->params,
+			       c->size);
+	}
+	for (i = 0; i < NVABI_NR_UVMS; i++) {
+		const struct nvabi_uvm *c = &nvabi_uvms[i];
+
+		if (nvabi_set_has(c->set, abi))
+			printf("uvm 0x%08x %s %u\n", c->cmd, node_s[c->node], c->size);
+	}
+	return 0;
+}

@@ -1,0 +1,312 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of tools/nvabi: builds the tool, runs it on synthetic trees
+# (fixture.sh) and on the committed abi/ data. Needs a C compiler and
+# libclang-14-dev; git is used when present. No network, no NVIDIA sources.
+# The last line is "N passed, N failed"; the exit status is non-zero on failure.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$here/fixture.sh"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/nvabi-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+NVABI="$root/tools/nvabi/nvabi"
+CC=${CC:-cc}
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok $((pass + fail)) - $1"
+}
+
+nok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) - $1"
+	if [ -n "${2:-}" ] && [ -f "$2" ]; then
+		sed 's/^/#   /' "$2" | head -n 40
+	fi
+}
+
+# check DESC CMD... : passes when CMD exits 0
+check() {
+	_d=$1
+	shift
+	if "$@" >"$T/out" 2>&1; then ok "$_d"; else nok "$_d" "$T/out"; fi
+}
+
+# has DESC FILE FIXED-STRING : passes when FILE holds the string
+has() {
+	if grep -qF -- "$3" "$2"; then ok "$1"; else nok "$1 (no '$3')" "$2"; fi
+}
+
+# fails_with DESC PATTERN CMD... : passes when CMD fails and says PATTERN
+fails_with() {
+	_d=$1
+	_p=$2
+	shift 2
+	if "$@" >"$T/out" 2>&1; then
+		nok "$_d (succeeded)" "$T/out"
+	elif grep -q -- "$_p" "$T/out"; then
+		ok "$_d"
+	else
+		nok "$_d (no '$_p')" "$T/out"
+	fi
+}
+
+summary() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+# ---- build ------------------------------------------------------------------
+if make -C "$root/tools/nvabi" >"$T/build.log" 2>&1 && [ -x "$NVABI" ]; then
+	ok "nvabi builds"
+else
+	nok "nvabi builds" "$T/build.log"
+	summary
+fi
+
+# ---- one release to the next: every kind of change ----------------------------
+fixture_tree "$T/a" 100.10.01
+fixture_tree "$T/b" 100.20.01 resize relayout addctl dropctl reuse ptr fd early
+X="$T/x"
+if "$NVABI" extract --abi "$X" "$T/a" "$T/b" >"$T/ext.out" 2>&1; then
+	ok "extract two fixture releases"
+else
+	nok "extract two fixture releases" "$T/ext.out"
+fi
+has "a progress line per release" "$T/ext.out" "[1/2] 100.10.01:"
+A="$X/releases/100.10.01.abi"
+has "escape handled in nv.c: array of card info, control node" "$A" "esc 0xc8 ctl user array 16 nv_ioctl_card_info#"
+has "escape gated to the GPU node" "$A" "esc 0x27 gpu user exact 56 nv_ioctl_nvos02_parameters_with_fd#"
+has "escape accepted on either node" "$A" "esc 0xc9 any user exact 4 nv_ioctl_register_fd#"
+has "RM_ALLOC accepts NVOS21 and NVOS64" "$A" "esc 0x2b ctl user exact 32,48 NVOS21_PARAMETERS#"
+has "size check found through two calls" "$A" "esc 0xd2 ctl user exact 72 nv_ioctl_rm_api_version#"
+has "escape handled in osapi.c rm_ioctl" "$A" "@NV_ESC_ALLOC_OS_EVENT @rm_ioctl"
+has "unchecked escape keeps the type it reads" "$A" "esc 0xda any user unchecked 8 nv_ioctl_wait_open_complete#"
+has "up-front size table" "$X/releases/100.20.01.abi" "esc 0xc8 ctl user array 16 nv_ioctl_card_info#f212234c6ff8 early=array:16"
+has "non-privileged control" "$A" "ctrl 0x20800101 user 8 NV2080_CTRL_FIX_GET_INFO_PARAMS#"
+has "privileged control" "$A" "ctrl 0x20800102 root 16 NV2080_CTRL_FIX_SET_PARAMS#"
+has "internal control" "$A" "ctrl 0x20800a01 internal @Subdevice"
+has "kernel-only control" "$A" "ctrl 0x20800a02 kernel @Subdevice"
+has "class with optional params" "$A" "class 0x00000000 user opt 4 NvHandle @NV01_ROOT @RmClientResource"
+has "class with required params" "$A" "class 0x0000c06f user req 16 FIX_CHANNEL_ALLOC_PARAMS#"
+has "internal class" "$A" "class 0x000000f1 internal @FIX_SECRET"
+has "UVM command and its params" "$A" "uvm 0x00000025 uvm 40 UVM_REGISTER_GPU_PARAMS#"
+has "UVM tools command" "$A" "uvm 0x00000040 uvm-tools 4 UVM_TOOLS_FLUSH_EVENTS_PARAMS#"
+has "UVM command without params" "$A" "uvm 0x30000002 uvm 0 - @UVM_DEINITIALIZE"
+L="$X/layouts.txt"
+has "fd field marked (capDescriptor)" "$L" "  8 capDescriptor NvS32 4 fd"
+has "fd field marked (ctl_fd)" "$L" "  0 ctl_fd int 4 fd"
+has "pointer field marked" "$L" "  16 params NvP64 8 ptr"
+has "union laid out" "$L" "NV2080_CTRL_FIX_NESTED_PARAMS.u#"
+has "bit-field laid out" "$L" "  8.3 more NvU32 :5"
+has "header recorded as provenance" "$L" "@src/common/sdk/nvidia/inc/ctrl/ctrl2080fix.h"
+
+"$NVABI" diff --abi "$X" 100.10.01 100.20.01 >"$T/diff.out" 2>&1
+[ $? -eq 1 ] && ok "diff exits 1 on changes" || nok "diff exits 1 on changes" "$T/diff.out"
+D="$T/diff.out"
+has "diff: resized struct" "$D" "control 0x20800101: resized NV2080_CTRL_FIX_GET_INFO_PARAMS 8 -> 16 bytes"
+has "diff: same-size relayout" "$D" "escape 0x2b: NVOS21_PARAMETERS changed layout at the same size (32 bytes)"
+has "diff: field moved" "$D" "NVOS21_PARAMETERS.status: offset 24 -> 28"
+has "diff: added control" "$D" "control 0x20800130: added"
+has "diff: removed control" "$D" "control 0x20800103: removed"
+has "diff: reused command id" "$D" "control 0x20800120: reused: payload NV2080_CTRL_FIX_INFOROM_PARAMS"
+has "diff: renumbered command id" "$D" "control 0x20800121: renumbered to 0x20800120"
+has "diff: pointer field gained" "$D" "control 0x20800110: gained pointer field data"
+has "diff: fd field gained" "$D" "control 0x20800111: gained fd field memFd"
+has "diff: up-front check added" "$D" "escape 0xd3: node any, user, size check exact -> node any, user, size check exact, checked up front (exact 16)"
+check "diff of a release with itself is empty" "$NVABI" diff --abi "$X" 100.10.01 100.10.01
+has "... and says so" "$T/out" "no changes"
+
+# extracting again gives the same bytes
+cp "$A" "$T/a.before"
+"$NVABI" extract --abi "$X" "$T/a" >/dev/null 2>&1
+check "extraction is deterministic" cmp "$T/a.before" "$A"
+check "abi/ of the fixtures checks out" sh -c "'$NVABI' ranges --abi '$X' && '$NVABI' gen --abi '$X' && '$NVABI' check --abi '$X'"
+
+# ---- A -> B -> A: three ranges, not one ----------------------------------------
+R="$T/rv"
+fixture_tree "$R/t1" 200.1.1
+fixture_tree "$R/t2" 200.2.1 resize
+fixture_tree "$R/t3" 200.3.1
+"$NVABI" extract --abi "$R/abi" "$R/t1" "$R/t2" "$R/t3" >"$T/out" 2>&1
+"$NVABI" ranges --abi "$R/abi" >"$T/rv.out" 2>&1
+has "a reverted change splits the run: 3 ranges" "$T/rv.out" "3 releases, 2 distinct ABIs, 3 ranges"
+has "range [200.1.1, 200.1.1]" "$R/abi/ranges.txt" "200.1.1 200.1.1 0 1"
+has "range [200.3.1, 200.3.1] shares ABI 0" "$R/abi/ranges.txt" "200.3.1 200.3.1 0 1"
+
+# ---- a beta between two main-line releases, extracted last --------------------
+B="$T/beta"
+fixture_tree "$B/m1" 300.10.01
+fixture_tree "$B/m2" 300.30.01
+fixture_tree "$B/m3" 300.40
+fixture_tree "$B/beta" 300.20.07 addctl
+"$NVABI" extract --abi "$B/abi" "$B/m1" "$B/m2" "$B/m3" >"$T/out" 2>&1
+"$NVABI" extract --abi "$B/abi" "$B/beta" >>"$T/out" 2>&1
+"$NVABI" ranges --abi "$B/abi" >"$T/beta.out" 2>&1
+has "beta interleaved by version, not date: 3 ranges" "$T/beta.out" "4 releases, 2 distinct ABIs, 3 ranges"
+has "first main-line release alone" "$B/abi/ranges.txt" "300.10.01 300.10.01 0 1"
+has "the beta in the middle" "$B/abi/ranges.txt" "300.20.07 300.20.07 1 1"
+has "two-part version ordered after 300.30.01" "$B/abi/ranges.txt" "300.30.01 300.40 0 2"
+check "gen on the fixtures" "$NVABI" gen --abi "$B/abi"
+check "gen --check: regenerating gives no diff" "$NVABI" gen --abi "$B/abi" --check
+
+# show
+"$NVABI" show --abi "$B/abi" --version 300.30.01 --json >"$T/s1" 2>&1
+has "show: a release is exact" "$T/s1" '"tier":"exact","range":{"first":"300.30.01","last":"300.40"'
+has "show: JSON escapes" "$T/s1" '{"nr":200,"size":16,"node":"control","kind":"array"'
+has "show: JSON controls" "$T/s1" '{"cmd":545259778,"size":16,"privilege":"root"}'
+has "show: JSON classes" "$T/s1" '{"class":49263,"size":16,"privilege":"user","params":"required"}'
+has "show: JSON UVM" "$T/s1" '{"cmd":37,"size":40,"node":"uvm"}'
+"$NVABI" show --abi "$B/abi" --version 300.35.5 --json >"$T/s2" 2>&1
+has "show: inside a range is interpolated" "$T/s2" '"tier":"interpolated","range":{"first":"300.30.01","last":"300.40"'
+"$NVABI" show --abi "$B/abi" --version 300.25 --json >"$T/s3" 2>&1
+has "show: between two ranges is outside" "$T/s3" '"tier":"outside","range":null'
+"$NVABI" show --abi "$B/abi" --version 301.0.1 --json >"$T/s4" 2>&1
+has "show: newer than all is outside" "$T/s4" '"tier":"outside","range":null'
+
+# the generated tables, read as the module will, agree with show
+lookup_build() {
+	$CC -std=gnu11 -Wall -Wextra -Werror -I"$root/abi" -I"$1/generated" \
+		"$here/lookup.c" "$1/generated/nvabi_tables.c" -o "$2"
+}
+if lookup_build "$B/abi" "$T/lookup" >"$T/out" 2>&1; then
+	ok "generated tables compile (-Wall -Wextra -Werror)"
+	bad=""
+	for v in 300.10.01 300.20.07 300.30.01 300.35.5 300.40 300.25 301.0.1 299; do
+		"$NVABI" show --abi "$B/abi" --version "$v" --table | sort >"$T/want"
+		"$T/lookup" "$v" | sort >"$T/got"
+		cmp -s "$T/want" "$T/got" || bad="$bad $v"
+	done
+	if [ -z "$bad" ]; then ok "tables agree with show"; else nok "tables agree with show:$bad"; fi
+else
+	nok "generated tables compile (-Wall -Wextra -Werror)" "$T/out"
+fi
+
+# ---- a git repository: tags, --all, errors ---------------------------------------
+if command -v git >/dev/null 2>&1; then
+	G="$T/git"
+	git init -q "$G" && (
+		cd "$G" || exit 1
+		git config user.email t@example.invalid
+		git config user.name t
+		for rel in 300.10.01:m1 300.30.01:m2 300.20.07:beta; do
+			v=${rel%%:*}
+			rm -rf ./src ./kernel-open ./version.mk
+			cp -r "$B/${rel#*:}/." .
+			git add -A && git commit -qm "$v" && git tag "$v"
+		done
+	) >"$T/out" 2>&1
+	if "$NVABI" extract --abi "$G.abi" --git "$G" --all -j2 >"$T/out" 2>&1 &&
+		"$NVABI" ranges --abi "$G.abi" >>"$T/out" 2>&1; then
+		ok "extract --git --all"
+	else
+		nok "extract --git --all" "$T/out"
+	fi
+	has "git tags ordered by version: 3 ranges" "$T/out" "3 releases, 2 distinct ABIs, 3 ranges"
+	has "git provenance" "$G.abi/releases/300.20.07.abi" "@source open-gpu-kernel-modules tag 300.20.07"
+	fails_with "missing tag" "no tag '9.9.9'" "$NVABI" extract --abi "$T/none" --git "$G" 9.9.9
+	fails_with "not a git directory" "not a git directory" "$NVABI" extract --abi "$T/none" --git "$T/a" 1.0
+else
+	echo "# git not installed: skipping the git tests"
+fi
+
+# ---- errors ---------------------------------------------------------------------
+fails_with "wrong tree" "does not look like a tree" "$NVABI" extract --abi "$T/none" "$T"
+mkdir -p "$T/nover/src/nvidia" "$T/nover/kernel-open" "$T/nover/src/common"
+fails_with "tree without version.mk" "no NVIDIA_VERSION" "$NVABI" extract --abi "$T/none" "$T/nover"
+fixture_tree "$T/bad" 100.30.01 bad
+fails_with "header that does not parse" "does not compile" "$NVABI" extract --abi "$T/none" "$T/bad"
+has "... names the header" "$T/out" "src/common/sdk/nvidia/inc/nvos.h:"
+fails_with "unknown release in diff" "no release 1.2.3" "$NVABI" diff --abi "$X" 1.2.3 100.10.01
+fails_with "not a version" "not a version number" "$NVABI" show --abi "$X" --version abc
+
+# ---- the committed data -----------------------------------------------------------
+C="$root/abi"
+if [ -d "$C/releases" ]; then
+	check "committed abi/: hashes, canonical files, ranges and tables up to date" \
+		"$NVABI" check --abi "$C"
+	ls "$C/releases" | sed -n 's/\.abi$//p' | sort -V >"$T/rels"
+	grep -v '^#' "$C/ranges.txt" >"$T/ranges"
+	nrel=$(wc -l <"$T/rels")
+
+	# ranges are sorted, closed and disjoint (versions compared component-wise)
+	vkey='function k(v,  a, n, i, s) { n = split(v, a, "."); s = "";
+		for (i = 1; i <= 4; i++) s = s sprintf("%07d", i <= n ? a[i] + 1 : 0); return s }'
+	bad=$(awk "$vkey"' { f = k($1); l = k($2); if (f > l || (NR > 1 && f <= pl))
+		printf " [%s,%s]", $1, $2; pl = l }' "$T/ranges")
+	if [ -z "$bad" ]; then ok "ranges never overlap"; else nok "ranges overlap:$bad"; fi
+	bad=$(awk "$vkey"' NR == FNR { n++; F[n] = k($1); L[n] = k($2); next }
+		{ c = 0; x = k($1); for (i = 1; i <= n; i++) if (F[i] <= x && x <= L[i]) c++;
+		  if (c != 1) printf " %s", $1 }' "$T/ranges" "$T/rels")
+	if [ -z "$bad" ]; then
+		ok "each of the $nrel releases lies in exactly one range"
+	else
+		nok "releases not in exactly one range:$bad"
+	fi
+
+	# every release: exact, in exactly one range, and the tables agree
+	if lookup_build "$C" "$T/clookup" >"$T/out" 2>&1; then
+		ok "committed tables compile (-Wall -Wextra -Werror)"
+	else
+		nok "committed tables compile (-Wall -Wextra -Werror)" "$T/out"
+	fi
+	bad=""
+	badt=""
+	while read -r v; do
+		"$NVABI" show --abi "$C" --version "$v" --table >"$T/want" 2>&1
+		[ "$(sed -n 2p "$T/want")" = "tier exact" ] || bad="$bad $v"
+		if [ -x "$T/clookup" ]; then
+			"$T/clookup" "$v" | sort >"$T/got"
+			sort "$T/want" | cmp -s - "$T/got" || badt="$badt $v"
+		fi
+	done <"$T/rels"
+	if [ -z "$bad" ]; then
+		ok "show: all $nrel releases are exact"
+	else
+		nok "show: releases not exact:$bad"
+	fi
+	if [ -z "$badt" ]; then
+		ok "tables agree with show for all $nrel releases"
+	else
+		nok "tables disagree with show for:$badt"
+	fi
+
+	# a version between two releases of one range is interpolated
+	n=0
+	bad=""
+	while read -r first last abi cnt; do
+		[ "$cnt" -ge 2 ] || continue
+		# first.patch+1, if no release has that number and it is before the next one
+		case $first in
+		*.*.*) ;;
+		*) continue ;;
+		esac
+		base=${first%.*}
+		patch=${first##*.}
+		cand="$base.$(( $(echo "$patch" | sed 's/^0*//;s/^$/0/') + 1 ))"
+		grep -qx "$cand" "$T/rels" && continue
+		next=$(grep -A1 -x "$first" "$T/rels" | tail -n1)
+		[ "$(printf '%s\n%s\n' "$cand" "$next" | sort -V | head -n1)" = "$cand" ] || continue
+		"$NVABI" show --abi "$C" --version "$cand" --json >"$T/out" 2>&1
+		grep -qF "\"tier\":\"interpolated\",\"range\":{\"first\":\"$first\",\"last\":\"$last\"" \
+			"$T/out" || bad="$bad $cand"
+		n=$((n + 1))
+	done <"$T/ranges"
+	if [ "$n" -gt 0 ] && [ -z "$bad" ]; then
+		ok "versions inside $n ranges are interpolated"
+	else
+		nok "interpolation ($n tried):$bad"
+	fi
+	"$NVABI" show --abi "$C" --version 9999.0.0 --json >"$T/out" 2>&1
+	has "a version newer than all is outside" "$T/out" '"tier":"outside","range":null'
+else
+	nok "committed abi/releases is missing"
+fi
+
+summary

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvabi: write the C tables the module compiles (abi/generated/).
+ *
+ * Input: abi/releases/ and abi/layouts.txt. Output: nvabi_tables.h and
+ * nvabi_tables.c, plain const data in the types of abi/nvabi_types.h.
+ * Identical ABIs share one ABI number, and every entry is stored once with
+ * the set of ABIs it belongs to (see nvabi_types.h for the lookup).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvabi.h"
+
+enum { K_ESC, K_CTRL, K_CLASS, K_UVM, NK };
+static const char *const kname[NK] = { "esc", "ctrl", "class", "uvm" };
+
+struct pent {
+	int kind;
+	uint32_t key;
+	char *ident;
+	unsigned char *in;	/* membership per ABI */
+	int first_abi;
+	uint32_t size, size2, early, early2;
+	int node, priv, szkind, flags, access, params, early_kind;
+	char *tyname, *header;
+	struct pvec fds;	/* (off << 8) | size */
+	int fd, nfd;
+	int set;
+	const char *first_rel, *last_rel;
+};
+
+struct gctx {
+	struct store *s;
+	struct rangeset rs;
+	int nabi;
+	struct smap idx;	/* ident -> pent */
+	struct pvec ents[NK];
+	struct pvec sets;	/* membership strings */
+	struct smap setidx;
+	struct pvec fdpool;	/* (off << 8) | size, flattened */
+};
+
+static const char *node_c(int n)
+{
+	static const char *const v[] = { "0", "NVABI_NODE_CTL", "NVABI_NODE_GPU", "NVABI_NODE_ANY",
+					 "NVABI_NODE_UVM", "NVABI_NODE_UVM_TOOLS" };
+
+	return n >= 0 && n <= NODE_UVM_TOOLS ? v[n] : "0";
+}
+
+static const char *priv_c(int p)
+{
+	static const char *const v[] = { "NVABI_PRIV_UNKNOWN", "NVABI_PRIV_USER", "NVABI_PRIV_ROOT",
+					 "NVABI_PRIV_KERNEL", "NVABI_PRIV_INTERNAL",
+					 "NVABI_PRIV_NONE" };
+
+	return p >= 0 && p <= PRIV_NONE ? v[p] : "NVABI_PRIV_UNKNOWN";
+}
+
+static const char *kind_c(int k)
+{
+	static const char *const v[] = { "NVABI_SIZE_EXACT", "NVABI_SIZE_ARRAY", "NVABI_SIZE_MIN",
+					 "NVABI_SIZE_UNCHECKED" };
+
+	return k >= 0 && k <= ESC_UNCHECKED ? v[k] : "NVABI_SIZE_UNCHECKED";
+}
+
+static void flags_c(struct sbuf *b, int f)
+{
+	static const char *const names[] = { "NVABI_F_PTR", "NVABI_F_FD", "NVABI_F_FD_NESTED",
+					     "NVABI_F_ROOT_NO_RIGHTS", "NVABI_F_TEST_ONLY" };
+	int i, first = 1;
+
+	for (i = 0; i < 5; i++) {
+		if (!(f & (1 << i)))
+			continue;
+		sb_printf(b, "%s%s", first ? "" : " | ", names[i]);
+		first = 0;
+	}
+	if (first)
+		sb_add(b, "0");
+}
+
+/* Pointer and fd facts of a payload type. */
+static void type_facts(struct pent *p, const struct ptype *t)
+{
+	struct reach r;
+	size_t i;
+
+	if (!p->tyname) {
+		p->tyname = xstrdup(t->name ? t->name : "-");
+		p->header = xstrdup(t->rec && t->rec->header ? t->rec->header : "");
+	}
+	reach_collect(t, &r);
+	if (r.ptr.n)
+		p->flags |= 0x01;
+	if (r.fd.n)
+		p->flags |= 0x02;
+	if (r.fd.n > r.fd_off.n)
+		p->flags |= 0x04;
+	if (!p->fds.n)
+		for (i = 0; i < r.fd_off.n; i++)
+			pv_push(&p->fds, r.fd_off.v[i]);
+	reach_free(&r);
+}
+
+static struct pent *pool_get(struct gctx *g, int kind, uint32_t key, const char *line, int abi,
+			     int *fresh)
+{
+	char *id = abi_identity(line);
+	char *k = xasprintf("%s %s", kname[kind], id);
+	struct pent *p = smap_get(&g->idx, k);
+
+	*fresh = 0;
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->kind = kind;
+		p->key = key;
+		p->ident = xstrdup(k);
+		p->in = xcalloc(g->nabi, 1);
+		p->first_abi = abi;
+		smap_put(&g->idx, k, p);
+		pv_push(&g->ents[kind], p);
+		*fresh = 1;
+	}
+	p->in[abi] = 1;
+	free(id);
+	free(k);
+	return p;
+}
+
+static void add_abi(struct gctx *g, struct abi *a, int abi)
+{
+	size_t i;
+	int fresh;
+
+	for (i = 0; i < a->esc.n; i++) {
+		const struct esc *e = a->esc.v[i];
+		struct sbuf b = { 0 };
+		struct pent *p;
+		int k;
+
+		format_esc(&b, e);
+		p = pool_get(g, K_ESC, e->nr, b.s, abi, &fresh);
+		sb_free(&b);
+		if (!fresh)
+			continue;
+		if (e->ntypes > 2 && e->kind == ESC_EXACT)
+			warnx("escape 0x%02x accepts %d sizes; the table keeps two", e->nr, e->ntypes);
+		p->size = e->ntypes ? (uint32_t)e->types[0].size : 0;
+		p->size2 = e->ntypes > 1 && e->kind == ESC_EXACT ? (uint32_t)e->types[1].size : 0;
+		p->node = e->node;
+		p->priv = e->priv;
+		p->szkind = e->kind;
+		p->early_kind = e->early;
+		if (e->early != ESC_UNCHECKED) {
+			p->early = (uint32_t)e->early_size[0];
+			p->early2 = e->nearly > 1 ? (uint32_t)e->early_size[1] : 0;
+		}
+		for (k = 0; k < e->ntypes; k++)
+			type_facts(p, &e->types[k]);
+		if (!e->ntypes) {
+			p->tyname = xstrdup("-");
+			p->header = xstrdup("");
+		}
+	}
+	for (i = 0; i < a->ctrl.n; i++) {
+		const struct ctrl *c = a->ctrl.v[i];
+		struct sbuf b = { 0 };
+		struct pent *p;
+
+		format_ctrl(&b, c);
+		p = pool_get(g, K_CTRL, c->cmd, b.s, abi, &fresh);
+		sb_free(&b);
+		if (!fresh)
+			continue;
+		p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
+		p->priv = c->priv;
+		p->access = (int)c->access;
+		if (c->access > 0xff)
+			die("control 0x%08x: access right 0x%x does not fit the table", c->cmd,
+			    c->access);
+		if (c->extra & CTRL_X_PRIV_IF_NO_RIGHTS)
+			p->flags |= 0x08;
+		if (c->extra & CTRL_X_TEST_ONLY)
+			p->flags |= 0x10;
+		type_facts(p, &c->type);
+	}
+	for (i = 0; i < a->cls.n; i++) {
+		const struct cls *c = a->cls.v[i];
+		struct sbuf b = { 0 };
+		struct pent *p;
+
+		format_cls(&b, c);
+		p = pool_get(g, K_CLASS, c->id, b.s, abi, &fresh);
+		sb_free(&b);
+		if (!fresh)
+			continue;
+		p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
+		p->priv = c->priv;
+		p->params = c->params;
+		type_facts(p, &c->type);
+	}
+	for (i = 0; i < a->uvm.n; i++) {
+		const struct uvmc *c = a->uvm.v[i];
+		struct sbuf b = { 0 };
+		struct pent *p;
+
+		format_uvm(&b, c);
+		p = pool_get(g, K_UVM, c->cmd, b.s, abi, &fresh);
+		sb_free(&b);
+		if (!fresh)
+			continue;
+		p->size = (uint32_t)(c->type.size < 0 ? 0 : c->type.size);
+		p->node = c->node;
+		type_facts(p, &c->type);
+	}
+}
+
+static int pent_cmp(const void *pa, const void *pb)
+{
+	const struct pent *a = *(void *const *)pa, *b = *(void *const *)pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->first_abi != b->first_abi)
+		return a->first_abi < b->first_abi ? -1 : 1;
+	return strcmp(a->ident, b->ident);
+}
+
+/* Give every entry its set and fd list, in table order. */
+static void finish(struct gctx *g)
+{
+	int k;
+	size_t i, j;
+
+	pv_push(&g->fdpool, (void *)0);	/* fd 0: no fds */
+	for (k = 0; k < NK; k++) {
+		qsort(g->ents[k].v, g->ents[k].n, sizeof(void *), pent_cmp);
+		for (i = 0; i < g->ents[k].n; i++) {
+			struct pent *p = g->ents[k].v[i];
+			char *m = xcalloc(g->nabi + 1, 1);
+			void *sid;
+			size_t r;
+
+			for (j = 0; j < (size_t)g->nabi; j++)
+				m[j] = p->in[j] ? '1' : '0';
+			sid = smap_get(&g->setidx, m);
+			if (!sid) {
+				pv_push(&g->sets, xstrdup(m));
+				sid = (void *)(uintptr_t)g->sets.n;
+				smap_put(&g->setidx, m, sid);
+			}
+			p->set = (int)(uintptr_t)sid - 1;
+			free(m);
+			if (p->set > 0xffff)
+				die("too many ABI sets for a 16-bit index");
+			/* the releases that have it: first and last, in version order */
+			for (r = 0; r < g->rs.ranges.n; r++) {
+				const struct range *rg = g->rs.ranges.v[r];
+
+				if (!p->in[rg->abi_index])
+					continue;
+				if (!p->first_rel)
+					p->first_rel = rg->first;
+				p->last_rel = rg->last;
+			}
+			p->nfd = (int)p->fds.n;
+			p->fd = 0;
+			if (p->nfd) {
+				p->fd = (int)g->fdpool.n;
+				for (j = 0; j < p->fds.n; j++)
+					pv_push(&g->fdpool, p->fds.v[j]);
+			}
+			if (p->fd > 0xffff || p->nfd > 0xff)
+				die("too many fd fields for the table");
+		}
+	}
+}
+
+static void version_c(struct sbuf *b, const char *v)
+{
+	struct nvver x;
+
+	ver_parse(v, &x);
+	sb_printf(b, "NVABI_VERSION(%lu, %lu, %lu)", x.part[0], x.n > 1 ? x.part[1] : 0,
+		  x.n > 2 ? x.part[2] : 0);
+}
+
+static void comment(struct sbuf *b, const struct pent *p)
+{
+	sb_printf(b, "\t/* %s..%s", p->first_rel, p->last_rel);
+	if (p->tyname && strcmp(p->tyname, "-"))
+		sb_printf(b, " %s%s%s", p->tyname, p->header && *p->header ? " " : "",
+			  p->header ? p->header : "");
+	sb_add(b, " */\n");
+}
+
+static const char header_note[] =
+	"/*\n"
+	" * generated by nvabi, do not edit: run 'tools/nvabi/nvabi gen' after\n"
+	" * adding a release to abi/releases/ (see abi/README.md).\n"
+	" */\n";
+
+static char *gen_header(struct gctx *g)
+{
+	struct sbuf b = { 0 };
+
+	sb_add(&b, "/* SPDX-License-Identifier: GPL-2.0 */\n");
+	sb_add(&b, header_note);
+	sb_add(&b, "#ifndef _NVABI_TABLES_H\n#define _NVABI_TABLES_H\n\n"
+		   "#include \"nvabi_types.h\"\n\n");
+	sb_printf(&b, "#define NVABI_NR_RELEASES\t%zu\n", g->rs.releases.n);
+	sb_printf(&b, "#define NVABI_NR_RANGES\t\t%zu\n", g->rs.ranges.n);
+	sb_printf(&b, "#define NVABI_NR_ABIS\t\t%d\n", g->nabi);
+	sb_printf(&b, "#define NVABI_SET_WORDS\t\t%d\n", (g->nabi + 63) / 64);
+	sb_printf(&b, "#define NVABI_NR_SETS\t\t%zu\n", g->sets.n);
+	sb_printf(&b, "#define NVABI_NR_FDS\t\t%zu\n", g->fdpool.n);
+	sb_printf(&b, "#define NVABI_NR_ESCS\t\t%zu\n", g->ents[K_ESC].n);
+	sb_printf(&b, "#define NVABI_NR_CTRLS\t\t%zu\n", g->ents[K_CTRL].n);
+	sb_printf(&b, "#define NVABI_NR_CLASSES\t%zu\n", g->ents[K_CLASS].n);
+	sb_printf(&b, "#define NVABI_NR_UVMS\t\t%zu\n\n", g->ents[K_UVM].n);
+	sb_add(&b,
+	       "extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];\n"
+	       "extern const struct nvabi_release nvabi_releases[NVABI_NR_RELEASES];\n"
+	       "extern const __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS];\n"
+	       "extern const struct nvabi_fd nvabi_fds[NVABI_NR_FDS];\n"
+	       "extern const struct nvabi_esc nvabi_escs[NVABI_NR_ESCS];\n"
+	       "extern const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS];\n"
+	       "extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];\n"
+	       "extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];\n\n"
+	       "/* Does entry set @set include ABI number @abi? */\n"
+	       "static inline int nvabi_set_has(unsigned int set, unsigned int abi)\n"
+	       "{\n"
+	       "\treturn abi < NVABI_NR_ABIS &&\n"
+	       "\t       ((nvabi_sets[set][abi / 64] >> (abi % 64)) & 1);\n"
+	       "}\n\n"
+	       "#endif /* _NVABI_TABLES_H */\n");
+	return sb_steal(&b);
+}
+
+static char *gen_source(struct gctx *g)
+{
+	struct sbuf b = { 0 };
+	size_t i, j;
+	int words = (g->nabi + 63) / 64, w;
+	struct pvec relrange = { 0 };
+
+	sb_add(&b, "// SPDX-License-Identifier: GPL-2.0\n");
+	sb_add(&b, header_note);
+	sb_printf(&b, "/*\n * NVIDIA driver ioctl ABIs: %zu releases, %d distinct ABIs, %zu ranges.\n"
+		      " * Each entry's comment gives the first and last release that has it and\n"
+		      " * the header declaring its payload, in NVIDIA's open-gpu-kernel-modules.\n"
+		      " */\n#include \"nvabi_tables.h\"\n\n",
+		  g->rs.releases.n, g->nabi, g->rs.ranges.n);
+
+	sb_add(&b, "const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES] = {\n");
+	for (i = 0; i < g->rs.ranges.n; i++) {
+		const struct range *r = g->rs.ranges.v[i];
+
+		sb_add(&b, "\t{ ");
+		version_c(&b, r->first);
+		sb_add(&b, ", ");
+		version_c(&b, r->last);
+		sb_printf(&b, ", \"%s\", \"%s\", %d, %zu, 0 },\n", r->first, r->last,
+			  r->abi_index, r->releases.n);
+		for (j = 0; j < r->releases.n; j++)
+			pv_push(&relrange, (void *)(uintptr_t)i);
+	}
+	sb_add(&b, "};\n\nconst struct nvabi_release nvabi_releases[NVABI_NR_RELEASES] = {\n");
+	for (i = 0; i < g->rs.releases.n; i++) {
+		sb_add(&b, "\t{ ");
+		version_c(&b, g->rs.releases.v[i]);
+		sb_printf(&b, ", \"%s\", %u, 0, 0 },\n", (char *)g->rs.releases.v[i],
+			  (unsigned)(uintptr_t)relrange.v[i]);
+	}
+	pv_free(&relrange);
+
+	sb_add(&b, "};\n\nconst __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS] = {\n");
+	for (i = 0; i < g->sets.n; i++) {
+		const char *m = g->sets.v[i];
+
+		sb_add(&b, "\t{ ");
+		for (w = 0; w < words; w++) {
+			unsigned long long v = 0;
+			int bit;
+
+			for (bit = 0; bit < 64 && w * 64 + bit < g->nabi; bit++)
+				if (m[w * 64 + bit] == '1')
+					v |= 1ULL << bit;
+			sb_printf(&b, "%s0x%016llxULL", w ? ", " : "", v);
+		}
+		sb_printf(&b, " },\t/* %zu */\n", i);
+	}
+
+	sb_add(&b, "};\n\nconst struct nvabi_fd nvabi_fds[NVABI_NR_FDS] = {\n"
+		   "\t{ 0, 0, 0, 0 },\t/* none */\n");
+	for (i = 1; i < g->fdpool.n; i++) {
+		uintptr_t v = (uintptr_t)g->fdpool.v[i];
+
+		sb_printf(&b, "\t{ %lu, %lu, 0, 0 },\n", (unsigned long)(v >> 8),
+			  (unsigned long)(v & 0xff));
+	}
+
+	sb_add(&b, "};\n\nconst struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {\n"
+		   "\t/* size, size2, early, early2, set, fd, nr, node, priv, kind, early_kind,\n"
+		   "\t * flags, nfd, rsvd */\n");
+	for (i = 0; i < g->ents[K_ESC].n; i++) {
+		const struct pent *p = g->ents[K_ESC].v[i];
+
+		sb_printf(&b, "\t{ %u, %u, %u, %u, %d, %d, 0x%02x, %s, %s, %s, %s, ", p->size,
+			  p->size2, p->early, p->early2, p->set, p->fd, p->key, node_c(p->node),
+			  priv_c(p->priv), kind_c(p->szkind), kind_c(p->early_kind));
+		flags_c(&b, p->flags);
+		sb_printf(&b, ", %d, 0 },", p->nfd);
+		comment(&b, p);
+	}
+	sb_add(&b, "};\n\nconst struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {\n"
+		   "\t/* cmd, size, set, fd, priv, flags, nfd, access */\n");
+	for (i = 0; i < g->ents[K_CTRL].n; i++) {
+		const struct pent *p = g->ents[K_CTRL].v[i];
+
+		sb_printf(&b, "\t{ 0x%08x, ", p->key);
+		if (p->size == 0xffffffffU)
+			sb_add(&b, "NVABI_SIZE_UNKNOWN");
+		else
+			sb_printf(&b, "%u", p->size);
+		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
+		flags_c(&b, p->flags);
+		sb_printf(&b, ", %d, %d },", p->nfd, p->access);
+		comment(&b, p);
+	}
+	sb_add(&b, "};\n\nconst struct nvabi_class nvabi_classes[NVABI_NR_CLASSES] = {\n"
+		   "\t/* hclass, size, set, fd, priv, flags, nfd, params */\n");
+	for (i = 0; i < g->ents[K_CLASS].n; i++) {
+		const struct pent *p = g->ents[K_CLASS].v[i];
+		static const char *const pn[] = { "NVABI_PARAMS_NONE", "NVABI_PARAMS_OPTIONAL",
+						  "NVABI_PARAMS_REQUIRED" };
+
+		sb_printf(&b, "\t{ 0x%08x, ", p->key);
+		if (p->size == 0xffffffffU)
+			sb_add(&b, "NVABI_SIZE_UNKNOWN");
+		else
+			sb_printf(&b, "%u", p->size);
+		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
+		flags_c(&b, p->flags);
+		sb_printf(&b, ", %d, %s },", p->nfd, pn[p->params]);
+		comment(&b, p);
+	}
+	sb_add(&b, "};\n\nconst struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {\n"
+		   "\t/* cmd, size, set, fd, node, flags, nfd, rsvd */\n");
+	for (i = 0; i < g->ents[K_UVM].n; i++) {
+		const struct pent *p = g->ents[K_UVM].v[i];
+
+		sb_printf(&b, "\t{ 0x%08x, %u, %d, %d, %s, ", p->key, p->size, p->set, p->fd,
+			  node_c(p->node));
+		flags_c(&b, p->flags);
+		sb_printf(&b, ", %d, 0 },", p->nfd);
+		comment(&b, p);
+	}
+	sb_add(&b, "};\n");
+	return sb_steal(&b);
+}
+
+static int write_or_check(const char *path, const char *txt, int check)
+{
+	char *old;
+	int r = 0;
+
+	if (!check) {
+		if (write_file_atomic(path, txt, strlen(txt)))
+			die("cannot write %s", path);
+		return 0;
+	}
+	old = read_file(path, NULL);
+	if (!old || strcmp(old, txt)) {
+		fprintf(stderr, "nvabi: %s is out of date; run 'nvabi gen'\n", path);
+		r = 1;
+	}
+	free(old);
+	return r;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	struct store s;
+	struct gctx g;
+	int check = 0, i, a, r = 0;
+	char *dir, *p, *h, *c;
+	size_t k;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--check"))
+			check = 1;
+		else
+			die("gen: unknown argument %s", argv[i]);
+	}
+	memset(&g, 0, sizeof(g));
+	store_open(&s, abi_dir_default());
+	g.s = &s;
+	ranges_compute(&s, &g.rs);
+	g.nabi = (int)g.rs.ndistinct;
+	if (g.nabi > 0xffff)
+		die("too many ABIs");
+	/* version keys must be unique */
+	for (k = 1; k < g.rs.releases.n; k++) {
+		struct nvver x, y;
+
+		ver_parse(g.rs.releases.v[k - 1], &x);
+		ver_parse(g.rs.releases.v[k], &y);
+		if (ver_key(&x) == UINT64_MAX || ver_key(&y) == UINT64_MAX)
+			die("release %s or %s does not fit a version key",
+			    (char *)g.rs.releases.v[k - 1], (char *)g.rs.releases.v[k]);
+		if (ver_key(&x) == ver_key(&y))
+			die("releases %s and %s have the same version key",
+			    (char *)g.rs.releases.v[k - 1], (char *)g.rs.releases.v[k]);
+	}
+	for (a = 0; a < g.nabi; a++) {
+		struct abi ab;
+		const struct range *rg = NULL;
+
+		for (k = 0; k < g.rs.ranges.n && !rg; k++)
+			if (((struct range *)g.rs.ranges.v[k])->abi_index == a)
+				rg = g.rs.ranges.v[k];
+		if (abi_load(&s, rg->first, &ab))
+			die("cannot read release %s", rg->first);
+		abi_resolve(&s, &ab);
+		add_abi(&g, &ab, a);
+		abi_free(&ab);
+	}
+	finish(&g);
+	h = gen_header(&g);
+	c = gen_source(&g);
+	dir = path_join(s.dir, "generated");
+	if (!check && mkdir_p(dir))
+		die("cannot create %s", dir);
+	p = path_join(dir, "nvabi_tables.h");
+	r |= write_or_check(p, h, check);
+	free(p);
+	p = path_join(dir, "nvabi_tables.c");
+	r |= write_or_check(p, c, check);
+	free(p);
+	if (!r) {
+		size_t bytes = g.rs.ranges.n * 32 + g.rs.releases.n * 24 +
+			       g.sets.n * 8 * ((g.nabi + 63) / 64) + g.fdpool.n * 8 +
+			       g.ents[K_ESC].n * 20 + g.ents[K_CTRL].n * 16 +
+			       g.ents[K_CLASS].n * 16 + g.ents[K_UVM].n * 16;
+
+		printf("%s %zu ranges, %d ABIs, %zu escapes, %zu controls, %zu classes, "
+		       "%zu UVM commands, %zu sets: about %zu KiB of data\n",
+		       check ? "up to date:" : "wrote", g.rs.ranges.n, g.nabi, g.ents[K_ESC].n,
+		       g.ents[K_CTRL].n, g.ents[K_CLASS].n, g.ents[K_UVM].n, g.sets.n,
+		       (bytes + 1023) / 1024);
+	}
+	free(dir);
+	free(h);
+	free(c);
+	ranges_free(&g.rs);
+	store_close(&s);
+	return r;
+}

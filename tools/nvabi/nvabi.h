@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvabi: shared declarations.
+ *
+ * nvabi reads a tree of NVIDIA's open-gpu-kernel-modules, extracts the ioctl
+ * ABI that a container can reach (frontend escapes, RM control commands,
+ * allocation classes, UVM commands, and the compiled x86_64 layout of every
+ * payload they use), and keeps one canonical text file per release under abi/.
+ */
+#ifndef NVABI_H
+#define NVABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NVABI_FORMAT 1
+
+/* ---- util.c ------------------------------------------------------------ */
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+extern int nvabi_verbose;
+
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void sb_add(struct sbuf *b, const char *s);
+void sb_addn(struct sbuf *b, const char *s, size_t n);
+void sb_addc(struct sbuf *b, char c);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(struct sbuf *b);
+char *sb_steal(struct sbuf *b);
+
+char *read_file(const char *path, size_t *len);	/* NULL if it cannot be read */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int path_exists(const char *path);
+int is_dir(const char *path);
+int mkdir_p(const char *path);
+int rm_rf(const char *path);
+char *path_join(const char *a, const char *b);
+const char *path_base(const char *p);
+
+uint64_t fnv1a64(const void *data, size_t n, uint64_t h);
+#define FNV_SEED 0xcbf29ce484222325ULL
+
+/* Growable array of pointers. */
+struct pvec {
+	void **v;
+	size_t n, cap;
+};
+void pv_push(struct pvec *p, void *x);
+void pv_free(struct pvec *p);
+
+/* Simple string -> pointer hash map (keys are copied). */
+struct smap_ent {
+	char *key;
+	void *val;
+	struct smap_ent *next;
+};
+struct smap {
+	struct smap_ent **b;
+	size_t nb, n;
+};
+void *smap_get(const struct smap *m, const char *key);
+void smap_put(struct smap *m, const char *key, void *val);
+void smap_free(struct smap *m, void (*fv)(void *));
+
+/* Run a command; returns exit status, or -1. argv[0] is looked up in PATH. */
+int run_cmd(char *const argv[], const char *stdout_path, int quiet);
+/* Run a command and capture its stdout (NUL-terminated, length in *len). */
+char *run_capture(char *const argv[], size_t *len, int *status);
+
+/* ---- version.c --------------------------------------------------------- */
+
+#define NVV_MAXPARTS 4
+
+struct nvver {
+	int n;				/* number of components */
+	unsigned long part[NVV_MAXPARTS];
+};
+
+int ver_parse(const char *s, struct nvver *v);	/* 0 on success */
+int ver_cmp(const struct nvver *a, const struct nvver *b);
+int ver_cmp_str(const char *a, const char *b);
+uint64_t ver_key(const struct nvver *v);	/* NVABI_VERSION() */
+
+/* ---- model.c: the ABI of one release ----------------------------------- */
+
+enum node {
+	NODE_NONE = 0,
+	NODE_CTL,		/* /dev/nvidiactl only */
+	NODE_GPU,		/* /dev/nvidiaN only */
+	NODE_ANY,		/* either */
+	NODE_UVM,		/* /dev/nvidia-uvm */
+	NODE_UVM_TOOLS,		/* /dev/nvidia-uvm-tools */
+};
+
+enum priv {
+	PRIV_UNKNOWN = 0,	/* not recorded in this release's tables */
+	PRIV_USER,		/* any caller */
+	PRIV_ROOT,		/* administrator */
+	PRIV_KERNEL,		/* kernel callers only */
+	PRIV_INTERNAL,		/* RM-internal, never from user space */
+	PRIV_NONE,		/* refused for every caller (no privilege flag) */
+};
+
+enum esc_kind {
+	ESC_EXACT = 0,		/* size must equal one of the types' sizes */
+	ESC_ARRAY,		/* size is a non-zero multiple of the element size */
+	ESC_MIN,		/* size is at least the type's size */
+	ESC_UNCHECKED,		/* no size check found */
+};
+
+/* Layout field flags. */
+#define FLD_PTR 0x1		/* holds a user pointer (NvP64 or a C pointer) */
+#define FLD_FD 0x2		/* holds a file descriptor number */
+
+struct field {
+	char *name;
+	char *type;		/* printed type, no spaces */
+	long long off;		/* bits */
+	long long size;		/* bytes, or bit width for bit-fields */
+	int bitfield;
+	unsigned flags;
+	struct layout *rec;	/* record type referred to (resolved), or NULL */
+	char *rec_ref;		/* "name#hash" of that record */
+};
+
+struct layout {
+	char *name;
+	int is_union;
+	long long size, align;
+	char *header;		/* provenance: declaring header, tree-relative */
+	size_t nfields;
+	struct field *fields;
+	uint64_t hash;		/* recursive content hash */
+	int hashed;		/* 0 = not yet, 1 = in progress, 2 = done */
+	int seen;
+};
+
+struct ptype {			/* a payload type as an entry refers to it */
+	char *name;		/* type name, "-" for none */
+	long long size;
+	struct layout *rec;	/* NULL for scalars */
+	uint64_t hash;		/* 0 for scalars */
+};
+
+struct esc {
+	unsigned nr;
+	char *name;		/* provenance */
+	enum node node;
+	enum priv priv;		/* PRIV_ROOT if the handler demands it */
+	enum esc_kind kind;
+	int ntypes;
+	struct ptype types[4];
+	char *src;		/* provenance: handling function */
+	enum esc_kind early;	/* up-front size check of the ioctl: exact, array, */
+	int nearly;		/* or ESC_UNCHECKED for none; its sizes: */
+	long long early_size[2];
+};
+
+struct ctrl {
+	uint32_t cmd;
+	enum priv priv;
+	uint32_t access;	/* required access right, 0 = none */
+	unsigned extra;		/* CTRL_X_* */
+	struct ptype type;
+	char *owners;		/* provenance: NVOC classes, comma separated */
+};
+#define CTRL_X_PRIV_IF_NO_RIGHTS 0x1	/* root unless access rights are enabled */
+#define CTRL_X_TEST_ONLY 0x2		/* test-only command */
+
+struct cls {
+	uint32_t id;
+	char *name;		/* provenance */
+	enum priv priv;
+	int params;		/* 0 none, 1 optional, 2 required */
+	struct ptype type;
+	char *internal;		/* provenance: NVOC class */
+};
+
+struct uvmc {
+	uint32_t cmd;
+	char *name;		/* provenance */
+	enum node node;
+	struct ptype type;
+};
+
+struct abi {
+	char *release;
+	char *source;		/* provenance */
+	struct pvec esc, ctrl, cls, uvm;	/* sorted by key */
+	struct smap layouts;	/* "name#hash" -> struct layout (resolved) */
+};
+
+void abi_free(struct abi *a);
+void abi_sort(struct abi *a);
+const char *node_str(enum node n);
+enum node node_parse(const char *s);
+const char *priv_str(enum priv p);
+enum priv priv_parse(const char *s);
+const char *kind_str(enum esc_kind k);
+int kind_parse(const char *s);
+
+/* Pointer and fd fields reachable from a type, as "path" lists. */
+struct reach {
+	struct pvec ptr, fd;		/* char * paths */
+	struct pvec fd_off;		/* top-level fd fields: (void*)(off<<8|size) */
+};
+void reach_collect(const struct ptype *t, struct reach *r);
+void reach_free(struct reach *r);
+
+/* ---- store.c: text files ------------------------------------------------ */
+
+/*
+ * abi/releases/<version>.abi: one release (entries, by layout reference);
+ * abi/layouts.txt: every record layout referred to, once, by name#hash.
+ */
+struct store {
+	char *dir;		/* the abi/ directory */
+	struct smap layouts;	/* "name#hash" -> struct layout */
+	int dirty;
+};
+
+void store_open(struct store *s, const char *dir);	/* loads layouts.txt */
+void store_close(struct store *s);
+int store_add_layout(struct store *s, struct layout *l);	/* takes a copy */
+void store_write(struct store *s);	/* rewrites layouts.txt (sorted) */
+void store_prune(struct store *s);	/* drop layouts no release refers to */
+
+char *abi_format(const struct abi *a);	/* canonical text */
+void format_esc(struct sbuf *b, const struct esc *e);	/* one line each */
+void format_ctrl(struct sbuf *b, const struct ctrl *c);
+void format_cls(struct sbuf *b, const struct cls *c);
+void format_uvm(struct sbuf *b, const struct uvmc *c);
+char *abi_identity(const char *text);	/* text without provenance */
+int abi_parse(const char *text, const char *what, struct abi *a);
+int abi_load(struct store *s, const char *release_or_path, struct abi *a);
+void abi_resolve(struct store *s, struct abi *a);	/* link layouts */
+char *release_path(const struct store *s, const char *release);
+
+/* List of release names present in abi/releases, sorted by version. */
+void store_releases(const struct store *s, struct pvec *out);
+
+/* layout text */
+void layout_format(struct sbuf *b, const struct layout *l);
+uint64_t layout_hash(struct layout *l);
+void layout_free(struct layout *l);
+struct layout *layout_dup(const struct layout *l);
+
+/* ---- tree.c: access to a source tree ------------------------------------ */
+
+struct tree {
+	char *root;		/* directory holding the tree */
+	char *tmp;		/* temporary copy to remove, or NULL */
+	char *label;		/* what the user named */
+	char *version;		/* from version.mk */
+	char *source;		/* provenance written into the release file */
+};
+
+void tree_open_dir(struct tree *t, const char *dir);
+void tree_open_git(struct tree *t, const char *gitdir, const char *tag);
+void tree_close(struct tree *t);
+void git_list_tags(const char *gitdir, struct pvec *out);	/* sorted by version */
+void git_check(const char *gitdir);
+char *git_resolve(const char *gitdir);	/* the git dir of a repo or work tree */
+
+/* ---- scan.c: the driver's dispatch code, read with the clang lexer ------ */
+
+struct esc_hit {
+	char *name;		/* NV_ESC_... macro */
+	char *src;		/* function that handles it */
+	enum node node;
+	enum priv priv;
+	enum esc_kind kind;
+	int ntypes;
+	char *types[4];		/* type spellings, as written */
+};
+
+struct uvm_hit {
+	char *name;		/* UVM_... macro */
+	char *params;		/* params type, or NULL for none */
+	enum node node;
+};
+
+struct early_hit {		/* an entry of an up-front ioctl size check */
+	char *name;		/* NV_ESC_... macro */
+	int ntypes;
+	char *types[2];
+	int array;
+};
+
+struct scan {
+	struct pvec esc;	/* struct esc_hit */
+	struct pvec early;	/* struct early_hit */
+	struct pvec uvm;	/* struct uvm_hit */
+	struct pvec includes;	/* headers the RM dispatchers include, as written */
+};
+
+void scan_tree(const char *root, struct scan *sc);
+void scan_free(struct scan *sc);
+
+/* ---- extract.c ------------------------------------------------------------ */
+
+struct xstats {
+	double secs;
+	size_t nlayouts;
+};
+void extract_tree(struct tree *t, struct abi *out, struct xstats *st);
+
+/* ---- commands ------------------------------------------------------------- */
+
+int cmd_extract(int argc, char **argv);
+int cmd_add(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_ranges(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* ranges.c */
+struct range {
+	char *first, *last;
+	uint64_t id;		/* identity hash */
+	int abi_index;		/* index of the distinct ABI */
+	struct pvec releases;	/* char * */
+	size_t count;		/* releases, as ranges.txt says */
+};
+struct rangeset {
+	struct pvec releases;	/* char *, sorted by version */
+	struct pvec ranges;	/* struct range * */
+	size_t ndistinct;
+};
+void ranges_compute(struct store *s, struct rangeset *rs);
+char *ranges_format(const struct rangeset *rs);
+int ranges_parse(const char *text, struct rangeset *rs);
+void ranges_load(struct store *s, struct rangeset *rs);
+void ranges_free(struct rangeset *rs);
+
+const char *abi_dir_default(void);
+
+#endif

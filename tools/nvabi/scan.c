@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvabi: read the driver's ioctl dispatch code with the clang lexer.
+ *
+ * The kernel-side dispatch (kernel-open/nvidia/nv.c) needs Linux headers to
+ * compile, so it is read as a token stream rather than parsed: for each
+ * escape the dispatchers handle we record which device node it is gated to,
+ * whether it demands an administrator, and which type(s) its size is checked
+ * against. Type names found here are laid out later by the compiler
+ * (extract.c); no size or offset is taken from text.
+ *
+ * The escape is handled by the first of these that names it, in order:
+ *   nv.c nvidia_ioctl -> osapi.c rm_ioctl -> escape.c RmIoctl
+ * UVM commands are the cases of uvm.c uvm_ioctl and uvm_tools.c
+ * uvm_tools_unlocked_ioctl; their params type is <command>_PARAMS, as the
+ * driver's UVM_ROUTE_CMD_* macros (uvm_api.h) paste it.
+ */
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvabi.h"
+
+struct tok {
+	char *s;
+	int kind;		/* CXTokenKind */
+	int depth;		/* brace depth before the token */
+};
+
+struct tfile {
+	char *rel;		/* tree-relative path */
+	struct tok *t;
+	size_t n;
+};
+
+struct fn {
+	struct tfile *f;
+	const char *name;
+	size_t pb, pe;		/* parameter tokens [pb, pe) */
+	size_t bb, be;		/* body tokens (b, e): bb is '{', be is '}' */
+};
+
+struct scanctx {
+	struct tfile files[8];
+	int nfiles;
+	CXIndex idx;
+	const char *root;
+};
+
+static int is_ident(const struct tok *t)
+{
+	return t->kind == CXToken_Identifier;
+}
+
+static int teq(const struct tok *t, const char *s)
+{
+	return !strcmp(t->s, s);
+}
+
+/* Lex one file; directive lines (#include, #if, #define ...) are dropped. */
+static void grab_include(CXTranslationUnit tu, CXToken *t, size_t n, unsigned line,
+			 struct pvec *incs)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+	CXString s = clang_getTokenSpelling(tu, t[1]);
+	int is_inc = !strcmp(clang_getCString(s), "include");
+
+	clang_disposeString(s);
+	if (!is_inc)
+		return;
+	for (i = 2; i < n; i++) {
+		unsigned l;
+
+		clang_getSpellingLocation(clang_getTokenLocation(tu, t[i]), NULL, &l, NULL, NULL);
+		if (l != line)
+			break;
+		s = clang_getTokenSpelling(tu, t[i]);
+		sb_add(&b, clang_getCString(s));
+		clang_disposeString(s);
+	}
+	if (b.len > 2 && ((b.s[0] == '"' && b.s[b.len - 1] == '"') ||
+			  (b.s[0] == '<' && b.s[b.len - 1] == '>'))) {
+		for (i = 0; i < incs->n; i++)
+			if (!strcmp(incs->v[i], b.s))
+				break;
+		if (i == incs->n) {
+			pv_push(incs, sb_steal(&b));
+			return;
+		}
+	}
+	sb_free(&b);
+}
+
+static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struct pvec *incs)
+{
+	char *path = path_join(sc->root, rel);
+	size_t len, nlines = 1, i, ntok_raw = 0;
+	char *text = read_file(path, &len);
+	const char *args[] = { "-x", "c", "-std=gnu11", "-nostdinc", "-w" };
+	CXTranslationUnit tu;
+	CXFile file;
+	CXToken *raw = NULL;
+	unsigned nraw = 0;
+	size_t *line_start;
+	unsigned char *directive;
+	unsigned prev_line = 0;
+	int depth = 0;
+
+	memset(tf, 0, sizeof(*tf));
+	tf->rel = xstrdup(rel);
+	if (!text) {
+		free(path);
+		return -1;
+	}
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n')
+			nlines++;
+	line_start = xcalloc(nlines + 2, sizeof(*line_start));
+	directive = xcalloc(nlines + 2, 1);
+	nlines = 1;
+	line_start[1] = 0;
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n')
+			line_start[++nlines] = i + 1;
+
+	tu = clang_parseTranslationUnit(sc->idx, path, args, 5, NULL, 0,
+					CXTranslationUnit_SingleFileParse |
+					CXTranslationUnit_SkipFunctionBodies |
+					CXTranslationUnit_KeepGoing |
+					CXTranslationUnit_Incomplete);
+	if (!tu)
+		die("%s: clang could not read the file", rel);
+	file = clang_getFile(tu, path);
+	if (file) {
+		CXSourceRange r = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+						 clang_getLocationForOffset(tu, file, len));
+		clang_tokenize(tu, r, &raw, &nraw);
+	}
+	tf->t = xcalloc(nraw + 1, sizeof(*tf->t));
+	for (i = 0; i < nraw; i++) {
+		CXTokenKind k = clang_getTokenKind(raw[i]);
+		unsigned line, col, off;
+		CXString s;
+
+		if (k == CXToken_Comment)
+			continue;
+		clang_getSpellingLocation(clang_getTokenLocation(tu, raw[i]), NULL, &line, &col,
+					  &off);
+		s = clang_getTokenSpelling(tu, raw[i]);
+		if (k == CXToken_Punctuation && !strcmp(clang_getCString(s), "#") &&
+		    line != prev_line && line <= nlines) {
+			/* A directive: this line and its continuation lines. */
+			unsigned l = line;
+
+			if (incs && i + 2 < nraw)
+				grab_include(tu, raw + i, nraw - i, line, incs);
+
+			for (;;) {
+				size_t end = l < nlines ? line_start[l + 1] : len;
+
+				directive[l] = 1;
+				while (end > line_start[l] &&
+				       (text[end - 1] == '\n' || text[end - 1] == '\r'))
+					end--;
+				if (end > line_start[l] && text[end - 1] == '\\' && l < nlines)
+					l++;
+				else
+					break;
+			}
+		}
+		prev_line = line;
+		if (line <= nlines && directive[line]) {
+			clang_disposeString(s);
+			continue;
+		}
+		tf->t[ntok_raw].s = xstrdup(clang_getCString(s));
+		tf->t[ntok_raw].kind = k;
+		tf->t[ntok_raw].depth = depth;
+		if (k == CXToken_Punctuation) {
+			if (!strcmp(tf->t[ntok_raw].s, "{"))
+				depth++;
+			else if (!strcmp(tf->t[ntok_raw].s, "}") && depth > 0)
+				depth--;
+		}
+		ntok_raw++;
+		clang_disposeString(s);
+	}
+	tf->n = ntok_raw;
+	tf->t[ntok_raw].s = xstrdup("");
+	if (raw)
+		clang_disposeTokens(tu, raw, nraw);
+	clang_disposeTranslationUnit(tu);
+	free(line_start);
+	free(directive);
+	free(text);
+	free(path);
+	return 0;
+}
+
+static void tfile_free(struct tfile *tf)
+{
+	size_t i;
+
+	for (i = 0; i <= tf->n && tf->t; i++)
+		free(tf->t[i].s);
+	free(tf->t);
+	free(tf->rel);
+}
+
+/* Index of the token matching the opener at i ('(' or '{' or '['), or n. */
+static size_t match(const struct tfile *f, size_t i)
+{
+	const char *open = f->t[i].s;
+	const char *close = !strcmp(open, "(") ? ")" : !strcmp(open, "{") ? "}" : "]";
+	int d = 0;
+
+	for (; i < f->n; i++) {
+		if (f->t[i].kind != CXToken_Punctuation)
+			continue;
+		if (!strcmp(f->t[i].s, open))
+			d++;
+		else if (!strcmp(f->t[i].s, close) && --d == 0)
+			return i;
+	}
+	return f->n;
+}
+
+/* Find the definition of a function in the lexed files. */
+static int find_fn(struct scanctx *sc, const char *name, struct fn *out)
+{
+	int fi;
+
+	for (fi = 0; fi < sc->nfiles; fi++) {
+		struct tfile *f = &sc->files[fi];
+		size_t i;
+
+		for (i = 0; i + 1 < f->n; i++) {
+			size_t pe;
+
+			if (f->t[i].depth != 0 || !is_ident(&f->t[i]) || !teq(&f->t[i], name) ||
+			    !teq(&f->t[i + 1], "("))
+				continue;
+			pe = match(f, i + 1);
+			if (pe + 1 >= f->n || !teq(&f->t[pe + 1], "{"))
+				continue;
+			out->f = f;
+			out->name = name;
+			out->pb = i + 2;
+			out->pe = pe;
+			out->bb = pe + 1;
+			out->be = match(f, pe + 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Name of the idx-th parameter of fn (last identifier of that parameter). */
+static const char *param_name(const struct fn *fn, int idx)
+{
+	const struct tfile *f = fn->f;
+	size_t i;
+	int n = 0, d = 0;
+	const char *last = NULL;
+
+	for (i = fn->pb; i < fn->pe; i++) {
+		const struct tok *t = &f->t[i];
+
+		if (teq(t, "(") || teq(t, "["))
+			d++;
+		else if (teq(t, ")") || teq(t, "]"))
+			d--;
+		else if (d == 0 && teq(t, ",")) {
+			if (n == idx)
+				return last;
+			n++;
+			last = NULL;
+		} else if (d == 0 && is_ident(t))
+			last = t->s;
+	}
+	return n == idx ? last : NULL;
+}
+
+static int is_size_var(const struct tfile *f, size_t i, const char *sizevar)
+{
+	if (!is_ident(&f->t[i]))
+		return 0;
+	if (i > 0 && (teq(&f->t[i - 1], "->") || teq(&f->t[i - 1], ".")))
+		return 0;
+	return !strcmp(f->t[i].s, sizevar);
+}
+
+/* The declared type of variable var, searching tokens [b, e). */
+static char *decl_type(const struct tfile *f, size_t b, size_t e, const char *var, int want_ptr,
+		       int depth)
+{
+	size_t i;
+
+	for (i = b + 1; i < e; i++) {
+		size_t t;
+		const char *next;
+
+		if (!is_ident(&f->t[i]) || strcmp(f->t[i].s, var))
+			continue;
+		if (depth >= 0 && f->t[i].depth != depth)
+			continue;
+		next = f->t[i + 1].s;
+		if (strcmp(next, "=") && strcmp(next, ";") && strcmp(next, ",") &&
+		    strcmp(next, ")") && strcmp(next, "["))
+			continue;
+		t = i - 1;
+		if (want_ptr) {
+			if (!teq(&f->t[t], "*"))
+				continue;
+			t--;
+		}
+		while (t > b && teq(&f->t[t], "const"))
+			t--;
+		if (!is_ident(&f->t[t]) && f->t[t].kind != CXToken_Keyword)
+			continue;
+		if (f->t[t].kind == CXToken_Keyword &&
+		    strcmp(f->t[t].s, "int") && strcmp(f->t[t].s, "char") &&
+		    strcmp(f->t[t].s, "long") && strcmp(f->t[t].s, "unsigned"))
+			continue;
+		if (t > 0 && (teq(&f->t[t - 1], "struct") || teq(&f->t[t - 1], "union")))
+			return xasprintf("%s %s", f->t[t - 1].s, f->t[t].s);
+		/* "x = y" or "return y" are not declarations */
+		if (t > 0 && (teq(&f->t[t - 1], "->") || teq(&f->t[t - 1], ".")))
+			continue;
+		return xstrdup(f->t[t].s);
+	}
+	return NULL;
+}
+
+struct hinfo {
+	enum node node;
+	enum priv priv;
+	enum esc_kind kind;
+	int ntypes;
+	char *types[4];
+	char *via;
+};
+
+static int kind_rank(enum esc_kind k)
+{
+	return k == ESC_ARRAY ? 2 : k == ESC_MIN ? 1 : 0;
+}
+
+static void hinfo_add_type(struct hinfo *h, char *ty, enum esc_kind k)
+{
+	int i, dup = 0;
+
+	/* an array check outranks a minimum, which outranks an exact size */
+	if (kind_rank(k) > kind_rank(h->kind))
+		h->kind = k;
+	for (i = 0; i < h->ntypes; i++)
+		if (!strcmp(h->types[i], ty))
+			dup = 1;
+	if (dup || h->ntypes == 4) {
+		free(ty);
+		return;
+	}
+	h->types[h->ntypes++] = ty;
+}
+
+/* The declared type of a variable used in a handler: declared in the handler,
+ * or at the top level of the function. */
+static char *lookup_decl(const struct fn *ctx, size_t b, size_t e, const char *var, int want_ptr)
+{
+	const struct tfile *f = ctx->f;
+	char *r = decl_type(f, b - 1, e, var, want_ptr, -1);
+
+	if (!r)
+		r = decl_type(f, ctx->bb, ctx->be, var, want_ptr, f->t[ctx->bb].depth + 1);
+	return r;
+}
+
+/* The type named by "sizeof ( ... )" whose '(' is at i. */
+static char *sizeof_type(const struct fn *ctx, size_t i, size_t b, size_t e)
+{
+	const struct tfile *f = ctx->f;
+	size_t j = match(f, i);
+	char *r;
+
+	if (j == i + 3 && teq(&f->t[i + 1], "*") && is_ident(&f->t[i + 2]))
+		return lookup_decl(ctx, b, e, f->t[i + 2].s, 1);
+	if (j == i + 2 && is_ident(&f->t[i + 1])) {
+		r = lookup_decl(ctx, b, e, f->t[i + 1].s, 0);
+		return r ? r : xstrdup(f->t[i + 1].s);
+	}
+	if (j == i + 3 && (teq(&f->t[i + 1], "struct") || teq(&f->t[i + 1], "union")))
+		return xasprintf("%s %s", f->t[i + 1].s, f->t[i + 2].s);
+	if (j == i + 2 && f->t[i + 1].kind == CXToken_Keyword)
+		return xstrdup(f->t[i + 1].s);
+	return NULL;
+}
+
+static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e,
+		    const char *sizevar, struct hinfo *h, int depth)
+{
+	const struct tfile *f = ctx->f;
+	size_t i;
+	int found = 0;
+
+	for (i = b; i < e; i++) {
+		const struct tok *t = &f->t[i];
+
+		if (!is_ident(t))
+			continue;
+		if (!strcmp(t->s, "NV_CTL_DEVICE_ONLY") && h->node != NODE_GPU)
+			h->node = NODE_CTL;
+		else if (!strcmp(t->s, "NV_ACTUAL_DEVICE_ONLY") && h->node != NODE_CTL)
+			h->node = NODE_GPU;
+		else if ((!strcmp(t->s, "NV_IS_SUSER") || !strcmp(t->s, "osIsAdministrator")) &&
+			 i > 0 && teq(&f->t[i - 1], "!"))
+			h->priv = PRIV_ROOT;
+	}
+	for (i = b; i + 1 < e; i++) {
+		size_t close;
+		const char *op = NULL;
+		enum esc_kind k;
+		char *ty;
+
+		if (!teq(&f->t[i], "sizeof") || !teq(&f->t[i + 1], "("))
+			continue;
+		close = match(f, i + 1);
+		/* "<sizevar> <op> sizeof(T)" */
+		if (i >= 2 && is_size_var(f, i - 2, sizevar))
+			op = f->t[i - 1].s;
+		/* "sizeof(T) <op> <sizevar>" */
+		else if (close + 2 < e && is_size_var(f, close + 2, sizevar)) {
+			op = f->t[close + 1].s;
+			if (!strcmp(op, "<"))
+				op = ">";
+			else if (!strcmp(op, ">"))
+				op = "<";
+			else if (!strcmp(op, "<="))
+				op = ">=";
+			else if (!strcmp(op, ">="))
+				op = "<=";
+		}
+		if (!op)
+			continue;
+		if (!strcmp(op, "/") || !strcmp(op, "%"))
+			k = ESC_ARRAY;
+		else if (!strcmp(op, "==") || !strcmp(op, "!="))
+			k = ESC_EXACT;
+		else if (!strcmp(op, "<") || !strcmp(op, ">="))
+			k = ESC_MIN;
+		else
+			continue;
+		ty = sizeof_type(ctx, i + 1, b, e);
+		if (!ty) {
+			warnx("%s: %s: cannot read the operand of sizeof", f->rel, ctx->name);
+			continue;
+		}
+		hinfo_add_type(h, ty, k);
+		found = 1;
+	}
+	if (found || depth >= 3)
+		return;
+	/* No check here: follow a call that is handed the size. */
+	for (i = b; i + 1 < e; i++) {
+		size_t close, a;
+		int argn = 0, d = 0;
+		struct fn callee;
+		const char *pn;
+
+		if (!is_ident(&f->t[i]) || !teq(&f->t[i + 1], "("))
+			continue;
+		close = match(f, i + 1);
+		for (a = i + 2; a < close; a++) {
+			if (teq(&f->t[a], "(") || teq(&f->t[a], "["))
+				d++;
+			else if (teq(&f->t[a], ")") || teq(&f->t[a], "]"))
+				d--;
+			else if (d == 0 && teq(&f->t[a], ","))
+				argn++;
+			else if (d == 0 && is_size_var(f, a, sizevar) &&
+				 (teq(&f->t[a - 1], "(") || teq(&f->t[a - 1], ",")) &&
+				 (teq(&f->t[a + 1], ")") || teq(&f->t[a + 1], ",")))
+				break;
+		}
+		if (a >= close)
+			continue;
+		if (find_fn(sc, f->t[i].s, &callee))
+			continue;
+		pn = param_name(&callee, argn);
+		if (!pn)
+			continue;
+		analyse(sc, &callee, callee.bb + 1, callee.be, pn, h, depth + 1);
+		if (h->ntypes) {
+			char *via = xasprintf("%s%s%s", callee.name, h->via ? ">" : "",
+					      h->via ? h->via : "");
+
+			free(h->via);
+			h->via = via;
+			return;
+		}
+	}
+	if (depth)
+		return;
+	/*
+	 * No size check at all: record the type the handler reads the payload
+	 * as ("T *p = data;"), so that a mediator can still bound it.
+	 */
+	for (i = b; i + 5 < e; i++) {
+		const struct tok *t = &f->t[i];
+
+		if (!is_ident(t) || !teq(&f->t[i + 1], "*") || !is_ident(&f->t[i + 2]) ||
+		    !teq(&f->t[i + 3], "=") || !is_ident(&f->t[i + 4]) || !teq(&f->t[i + 5], ";"))
+			continue;
+		if (teq(&f->t[i - 1], "struct") || teq(&f->t[i - 1], "union"))
+			hinfo_add_type(h, xasprintf("%s %s", f->t[i - 1].s, t->s), ESC_EXACT);
+		else
+			hinfo_add_type(h, xstrdup(t->s), ESC_EXACT);
+		h->kind = ESC_UNCHECKED;
+		return;
+	}
+}
+
+static struct esc_hit *find_hit(struct scan *out, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < out->esc.n; i++) {
+		struct esc_hit *h = out->esc.v[i];
+
+		if (!strcmp(h->name, name))
+			return h;
+	}
+	return NULL;
+}
+
+static void record(struct scan *out, const struct fn *fn, const char *name,
+		   struct hinfo *h)
+{
+	struct esc_hit *e;
+	int i;
+
+	if (find_hit(out, name)) {
+		for (i = 0; i < h->ntypes; i++)
+			free(h->types[i]);
+		free(h->via);
+		return;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->name = xstrdup(name);
+	e->src = h->via ? xasprintf("%s>%s", fn->name, h->via) : xstrdup(fn->name);
+	e->node = h->node ? h->node : NODE_ANY;
+	e->priv = h->priv ? h->priv : PRIV_USER;
+	e->kind = h->ntypes ? h->kind : ESC_UNCHECKED;
+	e->ntypes = h->ntypes;
+	for (i = 0; i < h->ntypes; i++)
+		e->types[i] = h->types[i];
+	free(h->via);
+	pv_push(&out->esc, e);
+}
+
+static int is_esc_name(const char *s)
+{
+	return !strncmp(s, "NV_ESC_", 7);
+}
+
+/* The size variable of a dispatcher: the one compared with sizeof most often. */
+static const char *guess_sizevar(const struct fn *fn)
+{
+	const struct tfile *f = fn->f;
+	const char *best = NULL;
+	int bestn = 0;
+	size_t i, j;
+
+	for (i = fn->bb; i < fn->be; i++) {
+		const char *cand;
+		int n = 0;
+
+		if (!teq(&f->t[i], "sizeof") || i < 2 || !is_ident(&f->t[i - 2]))
+			continue;
+		if (teq(&f->t[i - 3], "->") || teq(&f->t[i - 3], "."))
+			continue;
+		cand = f->t[i - 2].s;
+		for (j = fn->bb; j < fn->be; j++)
+			if (j >= 2 && teq(&f->t[j], "sizeof") && !strcmp(f->t[j - 2].s, cand))
+				n++;
+		if (n > bestn) {
+			best = cand;
+			bestn = n;
+		}
+	}
+	return best ? best : "";
+}
+
+static void scan_dispatcher(struct scanctx *sc, const char *fname, struct scan *out,
+			    int required)
+{
+	struct fn fn;
+	const struct tfile *f;
+	const char *sizevar;
+	size_t i;
+
+	if (find_fn(sc, fname, &fn)) {
+		if (required)
+			die("the tree has no definition of %s(); is it open-gpu-kernel-modules?",
+			    fname);
+		note("no %s() in this tree", fname);
+		return;
+	}
+	f = fn.f;
+	sizevar = guess_sizevar(&fn);
+	note("%s: %s(), size variable '%s'", f->rel, fname, sizevar);
+
+	for (i = fn.bb + 1; i < fn.be; i++) {
+		/* if (x == NV_ESC_FOO) { ... } */
+		if (teq(&f->t[i], "if") && teq(&f->t[i + 1], "(") && teq(&f->t[i + 3], "==") &&
+		    teq(&f->t[i + 5], ")") && teq(&f->t[i + 6], "{") &&
+		    (is_esc_name(f->t[i + 4].s) || is_esc_name(f->t[i + 2].s))) {
+			const char *name = is_esc_name(f->t[i + 4].s) ? f->t[i + 4].s :
+									  f->t[i + 2].s;
+			struct hinfo h = { 0 };
+			size_t end = match(f, i + 6);
+
+			analyse(sc, &fn, i + 7, end, sizevar, &h, 0);
+			record(out, &fn, name, &h);
+			continue;
+		}
+		/* switch (x) { case NV_ESC_FOO: ... } */
+		if (teq(&f->t[i], "switch") && teq(&f->t[i + 1], "(")) {
+			size_t c = match(f, i + 1), sb, se, j;
+			int d0;
+			struct pvec labels = { 0 };
+			size_t body = 0;
+
+			if (!teq(&f->t[c + 1], "{"))
+				continue;
+			sb = c + 1;
+			se = match(f, sb);
+			d0 = f->t[sb].depth + 1;
+			for (j = sb + 1; j <= se; j++) {
+				int is_label = j < se && f->t[j].depth == d0 &&
+					       (teq(&f->t[j], "case") || teq(&f->t[j], "default"));
+
+				if (!is_label && j < se)
+					continue;
+				if (labels.n && body && j > body) {
+					struct hinfo h0 = { 0 };
+					size_t k;
+
+					analyse(sc, &fn, body, j, sizevar, &h0, 0);
+					for (k = 0; k < labels.n; k++) {
+						struct hinfo h = h0;
+						int m;
+
+						for (m = 0; m < h0.ntypes; m++)
+							h.types[m] = xstrdup(h0.types[m]);
+						h.via = h0.via ? xstrdup(h0.via) : NULL;
+						record(out, &fn, labels.v[k], &h);
+					}
+					for (k = 0; k < (size_t)h0.ntypes; k++)
+						free(h0.types[k]);
+					free(h0.via);
+					labels.n = 0;
+				}
+				if (j == se)
+					break;
+				if (teq(&f->t[j], "case")) {
+					/* case NAME : -- a group of labels shares one body */
+					if (is_esc_name(f->t[j + 1].s) && teq(&f->t[j + 2], ":")) {
+						if (body && j > body)
+							labels.n = 0;
+						pv_push(&labels, f->t[j + 1].s);
+						body = j + 3;
+					} else {
+						labels.n = 0;
+						body = 0;
+					}
+				} else {
+					labels.n = 0;
+					body = 0;
+				}
+			}
+			pv_free(&labels);
+			i = se;
+		}
+	}
+}
+
+static void scan_uvm(struct scanctx *sc, const char *fname, enum node node, struct scan *out)
+{
+	struct fn fn;
+	const struct tfile *f;
+	size_t i;
+
+	if (find_fn(sc, fname, &fn)) {
+		warnx("no %s() in this tree: no UVM commands from it", fname);
+		return;
+	}
+	f = fn.f;
+	for (i = fn.bb + 1; i + 2 < fn.be; i++) {
+		struct uvm_hit *u;
+
+		if (is_ident(&f->t[i]) && !strncmp(f->t[i].s, "UVM_ROUTE_CMD_", 14) &&
+		    teq(&f->t[i + 1], "(") && is_ident(&f->t[i + 2])) {
+			u = xcalloc(1, sizeof(*u));
+			u->name = xstrdup(f->t[i + 2].s);
+			u->params = xasprintf("%s_PARAMS", f->t[i + 2].s);
+			u->node = node;
+			pv_push(&out->uvm, u);
+		} else if (teq(&f->t[i], "case") && is_ident(&f->t[i + 1]) &&
+			   !strncmp(f->t[i + 1].s, "UVM_", 4) && teq(&f->t[i + 2], ":")) {
+			u = xcalloc(1, sizeof(*u));
+			u->name = xstrdup(f->t[i + 1].s);
+			u->node = node;
+			pv_push(&out->uvm, u);
+		}
+	}
+}
+
+/*
+ * Up-front size checks (595.44 and later: nv_validate_ioctls() and the RM
+ * tables it consults): table rows "<PREFIX>_IOCTL_ENTRY(NV_ESC_FOO, type[,
+ * is_array])", and in the same functions "if (cmd == NV_ESC_FOO)" blocks
+ * that compare the size with sizeof.
+ */
+static void early_add(struct scan *out, const char *name, char **types, int n, int array)
+{
+	struct early_hit *h;
+	int k;
+
+	for (k = 0; k < (int)out->early.n; k++)
+		if (!strcmp(((struct early_hit *)out->early.v[k])->name, name))
+			goto drop;
+	h = xcalloc(1, sizeof(*h));
+	h->name = xstrdup(name);
+	for (k = 0; k < n && k < 2; k++)
+		h->types[h->ntypes++] = types[k];
+	for (; k < n; k++)
+		free(types[k]);
+	h->array = array;
+	pv_push(&out->early, h);
+	return;
+drop:
+	for (k = 0; k < n; k++)
+		free(types[k]);
+}
+
+static void scan_early(struct scanctx *sc, struct scan *out)
+{
+	int fi;
+
+	for (fi = 0; fi < sc->nfiles; fi++) {
+		struct tfile *f = &sc->files[fi];
+		size_t i, n, fstart = 0, fend = 0;
+
+		for (i = 0; i + 4 < f->n; i++) {
+			const char *m = f->t[i].s;
+			size_t close, c1, j, k;
+			struct sbuf ty = { 0 };
+			char *one;
+
+			n = strlen(m);
+			if (!is_ident(&f->t[i]) || n < 12 || strcmp(m + n - 12, "_IOCTL_ENTRY") ||
+			    !teq(&f->t[i + 1], "(") || !is_esc_name(f->t[i + 2].s) ||
+			    !teq(&f->t[i + 3], ","))
+				continue;
+			close = match(f, i + 1);
+			for (c1 = i + 4; c1 < close && !teq(&f->t[c1], ","); c1++)
+				;
+			for (j = i + 4; j < c1; j++)
+				sb_printf(&ty, "%s%s", j > i + 4 ? " " : "", f->t[j].s);
+			if (!ty.len)
+				continue;
+			one = sb_steal(&ty);
+			early_add(out, f->t[i + 2].s, &one, 1,
+				  c1 < close && teq(&f->t[c1 + 1], "NV_TRUE"));
+			if (i < fend)
+				continue;
+			/* the function holding this table: its special cases */
+			for (k = i; k > 0 && !(f->t[k].depth == 0 && teq(&f->t[k], "{")); k--)
+				;
+			fstart = k;
+			fend = match(f, k);
+			{
+				struct fn fn = { .f = f, .name = "validate", .bb = fstart, .be = fend };
+				const char *sv = guess_sizevar(&fn);
+
+				for (j = fstart; j + 6 < fend; j++) {
+					struct hinfo h = { 0 };
+					const char *name;
+
+					if (!teq(&f->t[j], "if") || !teq(&f->t[j + 1], "(") ||
+					    !teq(&f->t[j + 3], "==") || !teq(&f->t[j + 5], ")") ||
+					    !teq(&f->t[j + 6], "{"))
+						continue;
+					name = is_esc_name(f->t[j + 4].s) ? f->t[j + 4].s :
+					       is_esc_name(f->t[j + 2].s) ? f->t[j + 2].s : NULL;
+					if (!name)
+						continue;
+					analyse(sc, &fn, j + 7, match(f, j + 6), sv, &h, 1);
+					if (h.ntypes)
+						early_add(out, name, h.types, h.ntypes,
+							  h.kind == ESC_ARRAY);
+					free(h.via);
+				}
+			}
+		}
+	}
+}
+
+void scan_tree(const char *root, struct scan *out)
+{
+	static const char *const files[] = {
+		"kernel-open/nvidia/nv.c",
+		"src/nvidia/arch/nvalloc/unix/src/osapi.c",
+		"src/nvidia/arch/nvalloc/unix/src/escape.c",
+		"kernel-open/nvidia-uvm/uvm.c",
+		"kernel-open/nvidia-uvm/uvm_tools.c",
+		NULL,
+	};
+	struct scanctx sc = { 0 };
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	sc.root = root;
+	sc.idx = clang_createIndex(0, 0);
+	for (i = 0; files[i]; i++) {
+		if (lex_file(&sc, files[i], &sc.files[sc.nfiles],
+			     strstr(files[i], "src/nvidia/") ? &out->includes : NULL)) {
+			if (i == 0)
+				die("%s: cannot read %s", root, files[i]);
+			note("%s is missing", files[i]);
+			tfile_free(&sc.files[sc.nfiles]);
+			continue;
+		}
+		sc.nfiles++;
+	}
+	scan_dispatcher(&sc, "nvidia_ioctl", out, 1);
+	scan_dispatcher(&sc, "rm_ioctl", out, 0);
+	scan_dispatcher(&sc, "RmIoctl", out, 1);
+	scan_early(&sc, out);
+	scan_uvm(&sc, "uvm_ioctl", NODE_UVM, out);
+	scan_uvm(&sc, "uvm_tools_unlocked_ioctl", NODE_UVM_TOOLS, out);
+	if (!out->esc.n)
+		die("%s: found no escape handlers in nvidia_ioctl()/RmIoctl()", root);
+	for (i = 0; i < sc.nfiles; i++)
+		tfile_free(&sc.files[i]);
+	clang_disposeIndex(sc.idx);
+}
+
+void scan_free(struct scan *sc)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < sc->esc.n; i++) {
+		struct esc_hit *e = sc->esc.v[i];
+
+		for (j = 0; j < e->ntypes; j++)
+			free(e->types[j]);
+		free(e->name);
+		free(e->src);
+		free(e);
+	}
+	for (i = 0; i < sc->uvm.n; i++) {
+		struct uvm_hit *u = sc->uvm.v[i];
+
+		free(u->name);
+		free(u->params);
+		free(u);
+	}
+	for (i = 0; i < sc->includes.n; i++)
+		free(sc->includes.v[i]);
+	for (i = 0; i < sc->early.n; i++) {
+		struct early_hit *h = sc->early.v[i];
+		int k;
+
+		free(h->name);
+		for (k = 0; k < h->ntypes; k++)
+			free(h->types[k]);
+		free(h);
+	}
+	pv_free(&sc->early);
+	pv_free(&sc->esc);
+	pv_free(&sc->uvm);
+	pv_free(&sc->includes);
+}

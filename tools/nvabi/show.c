@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvabi: what nvmediate would use for a driver version.
+ *
+ *   exact         the version is a known release;
+ *   interpolated  an unknown version strictly inside a range (between two
+ *                 releases of one range, so no known release of another ABI
+ *                 lies between them);
+ *   outside       anything else: nvmediate has no ABI for it.
+ *
+ * Reads only abi/ (ranges.txt and the release files).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvabi.h"
+
+static const char *node_json(enum node n)
+{
+	switch (n) {
+	case NODE_CTL: return "control";
+	case NODE_GPU: return "gpu";
+	case NODE_ANY: return "either";
+	case NODE_UVM: return "uvm";
+	case NODE_UVM_TOOLS: return "uvm-tools";
+	default: return "none";
+	}
+}
+
+static void json_str(struct sbuf *b, const char *s)
+{
+	sb_addc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sb_addc(b, '\\');
+		if ((unsigned char)*s < 0x20)
+			sb_printf(b, "\\u%04x", *s);
+		else
+			sb_addc(b, *s);
+	}
+	sb_addc(b, '"');
+}
+
+static void json_size(struct sbuf *b, long long size)
+{
+	if (size < 0)
+		sb_add(b, "null");
+	else
+		sb_printf(b, "%lld", size);
+}
+
+struct lookup {
+	const char *version;
+	const char *tier;
+	const struct range *range;
+	const char *release;	/* the release file whose ABI applies */
+};
+
+/* Versions compare by their NVABI_VERSION() key, as the module compares them. */
+static uint64_t key_of(const char *v)
+{
+	struct nvver x;
+
+	if (ver_parse(v, &x))
+		return UINT64_MAX;
+	return ver_key(&x);
+}
+
+static void lookup(const struct rangeset *rs, const char *v, struct lookup *out)
+{
+	uint64_t k = key_of(v);
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	out->version = v;
+	out->tier = "outside";
+	for (i = 0; i < rs->ranges.n; i++) {
+		const struct range *r = rs->ranges.v[i];
+
+		for (j = 0; j < r->releases.n; j++) {
+			if (key_of(r->releases.v[j]) == k) {
+				out->tier = "exact";
+				out->range = r;
+				out->release = r->releases.v[j];
+				return;
+			}
+		}
+		if (key_of(r->first) < k && k < key_of(r->last)) {
+			out->tier = "interpolated";
+			out->range = r;
+			out->release = r->first;
+		}
+	}
+}
+
+static void show_json(struct store *s, const struct lookup *lk, struct abi *a, int abi_index)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+	int k;
+
+	sb_add(&b, "{\"version\":");
+	json_str(&b, lk->version);
+	sb_add(&b, ",\"tier\":");
+	json_str(&b, lk->tier);
+	sb_add(&b, ",\"range\":");
+	if (lk->range) {
+		sb_add(&b, "{\"first\":");
+		json_str(&b, lk->range->first);
+		sb_add(&b, ",\"last\":");
+		json_str(&b, lk->range->last);
+		sb_printf(&b, ",\"releases\":%zu}", lk->range->releases.n);
+		sb_printf(&b, ",\"abi\":%d", abi_index);
+	} else
+		sb_add(&b, "null,\"abi\":null");
+	sb_add(&b, ",\"escapes\":[");
+	for (i = 0; a && i < a->esc.n; i++) {
+		const struct esc *e = a->esc.v[i];
+
+		sb_printf(&b, "%s{\"nr\":%u,\"size\":", i ? "," : "", e->nr);
+		json_size(&b, e->ntypes ? e->types[0].size : -1);
+		sb_printf(&b, ",\"node\":\"%s\",\"kind\":\"%s\",\"privilege\":\"%s\",\"sizes\":[",
+			  node_json(e->node), kind_str(e->kind), priv_str(e->priv));
+		for (k = 0; k < e->ntypes; k++)
+			sb_printf(&b, "%s%lld", k ? "," : "", e->types[k].size);
+		sb_add(&b, "],\"early\":");
+		if (e->early != ESC_UNCHECKED)
+			sb_printf(&b, "{\"kind\":\"%s\",\"sizes\":[%lld%s%.0lld]}",
+				  kind_str(e->early), e->early_size[0], e->nearly > 1 ? "," : "",
+				  e->nearly > 1 ? e->early_size[1] : 0);
+		else
+			sb_add(&b, "null");
+		sb_add(&b, ",\"name\":");
+		json_str(&b, e->name);
+		sb_add(&b, "}");
+	}
+	sb_add(&b, "],\"controls\":[");
+	for (i = 0; a && i < a->ctrl.n; i++) {
+		const struct ctrl *c = a->ctrl.v[i];
+
+		sb_printf(&b, "%s{\"cmd\":%u,\"size\":", i ? "," : "", c->cmd);
+		json_size(&b, c->type.size);
+		sb_printf(&b, ",\"privilege\":\"%s\"}", priv_str(c->priv));
+	}
+	sb_add(&b, "],\"classes\":[");
+	for (i = 0; a && i < a->cls.n; i++) {
+		const struct cls *c = a->cls.v[i];
+		static const char *const pn[] = { "none", "optional", "required" };
+
+		sb_printf(&b, "%s{\"class\":%u,\"size\":", i ? "," : "", c->id);
+		json_size(&b, c->type.size);
+		sb_printf(&b, ",\"privilege\":\"%s\",\"params\":\"%s\"}", priv_str(c->priv),
+			  pn[c->params]);
+	}
+	sb_add(&b, "],\"uvm\":[");
+	for (i = 0; a && i < a->uvm.n; i++) {
+		const struct uvmc *c = a->uvm.v[i];
+
+		sb_printf(&b, "%s{\"cmd\":%u,\"size\":%lld,\"node\":\"%s\"}", i ? "," : "",
+			  c->cmd, c->type.size, node_json(c->node));
+	}
+	sb_add(&b, "]}\n");
+	fputs(b.s, stdout);
+	sb_free(&b);
+	(void)s;
+}
+
+/* A plain listing, in the form tests/tools/lookup.c prints from the tables. */
+static void show_table(const struct lookup *lk, struct abi *a)
+{
+	size_t i;
+
+	printf("version %s\ntier %s\n", lk->version, lk->tier);
+	if (!lk->range) {
+		printf("range -\n");
+		return;
+	}
+	printf("range %s %s\n", lk->range->first, lk->range->last);
+	for (i = 0; i < a->esc.n; i++) {
+		const struct esc *e = a->esc.v[i];
+
+		printf("esc 0x%02x %s %s %s %lld %lld %s %lld %lld\n", e->nr, node_str(e->node),
+		       priv_str(e->priv), kind_str(e->kind), e->ntypes ? e->types[0].size : 0,
+		       e->ntypes > 1 && e->kind == ESC_EXACT ? e->types[1].size : 0,
+		       kind_str(e->early), e->early != ESC_UNCHECKED ? e->early_size[0] : 0,
+		       e->early != ESC_UNCHECKED && e->nearly > 1 ? e->early_size[1] : 0);
+	}
+	for (i = 0; i < a->ctrl.n; i++) {
+		const struct ctrl *c = a->ctrl.v[i];
+
+		if (c->type.size < 0)
+			printf("ctrl 0x%08x %s -\n", c->cmd, priv_str(c->priv));
+		else
+			printf("ctrl 0x%08x %s %lld\n", c->cmd, priv_str(c->priv), c->type.size);
+	}
+	for (i = 0; i < a->cls.n; i++) {
+		const struct cls *c = a->cls.v[i];
+
+		if (c->type.size < 0)
+			printf("class 0x%08x %s %d -\n", c->id, priv_str(c->priv), c->params);
+		else
+			printf("class 0x%08x %s %d %lld\n", c->id, priv_str(c->priv), c->params,
+			       c->type.size);
+	}
+	for (i = 0; i < a->uvm.n; i++) {
+		const struct uvmc *c = a->uvm.v[i];
+
+		printf("uvm 0x%08x %s %lld\n", c->cmd, node_str(c->node), c->type.size);
+	}
+}
+
+static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
+{
+	printf("version  %s\ntier     %s\n", lk->version, lk->tier);
+	if (!lk->range) {
+		printf("range    none: nvmediate has no ABI for this version\n");
+		return;
+	}
+	printf("range    [%s, %s] (%zu releases, ABI %d)\n", lk->range->first, lk->range->last,
+	       lk->range->releases.n, abi_index);
+	printf("ABI of   %s\n", lk->release);
+	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu\n", a->esc.n,
+	       a->ctrl.n, a->cls.n, a->uvm.n);
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *v = NULL;
+	int json = 0, table = 0, i;
+	struct store s;
+	struct rangeset rs;
+	struct lookup lk;
+	struct abi a;
+	struct nvver vv;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--version") && i + 1 < argc)
+			v = argv[++i];
+		else if (!strncmp(argv[i], "--version=", 10))
+			v = argv[i] + 10;
+		else if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--table"))
+			table = 1;
+		else if (!v && argv[i][0] != '-')
+			v = argv[i];
+		else
+			die("show: unknown argument %s", argv[i]);
+	}
+	if (!v)
+		die("show: give --version V");
+	if (ver_parse(v, &vv) || ver_key(&vv) == UINT64_MAX)
+		die("show: '%s' is not a version number (major.minor[.patch])", v);
+	memset(&s, 0, sizeof(s));
+	s.dir = xstrdup(abi_dir_default());
+	ranges_load(&s, &rs);
+	lookup(&rs, v, &lk);
+	memset(&a, 0, sizeof(a));
+	if (lk.release && abi_load(&s, lk.release, &a))
+		die("cannot read release %s", lk.release);
+	if (table)
+		show_table(&lk, &a);
+	else if (json)
+		show_json(&s, &lk, lk.release ? &a : NULL,
+			  lk.range ? lk.range->abi_index : -1);
+	else
+		show_text(&lk, &a, lk.range ? lk.range->abi_index : -1);
+	if (lk.release)
+		abi_free(&a);
+	ranges_free(&rs);
+	free(s.dir);
+	return 0;
+}

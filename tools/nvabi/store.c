@@ -1,0 +1,966 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvabi: the text files under abi/.
+ *
+ * abi/releases/<version>.abi, one per release:
+ *
+ *   nvabi 1
+ *   @release 595.45.04
+ *   @source <tree or git@tag>
+ *   esc <nr> <node> <priv> <kind> <sizes> <types> @<macro> @<handler>
+ *   ctrl <cmd> <priv> [<size> <type>] [ar=<right>] [x=<flag>...] @<classes>
+ *   class <id> <priv> [<none|opt|req> <size> <type>] @<macro> @<class>
+ *   uvm <cmd> <node> <size> <type> @<macro>
+ *
+ * A record type is written NAME#HASH, where HASH names one layout in
+ * abi/layouts.txt:
+ *
+ *   NAME#HASH struct|union <size> <align> @<header>
+ *     <offset> <field> <type> <size> [ptr] [fd]
+ *     uses NAME#HASH ...          (the records its fields refer to)
+ *
+ * Offsets are in bytes ("byte.bit" where not byte aligned); bit-fields give
+ * their width as ":<bits>". HASH is a 48-bit FNV-1a of the layout's text
+ * (without provenance) and the hashes it uses, so equal hashes mean equal
+ * layouts all the way down.
+ *
+ * Tokens and lines that start with '@' are provenance: they say where a fact
+ * came from and are not part of the ABI. Two releases have the same ABI when
+ * their files are equal once provenance is removed.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvabi.h"
+
+#define HASH_MASK 0xffffffffffffULL
+
+/* ---- layouts ----------------------------------------------------------------- */
+
+static void off_str(char *buf, size_t n, const struct field *f)
+{
+	if (f->bitfield || f->off % 8)
+		snprintf(buf, n, "%lld.%lld", f->off / 8, f->off % 8);
+	else
+		snprintf(buf, n, "%lld", f->off / 8);
+}
+
+static void layout_body(struct sbuf *b, const struct layout *l)
+{
+	size_t i, j;
+	struct pvec uses = { 0 };
+
+	for (i = 0; i < l->nfields; i++) {
+		const struct field *f = &l->fields[i];
+		char off[64];
+
+		off_str(off, sizeof(off), f);
+		sb_printf(b, "  %s %s %s %s%lld%s%s\n", off, f->name, f->type,
+			  f->bitfield ? ":" : "", f->size, f->flags & FLD_PTR ? " ptr" : "",
+			  f->flags & FLD_FD ? " fd" : "");
+		if (f->rec) {
+			int dup = 0;
+
+			for (j = 0; j < uses.n; j++)
+				if (uses.v[j] == f->rec)
+					dup = 1;
+			if (!dup)
+				pv_push(&uses, f->rec);
+		}
+	}
+	if (uses.n) {
+		sb_add(b, "  uses");
+		for (j = 0; j < uses.n; j++) {
+			const struct layout *u = uses.v[j];
+
+			sb_printf(b, " %s#%012llx", u->name, (unsigned long long)u->hash);
+		}
+		sb_addc(b, '\n');
+	}
+	pv_free(&uses);
+}
+
+uint64_t layout_hash(struct layout *l)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+
+	if (l->hashed == 2)
+		return l->hash;
+	if (l->hashed == 1)
+		die("layout %s refers to itself", l->name);
+	l->hashed = 1;
+	for (i = 0; i < l->nfields; i++)
+		if (l->fields[i].rec)
+			layout_hash(l->fields[i].rec);
+	sb_printf(&b, "%s %s %lld %lld\n", l->name, l->is_union ? "union" : "struct", l->size,
+		  l->align);
+	layout_body(&b, l);
+	l->hash = fnv1a64(b.s, b.len, FNV_SEED) & HASH_MASK;
+	l->hashed = 2;
+	sb_free(&b);
+	return l->hash;
+}
+
+void layout_format(struct sbuf *b, const struct layout *l)
+{
+	sb_printf(b, "%s#%012llx %s %lld %lld @%s\n", l->name, (unsigned long long)l->hash,
+		  l->is_union ? "union" : "struct", l->size, l->align,
+		  l->header ? l->header : "?");
+	layout_body(b, l);
+}
+
+void layout_free(struct layout *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->nfields; i++) {
+		free(l->fields[i].name);
+		free(l->fields[i].type);
+		free(l->fields[i].rec_ref);
+	}
+	free(l->fields);
+	free(l->name);
+	free(l->header);
+	free(l);
+}
+
+static void layout_free_v(void *p)
+{
+	layout_free(p);
+}
+
+static char *layout_key(const struct layout *l)
+{
+	return xasprintf("%s#%012llx", l->name, (unsigned long long)l->hash);
+}
+
+/* Split a line into space-separated tokens (in place). */
+static int split(char *line, char **tok, int max)
+{
+	int n = 0;
+
+	while (*line) {
+		while (*line == ' ' || *line == '\t' || *line == '\r')
+			*line++ = 0;
+		if (!*line)
+			break;
+		if (n == max)
+			return -1;
+		tok[n++] = line;
+		while (*line && *line != ' ' && *line != '\t' && *line != '\r')
+			line++;
+	}
+	return n;
+}
+
+static int parse_ll(const char *s, long long *v)
+{
+	char *end;
+
+	*v = strtoll(s, &end, 0);
+	return *s && !*end ? 0 : -1;
+}
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long long x = strtoull(s, &end, 0);
+
+	if (!*s || *end || x > 0xffffffffULL)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* Parse layouts.txt-style blocks into map (key -> layout); links are by key. */
+static int layouts_parse(const char *text, const char *what, struct smap *map)
+{
+	char *buf = xstrdup(text), *line, *save = NULL;
+	struct layout *cur = NULL;
+	struct pvec fields = { 0 };
+	struct pvec all = { 0 };
+	int lineno = 0, err = 0;
+	size_t i, j;
+
+#define BAD(...) do { warnx(__VA_ARGS__); err = -1; goto out; } while (0)
+	for (line = buf;; line = NULL) {
+		char *tok[64];
+		int n;
+
+		line = strtok_r(line, "\n", &save);
+		if (!line)
+			break;
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (line[0] != ' ') {
+			char *hash;
+			long long size, align;
+
+			if (cur) {
+				cur->nfields = fields.n;
+				cur->fields = xcalloc(fields.n + 1, sizeof(struct field));
+				for (i = 0; i < fields.n; i++) {
+					cur->fields[i] = *(struct field *)fields.v[i];
+					free(fields.v[i]);
+				}
+				fields.n = 0;
+			}
+			n = split(line, tok, 64);
+			if (n < 4 || n > 5 || !(hash = strchr(tok[0], '#')) ||
+			    parse_ll(tok[2], &size) || parse_ll(tok[3], &align) ||
+			    (strcmp(tok[1], "struct") && strcmp(tok[1], "union")))
+				BAD("%s:%d: bad layout header", what, lineno);
+			cur = xcalloc(1, sizeof(*cur));
+			cur->name = xstrndup(tok[0], hash - tok[0]);
+			cur->hash = strtoull(hash + 1, NULL, 16);
+			cur->is_union = !strcmp(tok[1], "union");
+			cur->size = size;
+			cur->align = align;
+			cur->header = xstrdup(n == 5 && tok[4][0] == '@' ? tok[4] + 1 : "?");
+			pv_push(&all, cur);
+			continue;
+		}
+		if (!cur)
+			BAD("%s:%d: field outside a layout", what, lineno);
+		n = split(line, tok, 64);
+		if (n < 1)
+			continue;
+		if (!strcmp(tok[0], "uses")) {
+			/* resolve fields' records by name */
+			for (j = 1; j < (size_t)n; j++) {
+				char *h = strchr(tok[j], '#');
+				size_t nl;
+
+				if (!h)
+					BAD("%s:%d: bad 'uses'", what, lineno);
+				nl = h - tok[j];
+				for (i = 0; i < fields.n; i++) {
+					struct field *f = fields.v[i];
+					size_t tl = strcspn(f->type, "[");
+
+					if (tl == nl && !strncmp(f->type, tok[j], nl) && !f->rec_ref)
+						f->rec_ref = xstrdup(tok[j]);
+				}
+			}
+			continue;
+		}
+		{
+			struct field *f = xcalloc(1, sizeof(*f));
+			char *dot;
+			int k;
+
+			if (n < 4)
+				BAD("%s:%d: bad field", what, lineno);
+			dot = strchr(tok[0], '.');
+			f->off = strtoll(tok[0], NULL, 10) * 8 + (dot ? strtoll(dot + 1, NULL, 10) : 0);
+			f->name = xstrdup(tok[1]);
+			f->type = xstrdup(tok[2]);
+			if (tok[3][0] == ':') {
+				f->bitfield = 1;
+				f->size = strtoll(tok[3] + 1, NULL, 10);
+			} else
+				f->size = strtoll(tok[3], NULL, 10);
+			for (k = 4; k < n; k++) {
+				if (!strcmp(tok[k], "ptr"))
+					f->flags |= FLD_PTR;
+				else if (!strcmp(tok[k], "fd"))
+					f->flags |= FLD_FD;
+				else
+					BAD("%s:%d: unknown field flag '%s'", what, lineno, tok[k]);
+			}
+			pv_push(&fields, f);
+		}
+	}
+	if (cur) {
+		cur->nfields = fields.n;
+		cur->fields = xcalloc(fields.n + 1, sizeof(struct field));
+		for (i = 0; i < fields.n; i++) {
+			cur->fields[i] = *(struct field *)fields.v[i];
+			free(fields.v[i]);
+		}
+		fields.n = 0;
+	}
+	for (i = 0; i < all.n; i++) {
+		struct layout *l = all.v[i];
+		char *key = layout_key(l);
+
+		if (!smap_get(map, key))
+			smap_put(map, key, l);
+		else
+			layout_free(l);
+		free(key);
+	}
+	all.n = 0;
+#undef BAD
+out:
+	for (i = 0; i < all.n; i++)
+		layout_free(all.v[i]);
+	for (i = 0; i < fields.n; i++)
+		free(fields.v[i]);
+	pv_free(&all);
+	pv_free(&fields);
+	free(buf);
+	return err;
+}
+
+/* Link fields to records and check every hash. */
+static void layouts_link(struct smap *map, const char *what)
+{
+	size_t b;
+
+	for (b = 0; b < map->nb; b++) {
+		struct smap_ent *e;
+
+		for (e = map->b[b]; e; e = e->next) {
+			struct layout *l = e->val;
+			size_t i;
+
+			for (i = 0; i < l->nfields; i++) {
+				struct field *f = &l->fields[i];
+
+				if (!f->rec_ref)
+					continue;
+				f->rec = smap_get(map, f->rec_ref);
+				if (!f->rec)
+					die("%s: layout %s uses %s, which is missing", what, e->key,
+					    f->rec_ref);
+			}
+		}
+	}
+	for (b = 0; b < map->nb; b++) {
+		struct smap_ent *e;
+
+		for (e = map->b[b]; e; e = e->next)
+			((struct layout *)e->val)->hashed = 0;
+	}
+	for (b = 0; b < map->nb; b++) {
+		struct smap_ent *e;
+
+		for (e = map->b[b]; e; e = e->next) {
+			struct layout *l = e->val;
+			const char *h = strchr(e->key, '#');
+			uint64_t want = strtoull(h + 1, NULL, 16);
+
+			if (layout_hash(l) != want)
+				die("%s: layout %s does not match its hash (edited by hand?)", what,
+				    e->key);
+		}
+	}
+}
+
+void store_open(struct store *s, const char *dir)
+{
+	char *p, *txt;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = xstrdup(dir);
+	p = path_join(dir, "layouts.txt");
+	txt = read_file(p, NULL);
+	if (txt) {
+		if (layouts_parse(txt, p, &s->layouts))
+			die("%s does not parse", p);
+		layouts_link(&s->layouts, p);
+	}
+	free(txt);
+	free(p);
+}
+
+void store_close(struct store *s)
+{
+	smap_free(&s->layouts, layout_free_v);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+struct layout *layout_dup(const struct layout *l)
+{
+	struct layout *d = xcalloc(1, sizeof(*d));
+	size_t i;
+
+	*d = *l;
+	d->name = xstrdup(l->name);
+	d->header = xstrdup(l->header ? l->header : "?");
+	d->fields = xcalloc(l->nfields + 1, sizeof(*d->fields));
+	for (i = 0; i < l->nfields; i++) {
+		d->fields[i] = l->fields[i];
+		d->fields[i].name = xstrdup(l->fields[i].name);
+		d->fields[i].type = xstrdup(l->fields[i].type);
+		d->fields[i].rec_ref = l->fields[i].rec ? layout_key(l->fields[i].rec) :
+				       (l->fields[i].rec_ref ? xstrdup(l->fields[i].rec_ref) : NULL);
+		d->fields[i].rec = NULL;
+	}
+	return d;
+}
+
+/* Add a layout (and what it uses); returns 1 if it was new. */
+int store_add_layout(struct store *s, struct layout *l)
+{
+	char *key = layout_key(l);
+	int added = 0;
+	size_t i;
+
+	if (!smap_get(&s->layouts, key)) {
+		struct layout *d = layout_dup(l);
+
+		smap_put(&s->layouts, key, d);
+		s->dirty = 1;
+		added = 1;
+		for (i = 0; i < l->nfields; i++)
+			if (l->fields[i].rec)
+				store_add_layout(s, l->fields[i].rec);
+		for (i = 0; i < d->nfields; i++)
+			if (d->fields[i].rec_ref)
+				d->fields[i].rec = smap_get(&s->layouts, d->fields[i].rec_ref);
+	}
+	free(key);
+	return added;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *layouts_text(struct smap *map, struct smap *only)
+{
+	struct pvec keys = { 0 };
+	struct sbuf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < map->nb; i++) {
+		struct smap_ent *e;
+
+		for (e = map->b[i]; e; e = e->next)
+			if (!only || smap_get(only, e->key))
+				pv_push(&keys, e->key);
+	}
+	qsort(keys.v, keys.n, sizeof(*keys.v), cmp_key);
+	sb_add(&b, "# nvabi layouts: every record layout that a file in releases/ refers to.\n"
+		   "# NAME#HASH struct|union SIZE ALIGN @HEADER, then OFFSET FIELD TYPE SIZE [ptr] [fd]\n");
+	for (i = 0; i < keys.n; i++) {
+		sb_addc(&b, '\n');
+		layout_format(&b, smap_get(map, keys.v[i]));
+	}
+	pv_free(&keys);
+	return sb_steal(&b);
+}
+
+void store_write(struct store *s)
+{
+	char *p = path_join(s->dir, "layouts.txt");
+	char *txt = layouts_text(&s->layouts, NULL);
+
+	if (write_file_atomic(p, txt, strlen(txt)))
+		die("cannot write %s", p);
+	free(txt);
+	free(p);
+	s->dirty = 0;
+}
+
+/* Write the layouts an ABI refers to, for a later merge (extract workers). */
+char *abi_layouts_text(struct abi *a);
+char *abi_layouts_text(struct abi *a)
+{
+	return layouts_text(&a->layouts, NULL);
+}
+
+int store_merge_text(struct store *s, const char *text, const char *what);
+int store_merge_text(struct store *s, const char *text, const char *what)
+{
+	struct smap tmp = { 0 };
+	size_t b;
+
+	if (layouts_parse(text, what, &tmp))
+		return -1;
+	layouts_link(&tmp, what);
+	for (b = 0; b < tmp.nb; b++) {
+		struct smap_ent *e;
+
+		for (e = tmp.b[b]; e; e = e->next)
+			store_add_layout(s, e->val);
+	}
+	smap_free(&tmp, layout_free_v);
+	return 0;
+}
+
+/* ---- releases ------------------------------------------------------------------- */
+
+char *release_path(const struct store *s, const char *release)
+{
+	char *d = path_join(s->dir, "releases");
+	char *f = xasprintf("%s.abi", release);
+	char *p = path_join(d, f);
+
+	free(d);
+	free(f);
+	return p;
+}
+
+static int cmp_ver(const void *a, const void *b)
+{
+	return ver_cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+void store_releases(const struct store *s, struct pvec *out)
+{
+	char *d = path_join(s->dir, "releases");
+	DIR *dir = opendir(d);
+	struct dirent *e;
+
+	if (!dir)
+		die("%s: no releases directory (run 'nvabi extract' first)", d);
+	while ((e = readdir(dir))) {
+		size_t n = strlen(e->d_name);
+		struct nvver v;
+		char *name;
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".abi"))
+			continue;
+		name = xstrndup(e->d_name, n - 4);
+		if (ver_parse(name, &v)) {
+			warnx("%s/%s: not named after a version; ignored", d, e->d_name);
+			free(name);
+			continue;
+		}
+		pv_push(out, name);
+	}
+	closedir(dir);
+	free(d);
+	qsort(out->v, out->n, sizeof(*out->v), cmp_ver);
+}
+
+static void ptype_format(struct sbuf *b, const struct ptype *t)
+{
+	if (t->rec || t->hash)
+		sb_printf(b, "%s#%012llx", t->name, (unsigned long long)(t->hash & HASH_MASK));
+	else
+		sb_add(b, t->name ? t->name : "-");
+}
+
+void format_esc(struct sbuf *b, const struct esc *e)
+{
+	int k;
+
+	sb_printf(b, "esc 0x%02x %s %s %s ", e->nr, node_str(e->node), priv_str(e->priv),
+		  kind_str(e->kind));
+	if (!e->ntypes)
+		sb_add(b, "- -");
+	for (k = 0; k < e->ntypes; k++)
+		sb_printf(b, "%s%lld", k ? "," : "", e->types[k].size);
+	if (e->ntypes)
+		sb_addc(b, ' ');
+	for (k = 0; k < e->ntypes; k++) {
+		if (k)
+			sb_addc(b, ',');
+		ptype_format(b, &e->types[k]);
+	}
+	if (e->early != ESC_UNCHECKED) {
+		sb_printf(b, " early=%s:%lld", kind_str(e->early), e->early_size[0]);
+		if (e->nearly > 1)
+			sb_printf(b, ",%lld", e->early_size[1]);
+	}
+	sb_printf(b, " @%s @%s\n", e->name, e->src ? e->src : "-");
+}
+
+void format_ctrl(struct sbuf *b, const struct ctrl *c)
+{
+	sb_printf(b, "ctrl 0x%08x %s", c->cmd, priv_str(c->priv));
+	if (c->type.size >= 0) {
+		sb_printf(b, " %lld ", c->type.size);
+		ptype_format(b, &c->type);
+	}
+	if (c->access)
+		sb_printf(b, " ar=0x%x", c->access);
+	if (c->extra & CTRL_X_PRIV_IF_NO_RIGHTS)
+		sb_add(b, " x=root-without-rights");
+	if (c->extra & CTRL_X_TEST_ONLY)
+		sb_add(b, " x=test-only");
+	sb_printf(b, " @%s\n", c->owners ? c->owners : "-");
+}
+
+void format_cls(struct sbuf *b, const struct cls *c)
+{
+	static const char *const pn[] = { "none", "opt", "req" };
+
+	sb_printf(b, "class 0x%08x %s", c->id, priv_str(c->priv));
+	if (c->type.size >= 0) {
+		sb_printf(b, " %s %lld ", pn[c->params], c->type.size);
+		ptype_format(b, &c->type);
+	}
+	sb_printf(b, " @%s @%s\n", c->name ? c->name : "-", c->internal ? c->internal : "-");
+}
+
+void format_uvm(struct sbuf *b, const struct uvmc *c)
+{
+	sb_printf(b, "uvm 0x%08x %s %lld ", c->cmd, node_str(c->node), c->type.size);
+	ptype_format(b, &c->type);
+	sb_printf(b, " @%s\n", c->name ? c->name : "-");
+}
+
+char *abi_format(const struct abi *a)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+
+	sb_printf(&b, "nvabi %d\n@release %s\n@source %s\n", NVABI_FORMAT, a->release,
+		  a->source ? a->source : "-");
+	for (i = 0; i < a->esc.n; i++)
+		format_esc(&b, a->esc.v[i]);
+	for (i = 0; i < a->ctrl.n; i++)
+		format_ctrl(&b, a->ctrl.v[i]);
+	for (i = 0; i < a->cls.n; i++)
+		format_cls(&b, a->cls.v[i]);
+	for (i = 0; i < a->uvm.n; i++)
+		format_uvm(&b, a->uvm.v[i]);
+	return sb_steal(&b);
+}
+
+char *abi_identity(const char *text)
+{
+	struct sbuf b = { 0 };
+	const char *p = text;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (p[0] != '@') {
+			const char *q = p, *end = p + n;
+			int first = 1;
+
+			while (q < end) {
+				const char *t;
+
+				while (q < end && *q == ' ')
+					q++;
+				t = q;
+				while (q < end && *q != ' ')
+					q++;
+				if (q == t || *t == '@')
+					continue;
+				if (!first)
+					sb_addc(&b, ' ');
+				sb_addn(&b, t, q - t);
+				first = 0;
+			}
+			sb_addc(&b, '\n');
+		}
+		p += n + (e ? 1 : 0);
+	}
+	return sb_steal(&b);
+}
+
+static int parse_ptype(const char *tok, long long size, struct ptype *t)
+{
+	const char *h = strchr(tok, '#');
+
+	memset(t, 0, sizeof(*t));
+	t->size = size;
+	if (!h) {
+		t->name = xstrdup(tok);
+		return 0;
+	}
+	t->name = xstrndup(tok, h - tok);
+	t->hash = strtoull(h + 1, NULL, 16);
+	return 0;
+}
+
+int abi_parse(const char *text, const char *what, struct abi *a)
+{
+	char *buf = xstrdup(text), *line, *save = NULL;
+	int lineno = 0, err = 0, have_magic = 0;
+
+	memset(a, 0, sizeof(*a));
+#define BAD(...) do { warnx(__VA_ARGS__); err = -1; goto out; } while (0)
+	for (line = buf;; line = NULL) {
+		char *tok[32], *prov[8];
+		int n, np = 0, i, m = 0;
+
+		line = strtok_r(line, "\n", &save);
+		if (!line)
+			break;
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		n = split(line, tok, 32);
+		if (n <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (tok[i][0] == '@' && i > 0) {
+				if (np < 8)
+					prov[np++] = tok[i] + 1;
+			} else
+				tok[m++] = tok[i];
+		}
+		n = m;
+		if (!strcmp(tok[0], "nvabi")) {
+			if (n != 2 || atoi(tok[1]) != NVABI_FORMAT)
+				BAD("%s:%d: format %s, this nvabi reads %d", what, lineno,
+				    n > 1 ? tok[1] : "?", NVABI_FORMAT);
+			have_magic = 1;
+		} else if (!strcmp(tok[0], "@release") && n == 2) {
+			a->release = xstrdup(tok[1]);
+		} else if (!strcmp(tok[0], "@source")) {
+			struct sbuf sb = { 0 };
+
+			for (i = 1; i < n; i++)
+				sb_printf(&sb, "%s%s", i > 1 ? " " : "", tok[i]);
+			a->source = sb.len ? sb_steal(&sb) : xstrdup("-");
+		} else if (!strcmp(tok[0], "esc") && (n == 7 || n == 8)) {
+			struct esc *e = xcalloc(1, sizeof(*e));
+			char *sz = tok[5], *ty = tok[6], *s1 = NULL, *s2 = NULL, *a1, *a2;
+			uint32_t nr;
+
+			pv_push(&a->esc, e);
+			if (parse_u32(tok[1], &nr) || (int)(e->node = node_parse(tok[2])) < 0 ||
+			    (int)(e->priv = priv_parse(tok[3])) < 0 ||
+			    (int)(e->kind = kind_parse(tok[4])) < 0)
+				BAD("%s:%d: bad escape", what, lineno);
+			e->nr = nr;
+			e->early = ESC_UNCHECKED;
+			if (n == 8) {
+				char *colon = strchr(tok[7], ':');
+				int ek;
+
+				if (strncmp(tok[7], "early=", 6) || !colon)
+					BAD("%s:%d: bad escape attribute '%s'", what, lineno, tok[7]);
+				char *comma;
+
+				*colon = 0;
+				comma = strchr(colon + 1, ',');
+				if (comma)
+					*comma = 0;
+				ek = kind_parse(tok[7] + 6);
+				e->nearly = comma ? 2 : 1;
+				if ((ek != ESC_EXACT && ek != ESC_ARRAY) ||
+				    parse_ll(colon + 1, &e->early_size[0]) ||
+				    (comma && parse_ll(comma + 1, &e->early_size[1])))
+					BAD("%s:%d: bad early check", what, lineno);
+				e->early = (enum esc_kind)ek;
+			}
+			e->name = xstrdup(np > 0 ? prov[0] : "-");
+			e->src = xstrdup(np > 1 ? prov[1] : "-");
+			if (strcmp(sz, "-")) {
+				for (a1 = strtok_r(sz, ",", &s1), a2 = strtok_r(ty, ",", &s2);
+				     a1 && a2 && e->ntypes < 4;
+				     a1 = strtok_r(NULL, ",", &s1), a2 = strtok_r(NULL, ",", &s2)) {
+					long long v;
+
+					if (parse_ll(a1, &v))
+						BAD("%s:%d: bad size", what, lineno);
+					parse_ptype(a2, v, &e->types[e->ntypes++]);
+				}
+			}
+		} else if (!strcmp(tok[0], "ctrl") && n >= 3) {
+			struct ctrl *c = xcalloc(1, sizeof(*c));
+			int k = 3;
+
+			pv_push(&a->ctrl, c);
+			if (parse_u32(tok[1], &c->cmd) || (int)(c->priv = priv_parse(tok[2])) < 0)
+				BAD("%s:%d: bad control", what, lineno);
+			c->owners = xstrdup(np > 0 ? prov[0] : "-");
+			if (n >= 5 && isdigit((unsigned char)tok[3][0])) {
+				long long v;
+
+				if (parse_ll(tok[3], &v))
+					BAD("%s:%d: bad size", what, lineno);
+				parse_ptype(tok[4], v, &c->type);
+				k = 5;
+			} else {
+				c->type.name = xstrdup("-");
+				c->type.size = -1;
+			}
+			for (; k < n; k++) {
+				if (!strncmp(tok[k], "ar=", 3))
+					parse_u32(tok[k] + 3, &c->access);
+				else if (!strcmp(tok[k], "x=root-without-rights"))
+					c->extra |= CTRL_X_PRIV_IF_NO_RIGHTS;
+				else if (!strcmp(tok[k], "x=test-only"))
+					c->extra |= CTRL_X_TEST_ONLY;
+				else
+					BAD("%s:%d: unknown control attribute '%s'", what, lineno,
+					    tok[k]);
+			}
+		} else if (!strcmp(tok[0], "class") && (n == 3 || n == 6)) {
+			struct cls *c = xcalloc(1, sizeof(*c));
+
+			pv_push(&a->cls, c);
+			if (parse_u32(tok[1], &c->id) || (int)(c->priv = priv_parse(tok[2])) < 0)
+				BAD("%s:%d: bad class", what, lineno);
+			c->name = xstrdup(np > 0 ? prov[0] : "-");
+			c->internal = xstrdup(np > 1 ? prov[1] : "-");
+			if (n == 6) {
+				long long v;
+
+				c->params = !strcmp(tok[3], "req") ? 2 : !strcmp(tok[3], "opt") ? 1 : 0;
+				if (parse_ll(tok[4], &v))
+					BAD("%s:%d: bad size", what, lineno);
+				parse_ptype(tok[5], v, &c->type);
+			} else {
+				c->type.name = xstrdup("-");
+				c->type.size = -1;
+			}
+		} else if (!strcmp(tok[0], "uvm") && n == 5) {
+			struct uvmc *c = xcalloc(1, sizeof(*c));
+			long long v;
+
+			pv_push(&a->uvm, c);
+			if (parse_u32(tok[1], &c->cmd) || (int)(c->node = node_parse(tok[2])) < 0 ||
+			    parse_ll(tok[3], &v))
+				BAD("%s:%d: bad UVM command", what, lineno);
+			parse_ptype(tok[4], v, &c->type);
+			c->name = xstrdup(np > 0 ? prov[0] : "-");
+		} else {
+			BAD("%s:%d: cannot read '%s'", what, lineno, tok[0]);
+		}
+	}
+	if (!have_magic)
+		BAD("%s: not an nvabi file", what);
+	if (!a->release)
+		BAD("%s: no @release line", what);
+#undef BAD
+out:
+	free(buf);
+	if (err)
+		abi_free(a);
+	return err;
+}
+
+static void resolve_ptype(struct store *s, struct ptype *t, const char *what)
+{
+	char *key;
+
+	if (!t->hash)
+		return;
+	key = xasprintf("%s#%012llx", t->name, (unsigned long long)t->hash);
+	t->rec = smap_get(&s->layouts, key);
+	if (!t->rec)
+		die("%s: layout %s is not in %s/layouts.txt", what, key, s->dir);
+	free(key);
+}
+
+void abi_resolve(struct store *s, struct abi *a)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < a->esc.n; i++) {
+		struct esc *e = a->esc.v[i];
+
+		for (k = 0; k < e->ntypes; k++)
+			resolve_ptype(s, &e->types[k], a->release);
+	}
+	for (i = 0; i < a->ctrl.n; i++)
+		resolve_ptype(s, &((struct ctrl *)a->ctrl.v[i])->type, a->release);
+	for (i = 0; i < a->cls.n; i++)
+		resolve_ptype(s, &((struct cls *)a->cls.v[i])->type, a->release);
+	for (i = 0; i < a->uvm.n; i++)
+		resolve_ptype(s, &((struct uvmc *)a->uvm.v[i])->type, a->release);
+}
+
+/* Load a release by version (from abi/releases) or by file path. */
+int abi_load(struct store *s, const char *name, struct abi *a)
+{
+	char *p, *txt;
+	int r;
+
+	if (strchr(name, '/') || (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".abi")))
+		p = xstrdup(name);
+	else
+		p = release_path(s, name);
+	txt = read_file(p, NULL);
+	if (!txt) {
+		free(p);
+		return -1;
+	}
+	r = abi_parse(txt, p, a);
+	free(txt);
+	free(p);
+	return r;
+}
+
+/* Drop layouts that no release file refers to, directly or through others. */
+static void mark(struct store *s, struct smap *keep, const char *key)
+{
+	struct layout *l;
+	size_t i;
+
+	if (smap_get(keep, key))
+		return;
+	l = smap_get(&s->layouts, key);
+	if (!l)
+		return;
+	smap_put(keep, key, l);
+	for (i = 0; i < l->nfields; i++)
+		if (l->fields[i].rec) {
+			char *k = layout_key(l->fields[i].rec);
+
+			mark(s, keep, k);
+			free(k);
+		}
+}
+
+static void mark_ptype(struct store *s, struct smap *keep, const struct ptype *t)
+{
+	char *key;
+
+	if (!t->hash)
+		return;
+	key = xasprintf("%s#%012llx", t->name, (unsigned long long)t->hash);
+	mark(s, keep, key);
+	free(key);
+}
+
+void store_prune(struct store *s)
+{
+	struct pvec rel = { 0 };
+	struct smap keep = { 0 };
+	size_t i, j, b;
+	int k;
+
+	store_releases(s, &rel);
+	for (i = 0; i < rel.n; i++) {
+		struct abi a;
+
+		if (abi_load(s, rel.v[i], &a))
+			die("cannot read release %s", (char *)rel.v[i]);
+		for (j = 0; j < a.esc.n; j++) {
+			struct esc *e = a.esc.v[j];
+
+			for (k = 0; k < e->ntypes; k++)
+				mark_ptype(s, &keep, &e->types[k]);
+		}
+		for (j = 0; j < a.ctrl.n; j++)
+			mark_ptype(s, &keep, &((struct ctrl *)a.ctrl.v[j])->type);
+		for (j = 0; j < a.cls.n; j++)
+			mark_ptype(s, &keep, &((struct cls *)a.cls.v[j])->type);
+		for (j = 0; j < a.uvm.n; j++)
+			mark_ptype(s, &keep, &((struct uvmc *)a.uvm.v[j])->type);
+		abi_free(&a);
+		free(rel.v[i]);
+	}
+	pv_free(&rel);
+	for (b = 0; b < s->layouts.nb; b++) {
+		struct smap_ent **pp = &s->layouts.b[b], *e;
+
+		while ((e = *pp)) {
+			if (!smap_get(&keep, e->key)) {
+				*pp = e->next;
+				layout_free(e->val);
+				free(e->key);
+				free(e);
+				s->layouts.n--;
+				s->dirty = 1;
+				continue;
+			}
+			pp = &e->next;
+		}
+	}
+	smap_free(&keep, NULL);
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvabi: access to a tree of open-gpu-kernel-modules, either a directory or
+ * one tag of a git repository (bare or not). From git, only the files the
+ * extraction reads are copied into a temporary directory.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nvabi.h"
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !memcmp(s + a - b, suf, b);
+}
+
+static int has_prefix(const char *s, const char *pre)
+{
+	return !strncmp(s, pre, strlen(pre));
+}
+
+/* The files an extraction reads (see extract.c and scan.c). */
+static const char *const wanted_files[] = {
+	"version.mk",
+	"src/nvidia/src/kernel/rmapi/resource_desc.c",
+	"src/nvidia/arch/nvalloc/unix/src/escape.c",
+	"src/nvidia/arch/nvalloc/unix/src/osapi.c",
+	"kernel-open/nvidia/nv.c",
+	"kernel-open/nvidia-uvm/uvm.c",
+	"kernel-open/nvidia-uvm/uvm_tools.c",
+	NULL,
+};
+
+static int wanted(const char *path)
+{
+	int i;
+
+	for (i = 0; wanted_files[i]; i++)
+		if (!strcmp(path, wanted_files[i]))
+			return 1;
+	if (has_prefix(path, "src/nvidia/generated/g_") && has_suffix(path, "_nvoc.c"))
+		return 1;
+	if (has_suffix(path, ".h") || has_suffix(path, ".inc") || has_suffix(path, ".inl"))
+		return has_prefix(path, "src/common/") || has_prefix(path, "src/nvidia/") ||
+		       has_prefix(path, "kernel-open/common/") ||
+		       has_prefix(path, "kernel-open/nvidia-uvm/");
+	return 0;
+}
+
+static char *read_version_mk(const char *root)
+{
+	char *p = path_join(root, "version.mk");
+	char *txt = read_file(p, NULL), *line, *save = NULL, *ver = NULL;
+
+	free(p);
+	if (!txt)
+		return NULL;
+	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *q = line;
+
+		while (isspace((unsigned char)*q))
+			q++;
+		if (strncmp(q, "NVIDIA_VERSION", 14))
+			continue;
+		q += 14;
+		while (isspace((unsigned char)*q) || *q == '=' || *q == ':' || *q == '?')
+			q++;
+		ver = xstrndup(q, strcspn(q, " \t\r"));
+		break;
+	}
+	free(txt);
+	return ver;
+}
+
+static void tree_validate(struct tree *t)
+{
+	static const char *const need[] = { "src/nvidia", "kernel-open", "src/common", NULL };
+	int i;
+
+	if (!is_dir(t->root))
+		die("%s: no such directory", t->label);
+	for (i = 0; need[i]; i++) {
+		char *p = path_join(t->root, need[i]);
+
+		if (!is_dir(p))
+			die("%s does not look like a tree of open-gpu-kernel-modules: no %s/",
+			    t->label, need[i]);
+		free(p);
+	}
+	t->version = read_version_mk(t->root);
+	if (!t->version)
+		die("%s: no NVIDIA_VERSION in version.mk", t->label);
+	{
+		struct nvver v;
+
+		if (ver_parse(t->version, &v))
+			die("%s: version.mk gives '%s', not a version number", t->label,
+			    t->version);
+	}
+}
+
+void tree_open_dir(struct tree *t, const char *dir)
+{
+	memset(t, 0, sizeof(*t));
+	t->root = realpath(dir, NULL);
+	if (!t->root)
+		die("%s: %s", dir, strerror(errno));
+	t->label = xstrdup(dir);
+	tree_validate(t);
+	t->source = xstrdup("open-gpu-kernel-modules tree");
+}
+
+void git_check(const char *gitdir)
+{
+	char *argv[] = { "git", "--git-dir", (char *)gitdir, "rev-parse", "--git-dir", NULL };
+	int st = run_cmd(argv, NULL, 1);
+
+	if (st == 127)
+		die("cannot run git (is it installed?)");
+	if (st != 0)
+		die("%s is not a git directory", gitdir);
+}
+
+char *git_resolve(const char *gitdir)
+{
+	char *dotgit = path_join(gitdir, ".git");
+	char *r;
+
+	/* Accept a work tree as well as the git directory itself. */
+	if (is_dir(dotgit))
+		r = dotgit;
+	else {
+		free(dotgit);
+		r = xstrdup(gitdir);
+	}
+	git_check(r);
+	return r;
+}
+
+/* Copy the wanted blobs of TAG into dir. */
+static void git_materialise(const char *gitdir, const char *tag, const char *dir)
+{
+	char *spec = xasprintf("%s^{tree}", tag);
+	char *ls_argv[] = { "git", "--git-dir", (char *)gitdir, "ls-tree", "-r", "-z",
+			    "--full-tree", spec, NULL };
+	size_t len, off = 0;
+	int st, i;
+	char *ls = run_capture(ls_argv, &len, &st);
+	struct pvec paths = { 0 }, shas = { 0 }, modes = { 0 };
+	char *list = path_join(dir, ".nvabi-objects");
+	struct sbuf lb = { 0 };
+	int fds[2];
+	pid_t pid;
+	FILE *in;
+
+	if (st != 0)
+		die("git ls-tree %s failed in %s", tag, gitdir);
+	while (off < len) {
+		char *ent = ls + off, *tab = strchr(ent, '\t');
+		size_t elen = strlen(ent);
+
+		off += elen + 1;
+		if (!tab)
+			continue;
+		/* "<mode> <type> <sha>\t<path>" */
+		if (strncmp(ent + 7, "blob ", 5) && strncmp(ent + 6, "blob ", 5))
+			continue;
+		if (!wanted(tab + 1))
+			continue;
+		pv_push(&paths, tab + 1);
+		pv_push(&modes, ent);
+		pv_push(&shas, xstrndup(tab - 40, 40));
+		sb_printf(&lb, "%s\n", (char *)shas.v[shas.n - 1]);
+	}
+	if (!paths.n)
+		die("tag %s of %s holds none of the files nvabi reads", tag, gitdir);
+	if (write_file_atomic(list, lb.s, lb.len))
+		die("cannot write %s", list);
+	sb_free(&lb);
+
+	if (pipe(fds))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		int lfd = open(list, O_RDONLY);
+
+		if (lfd < 0)
+			_exit(127);
+		dup2(lfd, 0);
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("git", "git", "--git-dir", gitdir, "cat-file", "--batch", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	if (!in)
+		die("fdopen: %s", strerror(errno));
+	for (i = 0; i < (int)paths.n; i++) {
+		char hdr[256], *full, *slash, *buf;
+		unsigned long size;
+		int link = !strncmp(modes.v[i], "120000", 6);
+		int fd;
+
+		if (!fgets(hdr, sizeof(hdr), in))
+			die("git cat-file ended early at %s", (char *)paths.v[i]);
+		if (sscanf(hdr, "%*s blob %lu", &size) != 1)
+			die("git cat-file: unexpected '%s'", hdr);
+		buf = xmalloc(size + 1);
+		if (size && fread(buf, 1, size, in) != size)
+			die("git cat-file: short read for %s", (char *)paths.v[i]);
+		fgetc(in);	/* the newline after the object */
+		buf[size] = 0;
+		full = path_join(dir, paths.v[i]);
+		slash = strrchr(full, '/');
+		*slash = 0;
+		if (mkdir_p(full))
+			die("cannot create %s: %s", full, strerror(errno));
+		*slash = '/';
+		if (link) {
+			if (symlink(buf, full))
+				die("cannot create %s: %s", full, strerror(errno));
+		} else {
+			fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0 || (size && write(fd, buf, size) != (ssize_t)size) || close(fd))
+				die("cannot write %s: %s", full, strerror(errno));
+		}
+		free(full);
+		free(buf);
+	}
+	fclose(in);
+	waitpid(pid, &st, 0);
+	unlink(list);
+	free(list);
+	for (i = 0; i < (int)shas.n; i++)
+		free(shas.v[i]);
+	pv_free(&shas);
+	pv_free(&paths);
+	pv_free(&modes);
+	free(ls);
+	free(spec);
+}
+
+void tree_open_git(struct tree *t, const char *gitdir, const char *tag)
+{
+	char *gd = git_resolve(gitdir);
+	char *spec = xasprintf("%s^{tree}", tag);
+	char *argv[] = { "git", "--git-dir", gd, "rev-parse", "-q", "--verify", spec, NULL };
+	const char *tmpbase = getenv("TMPDIR");
+	char *tmpl, *safe, *p;
+
+	memset(t, 0, sizeof(*t));
+	if (run_cmd(argv, NULL, 1) != 0)
+		die("no tag '%s' in %s", tag, gitdir);
+	safe = xstrdup(tag);
+	for (p = safe; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			*p = '_';
+	tmpl = xasprintf("%s/nvabi-%s-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp", safe);
+	free(safe);
+	if (!mkdtemp(tmpl))
+		die("mkdtemp %s: %s", tmpl, strerror(errno));
+	t->tmp = tmpl;
+	t->root = xstrdup(tmpl);
+	t->label = xasprintf("%s@%s", gitdir, tag);
+	git_materialise(gd, tag, t->root);
+	tree_validate(t);
+	t->source = xasprintf("open-gpu-kernel-modules tag %s", tag);
+	if (strcmp(t->version, tag) != 0)
+		warnx("tag %s holds version %s (version.mk); using %s", tag, t->version,
+		      t->version);
+	free(spec);
+	free(gd);
+}
+
+void tree_close(struct tree *t)
+{
+	if (t->tmp && !getenv("NVABI_KEEP_TREE"))
+		rm_rf(t->tmp);
+	free(t->tmp);
+	free(t->root);
+	free(t->label);
+	free(t->version);
+	free(t->source);
+	memset(t, 0, sizeof(*t));
+}
+
+static int cmp_ver_ptr(const void *a, const void *b)
+{
+	return ver_cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+void git_list_tags(const char *gitdir, struct pvec *out)
+{
+	char *gd = git_resolve(gitdir);
+	char *argv[] = { "git", "--git-dir", gd, "tag", "-l", NULL };
+	int st;
+	char *txt = run_capture(argv, NULL, &st), *line, *save = NULL;
+
+	if (st != 0)
+		die("git tag -l failed in %s", gitdir);
+	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct nvver v;
+
+		if (ver_parse(line, &v)) {
+			note("skipping tag %s: not a version number", line);
+			continue;
+		}
+		pv_push(out, xstrdup(line));
+	}
+	qsort(out->v, out->n, sizeof(*out->v), cmp_ver_ptr);
+	free(txt);
+	free(gd);
+}
