@@ -74,4 +74,13 @@ struct nvm_fd_field {
 	{ NVM_FD_UVM,    78,   56,   40,   "UVM_ALLOC_DEVICE_P2P.rmCtrlFd" },	\
 }
 
+/*
+ * Calls during which the driver checks that the calling process holds the
+ * GPU's node open (osIsGpuAccessible() -> nv_is_gpu_accessible(), which
+ * walks current->files): allocating NV01_DEVICE_0 (gpu/device.c,
+ * deviceConstruct) and UVM_REGISTER_GPU (nvidia-uvm/uvm_va_space.c ->
+ * uvm_gpu_retain_by_uuid -> rmapi/nv_gpu_ops.c nvGpuOpsGetGpuInfo).
+ */
+#define NVM_BASE_GPU_NODE_UVM_CMDS { 37 /* UVM_REGISTER_GPU */ }
+
 #endif /* NVM_ABI_BASE_FDS_H */

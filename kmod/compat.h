@@ -8,11 +8,11 @@
 
 #include <linux/version.h>
 
-/* class_create() lost its owner argument in 6.4. */
+/* Class callbacks and attributes take const pointers from 6.4. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
-#define nvm_class_create(name)		class_create(name)
+#define NVM_CLASS_CONST const
 #else
-#define nvm_class_create(name)		class_create(THIS_MODULE, name)
+#define NVM_CLASS_CONST
 #endif
 
 /* class->devnode takes a const struct device from 6.2. */

@@ -72,16 +72,16 @@ static struct file_system_type nvm_fs_type = {
 };
 
 /*
- * The UVM node has a dynamic major: read it off the host's device node,
- * resolved from the root of the initial pid namespace's init, never from the
- * caller's root (a container has no /dev/nvidia-uvm of its own).
+ * Open a file of the host, resolved from the root of the initial pid
+ * namespace's init, never from the caller's root: a container has neither
+ * the host's /dev nor its /proc.
  */
-static int nvm_drv_uvm_devt(dev_t *devt)
+static struct file *nvm_drv_host_open(const char *path, int flags)
 {
 	struct task_struct *init;
 	struct file *file;
 	struct path root;
-	int ret = 0;
+	bool found = false;
 
 	rcu_read_lock();
 	init = pid_task(find_pid_ns(1, &init_pid_ns), PIDTYPE_PID);
@@ -89,31 +89,76 @@ static int nvm_drv_uvm_devt(dev_t *devt)
 		get_task_struct(init);
 	rcu_read_unlock();
 	if (!init)
-		return -ENXIO;
+		return ERR_PTR(-ENXIO);
 
 	task_lock(init);
-	if (init->fs)
+	if (init->fs) {
 		get_fs_root(init->fs, &root);
-	else
-		ret = -ENXIO;
+		found = true;
+	}
 	task_unlock(init);
 	put_task_struct(init);
-	if (ret)
-		return ret;
+	if (!found)
+		return ERR_PTR(-ENXIO);
+
+	file = file_open_root(&root, path, flags, 0);
+	path_put(&root);
+	return file;
+}
+
+/* The UVM node has a dynamic major: read it off the host's device node. */
+static int nvm_drv_uvm_devt(dev_t *devt)
+{
+	struct file *file;
+	int ret = -ENXIO;
 
 	/* O_PATH: a lookup only, neither the driver's open nor permissions. */
-	file = file_open_root(&root, nvm_uvm_path, O_PATH, 0);
-	path_put(&root);
+	file = nvm_drv_host_open(nvm_uvm_path, O_PATH);
 	if (IS_ERR(file))
 		return PTR_ERR(file) == -ENOENT ? -ENXIO : PTR_ERR(file);
-
-	ret = -ENXIO;
 	if (S_ISCHR(file_inode(file)->i_mode)) {
 		*devt = file_inode(file)->i_rdev;
 		ret = 0;
 	}
 	fput(file);
 	return ret;
+}
+
+/**
+ * nvm_drv_version() - the version of the driver behind a backing file
+ * @backing: file returned by nvm_drv_open(); it pins the driver's module
+ * @v: the version found
+ * @source: set to "module" or "proc", where it was found
+ *
+ * The MODULE_VERSION of the module that owns @backing comes first; if it
+ * has none (nvidia-uvm before 520), the first line of the host's
+ * /proc/driver/nvidia/version.
+ *
+ * Return: 0, or a negative errno when neither gives a version.
+ */
+int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source)
+{
+	const struct module *owner = backing->f_op->owner;
+	char line[256];
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (owner && owner->version && !nvm_version_parse(owner->version, v)) {
+		*source = "module";
+		return 0;
+	}
+
+	*source = "proc";
+	file = nvm_drv_host_open("/proc/driver/nvidia/version", O_RDONLY);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	n = kernel_read(file, line, sizeof(line) - 1, &pos);
+	fput(file);
+	if (n < 0)
+		return n;
+	line[n] = '\0';
+	return nvm_version_find(line, v);
 }
 
 static const char *nvm_drv_owner(enum nvm_kind kind)
@@ -135,7 +180,6 @@ struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int fla
 {
 	static const struct qstr name = QSTR_INIT("nvidia", 6);
 	struct inode *inode;
-	struct dentry *dentry;
 	struct file *file;
 	struct path path;
 	dev_t devt;
@@ -160,27 +204,34 @@ struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int fla
 		return ERR_PTR(ret);
 	/* Device inodes here are opened by nvmediate alone, never by path. */
 	nvm_mnt->mnt_sb->s_iflags |= SB_I_NODEV | SB_I_NOEXEC;
+	/*
+	 * Our own reference on the mount, dropped after our dentry reference
+	 * (path_put order): the inode's eviction unpins the mount, and must
+	 * never be the last mntput, which would unmount from inside the
+	 * dentry's destruction.
+	 */
+	path.mnt = mntget(nvm_mnt);
 
-	inode = new_inode(nvm_mnt->mnt_sb);
+	inode = new_inode(path.mnt->mnt_sb);
 	if (!inode) {
 		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
+		mntput(path.mnt);
 		return ERR_PTR(-ENOMEM);
 	}
 	inode->i_ino = get_next_ino();
 	init_special_inode(inode, S_IFCHR | 0600, devt);
 	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
 
-	dentry = d_alloc(nvm_mnt->mnt_sb->s_root, &name);
-	if (!dentry) {
-		iput(inode);
+	path.dentry = d_alloc(path.mnt->mnt_sb->s_root, &name);
+	if (!path.dentry) {
+		iput(inode);	/* unpins */
+		mntput(path.mnt);
 		return ERR_PTR(-ENOMEM);
 	}
-	d_instantiate(dentry, inode);
+	d_instantiate(path.dentry, inode);
 
-	path.mnt = nvm_mnt;
-	path.dentry = dentry;
 	file = dentry_open(&path, flags, current_cred());
-	dput(dentry);
+	path_put(&path);
 	if (IS_ERR(file))
 		return file;
 

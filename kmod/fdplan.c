@@ -14,6 +14,7 @@
 #include "nvm.h"
 
 static const struct nvm_fd_field nvm_fd_table[] = NVM_BASE_FD_FIELDS;
+static const unsigned int nvm_gpu_node_uvm_cmds[] = NVM_BASE_GPU_NODE_UVM_CMDS;
 
 /**
  * nvm_fd_fields() - the fd-field table in use
@@ -67,6 +68,11 @@ int nvm_fdplan_build(const struct nvm_file *nf, unsigned int cmd,
 	memset(plan, 0, sizeof(*plan));
 
 	if (nf->kind == NVM_NODE_UVM) {
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(nvm_gpu_node_uvm_cmds); i++)
+			if (cmd == nvm_gpu_node_uvm_cmds[i])
+				plan->gpu_nodes = plan->swap = true;
 		/* UVM commands are plain numbers; the driver copies its own size. */
 		return nvm_fdplan_fields(plan, NVM_FD_UVM, cmd, payload, UINT_MAX);
 	}

@@ -19,6 +19,16 @@ module_param_named(uvm_path, nvm_uvm_path, charp, 0444);
 MODULE_PARM_DESC(uvm_path,
 		 "Host path of the real UVM node, resolved from the host's root, used only to learn its device number (default /dev/nvidia-uvm)");
 
+char *nvm_force_version = "";
+module_param_named(force_version, nvm_force_version, charp, 0444);
+MODULE_PARM_DESC(force_version,
+		 "Treat the host driver as this version instead of the detected one, e.g. 570.86.15 (default: detect)");
+
+bool nvm_accept_outside;
+module_param_named(accept_outside, nvm_accept_outside, bool, 0444);
+MODULE_PARM_DESC(accept_outside,
+		 "Serve a driver whose version is outside every known ABI range with the nearest lower range, at the administrator's risk (default N: refuse)");
+
 static int __init nvm_init(void)
 {
 	int ret;
@@ -27,20 +37,28 @@ static int __init nvm_init(void)
 		pr_err("num_gpus=%u: at most %u GPU nodes\n", nvm_num_gpus, NVM_MAX_GPUS);
 		return -EINVAL;
 	}
+	ret = nvm_abi_init();
+	if (ret)
+		return ret;
 	ret = nvm_node_init();
 	if (ret) {
 		pr_err("cannot register the mediated nodes: %d\n", ret);
-		return ret;
+		goto err_abi;
 	}
 	pr_info("version %s: /dev/%s, /dev/%s0..%u, /dev/%s\n", NVM_VERSION,
 		NVM_NODE_NAME_CTL, NVM_NODE_NAME_CTL, nvm_num_gpus ? nvm_num_gpus - 1 : 0,
 		NVM_NODE_NAME_UVM);
 	return 0;
+
+err_abi:
+	nvm_abi_exit();
+	return ret;
 }
 
 static void __exit nvm_exit(void)
 {
 	nvm_node_exit();
+	nvm_abi_exit();
 }
 
 module_init(nvm_init);

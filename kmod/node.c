@@ -11,7 +11,10 @@
  * run with a private fd table (fdctx.c).
  *
  * Errors seen by user space (besides the driver's own answers):
- *   open:  -ENXIO  the driver, the GPU or the UVM node is not there
+ *   open:  -ENXIO  the driver, the GPU or the UVM node is not there, or
+ *                  the driver's version cannot be found
+ *          -EPROTONOSUPPORT the driver's version is outside every ABI
+ *                  range nvmediate knows (see abi.c for the parameters)
  *          -ENOMEM
  *   ioctl: -EFAULT an fd field of the payload cannot be read
  *          -EINTR  a fatal signal arrived before the call was made
@@ -35,7 +38,6 @@
 
 static dev_t nvm_devt;
 static struct cdev nvm_cdev;
-static struct class *nvm_class;
 static const struct file_operations nvm_fops;
 
 /**
@@ -81,10 +83,15 @@ static int nvm_open(struct inode *inode, struct file *file)
 		ret = PTR_ERR(backing);
 		goto err_free;
 	}
+	ret = nvm_abi_select(backing, &nf->range);
+	if (ret)
+		goto err_backing;
 	nf->backing = backing;
 	file->private_data = nf;
 	return 0;
 
+err_backing:
+	nvm_drv_release(backing);
 err_free:
 	kfree(nf);
 	return ret;
@@ -171,6 +178,21 @@ static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
 	return NULL;
 }
 
+static const struct attribute_group *nvm_class_groups[] = {
+	&nvm_abi_class_group,
+	NULL
+};
+
+static struct class nvm_class_struct = {
+	.name		= "nvmediate",
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+	.owner		= THIS_MODULE,
+#endif
+	.devnode	= nvm_devnode,
+	.class_groups	= nvm_class_groups,
+};
+static struct class *const nvm_class = &nvm_class_struct;
+
 /**
  * nvm_node_init() - register the mediated nodes
  *
@@ -192,12 +214,9 @@ int nvm_node_init(void)
 	if (ret)
 		goto err_region;
 
-	nvm_class = nvm_class_create("nvmediate");
-	if (IS_ERR(nvm_class)) {
-		ret = PTR_ERR(nvm_class);
+	ret = class_register(nvm_class);
+	if (ret)
 		goto err_cdev;
-	}
-	nvm_class->devnode = nvm_devnode;
 
 	dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
 			    NVM_NODE_NAME_CTL);
@@ -227,7 +246,7 @@ err_devices:
 	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM));
 	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL));
 err_class:
-	class_destroy(nvm_class);
+	class_unregister(nvm_class);
 err_cdev:
 	cdev_del(&nvm_cdev);
 err_region:
@@ -243,7 +262,7 @@ void nvm_node_exit(void)
 		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), i));
 	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM));
 	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL));
-	class_destroy(nvm_class);
+	class_unregister(nvm_class);
 	cdev_del(&nvm_cdev);
 	unregister_chrdev_region(nvm_devt, NVM_MINORS);
 }

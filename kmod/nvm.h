@@ -24,16 +24,20 @@ enum nvm_kind {
  *	from open to release
  * @kind: which real node it mediates
  * @gpu: GPU index for %NVM_NODE_GPU
+ * @range: the ABI range selected at open, kept until release
  */
 struct nvm_file {
 	struct file *backing;
 	enum nvm_kind kind;
 	unsigned int gpu;
+	const struct nvm_range *range;
 };
 
 /* main.c: module parameters. */
 extern unsigned int nvm_num_gpus;
 extern char *nvm_uvm_path;
+extern char *nvm_force_version;
+extern bool nvm_accept_outside;
 
 /* node.c: the mediated device nodes. */
 int nvm_node_init(void);
@@ -46,6 +50,8 @@ void nvm_drv_release(struct file *backing);
 long nvm_drv_ioctl(struct file *backing, unsigned int cmd, unsigned long arg, bool compat);
 int nvm_drv_mmap(struct file *backing, struct vm_area_struct *vma);
 __poll_t nvm_drv_poll(struct file *backing, struct poll_table_struct *wait);
+struct nvm_version;
+int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source);
 
 /* fdplan.c: which fd numbers a call needs to find in the caller's table. */
 #define NVM_FDPLAN_MAX	4
@@ -144,5 +150,12 @@ const struct nvm_range *nvm_range_find(const struct nvm_range_tree *tree, u64 ke
 enum nvm_tier nvm_range_tier(const struct nvm_range_tree *tree, u64 key,
 			     const struct nvm_range **range);
 const char *nvm_tier_name(enum nvm_tier tier);
+
+/* abi.c: the ABI in use, from the generated tables. */
+
+int nvm_abi_init(void);
+void nvm_abi_exit(void);
+int nvm_abi_select(struct file *backing, const struct nvm_range **range);
+extern const struct attribute_group nvm_abi_class_group;
 
 #endif /* NVM_NVM_H */

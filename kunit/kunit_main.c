@@ -21,6 +21,10 @@
 #include "../kmod/version.c"
 #include "../kmod/ranges.c"
 #include "version_test.c"
+#include "../abi/generated/nvabi_tables.c"
+#undef pr_fmt
+#include "../kmod/abi.c"
+#include "abi_test.c"
 
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
@@ -312,7 +316,8 @@ static struct kunit_suite nvm_fdplan_suite = {
 	.test_cases = nvm_fdplan_cases,
 };
 
-kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite);
+kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,
+		  &nvm_abi_suite);
 
 MODULE_DESCRIPTION("KUnit suites for nvmediate");
 MODULE_LICENSE("GPL");

@@ -12,7 +12,8 @@ src=/usr/src/nvmediate-$ver
 dkms remove -m nvmediate -v "$ver" --all >/dev/null 2>&1 || true
 rm -rf "$src"
 mkdir -p "$src"
-(cd "$top" && cp -r Kbuild Makefile VERSION dkms.conf kmod uapi abi "$src"/)
+(cd "$top" && cp -r Kbuild Makefile VERSION dkms.conf kmod uapi "$src"/ &&
+	mkdir -p "$src/abi" && cp -r abi/*.h abi/generated "$src/abi/")
 dkms add -m nvmediate -v "$ver"
 dkms build -m nvmediate -v "$ver" -k "$kver"
 dkms install -m nvmediate -v "$ver" -k "$kver"
