@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the test guests (busybox sh).  Runs the KUnit suites (debug
+# kernels), then /tests/[0-9]*.sh in order, unloads our modules, scans for
+# leaks (kmemleak kernels) and prints the kernel log, all on the serial
+# console for tests/qemu/run-guest.sh to read:
+#
+#   NVMGUEST START <kind> <release>         first line
+#   NVMGUEST KTAP BEGIN ... END              KUnit's KTAP, from the kernel log
+#   NVMGUEST TEST <name>                     before each test script
+#   NVMTEST PASS <name> / FAIL <name>: why   test results (also from here)
+#   NVMGUEST KMEMLEAK BEGIN ... END          what kmemleak reported
+#   NVMGUEST DMESG BEGIN ... END             the whole kernel log
+#   NVMGUEST DONE                            last line; missing = crash/hang
+#
+# Kernel command line options (all optional):
+#   nvm_mode=demo        run /demo.sh instead of the tests
+#   nvm_timeout=SECS     per-test time limit (default 180)
+#   nvm_tests=PATTERN    run only the test scripts whose name matches PATTERN
+#                        (a shell pattern, e.g. 10-*)
+
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+exec </dev/null >/dev/console 2>&1
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+if [ -d /sys/kernel/tracing ]; then
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+fi
+hostname nvmguest
+ip link set lo up 2>/dev/null
+
+kind=$(cat /etc/nvm/kind)
+mode=test
+per_test=180
+only='*'
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	nvm_mode=*) mode=${arg#*=} ;;
+	nvm_timeout=*) per_test=${arg#*=} ;;
+	nvm_tests=*) only=${arg#*=} ;;
+	esac
+done
+export NVM_KERNEL=$kind
+
+kmemleak=/sys/kernel/debug/kmemleak
+[ -w $kmemleak ] || kmemleak=
+
+# Our modules, in load order; unloaded in reverse.
+OUR_MODULES="nvidia nvidia_uvm nvmediate nvmediate_kunit"
+
+# Print the kernel log after the line holding $1, without timestamps.
+log_after() {
+	dmesg | sed -n "/$1/,\$p" | sed '1d; s/^\[[ 0-9.]*\] //'
+}
+
+# The suites run while the module loads, their KTAP goes to the kernel log.
+run_kunit() {
+	echo "nvmguest: kunit begin" > /dev/kmsg
+	if ! modprobe nvmediate_kunit; then
+		echo "NVMTEST FAIL kunit: modprobe nvmediate_kunit failed"
+		return
+	fi
+	echo "NVMGUEST KTAP BEGIN"
+	log_after "nvmguest: kunit begin"
+	echo "NVMGUEST KTAP END"
+}
+
+# Run one test script in a session of its own, so that at its time limit the
+# whole process group goes (a child left behind would hold tee open).
+run_test() {
+	t=$1
+	name=$(basename "$t" .sh)
+	echo "NVMGUEST TEST $name"
+	rm -f /tmp/test.pid /tmp/test.done /tmp/test.timedout
+	start=$(date +%s)
+	(
+		i=0
+		while [ $i -lt "$per_test" ]; do
+			sleep 1
+			[ -e /tmp/test.done ] && exit 0
+			i=$((i + 1))
+		done
+		: > /tmp/test.timedout
+		kill -TERM -"$(cat /tmp/test.pid)" 2>/dev/null
+		for i in 1 2 3 4 5; do
+			sleep 1
+			[ -e /tmp/test.done ] && exit 0
+		done
+		kill -KILL -"$(cat /tmp/test.pid)" 2>/dev/null
+	) &
+	watchdog=$!
+	{
+		# shellcheck disable=SC2016 # $$ is the new session's shell
+		setsid sh -c 'echo $$ > /tmp/test.pid; exec sh "$0"' "$t" 2>&1
+		echo $? > /tmp/rc
+	} | tee /tmp/out
+	: > /tmp/test.done
+	wait $watchdog
+	rc=$(cat /tmp/rc)
+	took=$(( $(date +%s) - start ))
+	if [ -e /tmp/test.timedout ]; then
+		echo "NVMTEST FAIL $name: timed out after ${per_test}s"
+	elif [ "$rc" -ne 0 ] && ! grep -q '^NVMTEST FAIL' /tmp/out; then
+		echo "NVMTEST FAIL $name: exited with status $rc"
+	elif ! grep -qE '^NVMTEST (PASS|FAIL) ' /tmp/out; then
+		echo "NVMTEST FAIL $name: printed no NVMTEST result"
+	fi
+	echo "NVMGUEST TEST $name took ${took}s status $rc"
+}
+
+unload_ours() {
+	bad=
+	for m in $(echo $OUR_MODULES | tr ' ' '\n' | sed -n '1!G;h;$p'); do
+		grep -q "^$m " /proc/modules || continue
+		rmmod "$m" || bad="$bad $m"
+	done
+	[ -z "$bad" ] || echo "NVMTEST FAIL unload: rmmod failed for$bad"
+}
+
+echo "NVMGUEST START $kind $(uname -r)"
+
+# Leak suspects from boot are not ours: scan once now and mark them as seen.
+if [ -n "$kmemleak" ]; then
+	echo scan > $kmemleak
+	echo clear > $kmemleak
+fi
+
+if [ "$mode" = demo ]; then
+	sh /demo.sh
+else
+	[ "$kind" = debug ] && run_kunit
+	for t in /tests/[0-9]*.sh; do
+		[ -e "$t" ] || continue
+		case $(basename "$t" .sh) in $only) run_test "$t" ;; esac
+	done
+fi
+unload_ours
+
+if [ -n "$kmemleak" ]; then
+	# Objects younger than 5 s are never reported: scan twice, apart.
+	echo scan > $kmemleak
+	sleep 6
+	echo scan > $kmemleak
+	echo "NVMGUEST KMEMLEAK BEGIN"
+	cat $kmemleak
+	echo "NVMGUEST KMEMLEAK END"
+fi
+
+echo "NVMGUEST DMESG BEGIN"
+dmesg
+echo "NVMGUEST DMESG END"
+echo "NVMGUEST DONE"
+sync
+reboot -f

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build a guest initramfs for one kernel kind:
+#
+#   tests/qemu/mkinitramfs.sh KIND OUT      KIND: stock or debug
+#
+# It holds busybox-static (with its applet links), tests/qemu/init.sh as /init
+# and demo-guest.sh as /demo.sh, our modules under /lib/modules/<ver>/extra/
+# with a depmod'ed tree, the guest test programs (tests/guest/*.c, static) in
+# /bin and tests/guest/*.sh in /tests.  Modules are built against the kind's
+# kernel from a copy of the sources in build/<kind>/src, so the two kinds never
+# share object files.
+#
+# A piece that fails to build is left out and reported as a line
+# `NVMBUILD FAIL <what>: <reason>` (also kept in build/<kind>/build.result,
+# which run-guest.sh counts); the initramfs is still made, so the guest boots
+# and shows what else works.  Exit status: 0 when an initramfs was written.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || nvm_die "usage: $0 stock|debug OUT"
+kind=$1
+out=$2
+nvm_check_kind "$kind"
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+
+kdir=$(nvm_kdir "$kind")
+rel=$(nvm_release "$kind") || true
+[ -n "$rel" ] && [ -d "$kdir" ] || nvm_die "no $kind kernel tree at $kdir (build or fetch it first)"
+
+work=$NVM_BUILD/$kind
+src=$work/src
+root=$work/root
+log=$work/build.log
+result=$work/build.result
+jobs=${NVM_JOBS:-$(nproc)}
+mkdir -p "$work"
+: > "$log"
+: > "$result"
+
+report() {	# report OK|FAIL what [reason]
+	local line="NVMBUILD $1 $2${3:+: $3}"
+	echo "$line" >> "$result"
+	[ "$1" = OK ] || echo "$line"
+}
+
+# Run a build command, its output into build.log; on failure show its tail.
+build() {	# build what cmd...
+	local what=$1
+	shift
+	echo "== $what: $*" >> "$log"
+	if "$@" >> "$log.part" 2>&1; then
+		cat "$log.part" >> "$log"
+		rm -f "$log.part"
+		report OK "$what"
+		return 0
+	fi
+	cat "$log.part" >> "$log"
+	echo "-- $what failed, last lines of ${log#"$NVM_ROOT"/}:"
+	tail -n 20 "$log.part" | sed 's/^/   | /'
+	rm -f "$log.part"
+	report FAIL "$what" "build failed (see ${log#"$NVM_ROOT"/})"
+	return 1
+}
+
+# Sources: copied by content (-c, no mtimes), so a file only changes in the
+# copy when its content changed and make rebuilds exactly what it must.
+# What .gitignore names (object files...) is neither copied nor deleted.
+mkdir -p "$src"
+rsync -rlpc --delete --exclude=/.git --exclude=/build --filter=':- .gitignore' \
+	"$NVM_ROOT"/ "$src"/
+
+# Modules: the stand-in first (nvmediate may use its Module.symvers).
+mods=$work/modules
+rm -rf "$mods"
+mkdir -p "$mods"
+standin_syms=
+if build "standin-$kind" make -C "$kdir" M="$src/tests/standin" -j"$jobs" modules; then
+	cp "$src"/tests/standin/*.ko "$mods"/
+	standin_syms=$src/tests/standin/Module.symvers
+fi
+# NVM_KUNIT=y: the KUnit module too, where the kernel has CONFIG_KUNIT.
+if build "nvmediate-$kind" make -C "$kdir" M="$src" -j"$jobs" NVM_KUNIT=y \
+		${standin_syms:+KBUILD_EXTRA_SYMBOLS="$standin_syms"} modules; then
+	cp "$src"/*.ko "$mods"/
+fi
+
+# Guest programs: each tests/guest/*.c is one program.
+bins=$work/bin
+rm -rf "$bins"
+mkdir -p "$bins"
+cflags=(-static -O2 -Wall -Wextra -pthread -I"$src/uapi" -I"$src/tests/guest")
+for c in "$src"/tests/guest/*.c; do
+	[ -e "$c" ] || continue
+	name=$(basename "$c" .c)
+	build "guest-$name" gcc "${cflags[@]}" -o "$bins/$name" "$c" || true
+done
+
+# The tree.
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc/nvm,tests} \
+	"$root/lib/modules/$rel/extra"
+cp /bin/busybox "$root/bin/busybox"
+for applet in $("$root/bin/busybox" --list-full); do
+	[ -e "$root/$applet" ] || [ -L "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+done
+install -m 0755 "$NVM_ROOT/tests/qemu/init.sh" "$root/init"
+install -m 0755 "$NVM_ROOT/tests/qemu/demo-guest.sh" "$root/demo.sh"
+echo "$kind" > "$root/etc/nvm/kind"
+cp "$bins"/* "$root/bin/" 2>/dev/null || true
+cp "$src"/tests/guest/*.sh "$root/tests/" 2>/dev/null || true
+moddir=$root/lib/modules/$rel
+cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
+(cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"
+# What the kernel has built in, so that modprobe of a built-in name succeeds.
+case $kind in
+stock) builtin=$NVM_BUILD/stock/kernel/lib/modules/$rel ;;
+debug) builtin=$kdir ;;
+esac
+for f in modules.builtin modules.builtin.modinfo; do
+	if [ -f "$builtin/$f" ]; then cp "$builtin/$f" "$moddir/"; else : > "$moddir/$f"; fi
+done
+depmod -b "$root" "$rel"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --owner=0:0 --quiet) \
+	| gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: ${out#"$NVM_ROOT"/} ($kind $rel: $(cd "$mods" && ls -- *.ko 2>/dev/null | xargs echo)" \
+	"$(ls "$bins" | wc -l) programs, $(ls "$root/tests" | wc -l) test scripts)"

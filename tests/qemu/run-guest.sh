@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a test guest and judge its console:
+#
+#   tests/qemu/run-guest.sh KIND        KIND: stock or debug
+#
+# Gets the kernel (fetch-stock.sh / build-debug.sh, both cached), builds the
+# modules, guest programs and initramfs (mkinitramfs.sh), boots QEMU (TCG)
+# under a hard time limit, keeps the console in build/<KIND>/console.log and
+# judges it with verdict.sh, which writes build/<KIND>/result.  With
+# NVM_MODE=demo the guest runs /demo.sh instead of the tests, the console goes
+# to build/<KIND>/demo-console.log and nothing is judged.
+#
+# Environment:
+#   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default: stock 600, debug 1200)
+#   NVM_TEST_TIMEOUT  per-test limit inside the guest, seconds (stock 180, debug 300)
+#   NVM_TESTS         only run the guest test scripts matching this shell pattern
+#   NVM_MODE          test (default) or demo
+#   NVM_APPEND        more kernel command line
+#   NVM_VERBOSE=1     show the console while it runs, and every passing case
+# Exit status: 0 when every test passed and the kernel log is clean.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || nvm_die "usage: $0 stock|debug"
+kind=$1
+nvm_check_kind "$kind"
+work=$NVM_BUILD/$kind
+mkdir -p "$work"
+# One run per kind at a time: runs share build/<kind>.
+exec 9> "$work/.lock"
+if ! flock -n 9; then
+	echo "run-guest: waiting for another $kind run to finish" >&2
+	flock 9
+fi
+mode=${NVM_MODE:-test}
+case $mode in
+test) console=$work/console.log ;;
+demo) console=$work/demo-console.log ;;
+*) nvm_die "NVM_MODE must be test or demo" ;;
+esac
+[ "$mode" = demo ] || rm -f "$work/result"
+rm -f "$console"
+
+fail_early() {
+	echo "  FAIL $kind: $*"
+	echo "passed 0 failed 1" > "$work/result"
+	echo "$kind: 0 passed, 1 failed"
+	exit 1
+}
+
+case $kind in
+stock) "$NVM_ROOT/tests/kernel/fetch-stock.sh" >/dev/null || fail_early "cannot fetch the stock kernel" ;;
+debug) "$NVM_ROOT/tests/kernel/build-debug.sh" "$NVM_BUILD/linux-debug" >/dev/null ||
+	fail_early "cannot build the debug kernel (tests/kernel/build-debug.sh)" ;;
+esac
+image=$(nvm_kernel_image "$kind")
+[ -f "$image" ] || fail_early "no kernel image $image"
+
+initrd=$work/initramfs.cpio.gz
+"$NVM_ROOT/tests/qemu/mkinitramfs.sh" "$kind" "$initrd" >&2 || fail_early "cannot make the initramfs"
+
+# KASAN and lockdep under TCG make the debug kernel several times slower.
+case $kind in
+stock) limit=${NVM_QEMU_TIMEOUT:-600} per_test=${NVM_TEST_TIMEOUT:-180} ;;
+debug) limit=${NVM_QEMU_TIMEOUT:-1200} per_test=${NVM_TEST_TIMEOUT:-300} ;;
+esac
+append="console=ttyS0 panic=-1 oops=panic loglevel=5 log_buf_len=4M"
+append="$append nvm_timeout=$per_test nvm_mode=$mode"
+[ -z "${NVM_TESTS:-}" ] || append="$append nvm_tests=$NVM_TESTS"
+[ -z "${NVM_APPEND:-}" ] || append="$append $NVM_APPEND"
+
+echo "run-guest: booting $kind ($(nvm_release "$kind")), limit ${limit}s, console in ${console#"$NVM_ROOT"/}" >&2
+start=$(date +%s)
+qemu=(timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -smp 2 -m 2G -nographic -no-reboot
+	-kernel "$image" -initrd "$initrd" -append "$append")
+set +e
+if [ "${NVM_VERBOSE:-0}" = 1 ]; then
+	"${qemu[@]}" </dev/null 2>&1 | tee "$console"
+	status=${PIPESTATUS[0]}
+else
+	"${qemu[@]}" </dev/null > "$console" 2>&1
+	status=$?
+fi
+set -e
+echo "run-guest: $kind guest ran $(( $(date +%s) - start ))s (QEMU status $status)" >&2
+
+# Demo runs are read by a person (tests/demo.sh), not judged.
+[ "$mode" = test ] || exit 0
+exec "$NVM_ROOT/tests/qemu/verdict.sh" "$kind" "$console" "$work/build.result" "$status"
