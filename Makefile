@@ -7,8 +7,8 @@ PWD := $(CURDIR)
 VERSION := $(shell cat VERSION)
 CC ?= gcc
 
-.PHONY: all modules install clean sparse w1 tools standin kunit e2e check demo \
-	bench dkms-install help install-headers
+.PHONY: all modules install clean distclean sparse w1 tools standin kunit e2e check \
+	demo dkms-install help install-headers
 
 all: modules
 
@@ -21,8 +21,10 @@ help:
 	@echo "make tools                       build the user-space tools (tools/nvabi/nvabi)"
 	@echo "make standin                     build the stand-in nvidia driver (tests only)"
 	@echo "make demo                        boot a guest and show mediation at work"
+	@echo "make kunit                       the KUnit suites, in the debug guest kernel"
+	@echo "make e2e                         the guest tests, in the stock and the debug kernel"
+	@echo "make distclean                   also remove build/ (guest kernels, ~10 min to rebuild)"
 	@echo "make check                       run every test; last line: N passed, N failed"
-	@echo "make bench                       mediated vs direct latency in a guest"
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
@@ -55,14 +57,24 @@ dkms-install:
 demo:
 	tests/demo.sh
 
+# KUnit suites alone: the debug guest runs them at boot (no guest tests).
+kunit:
+	NVM_TESTS=none tests/qemu/run-guest.sh debug
+
+# The guest tests on both kernels.
+e2e:
+	tests/qemu/run-guest.sh stock
+	tests/qemu/run-guest.sh debug
+
 check:
 	tests/check.sh
 
-bench:
-	tests/bench.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin clean
 	$(MAKE) -C tools/nvabi clean
-	rm -rf build/guest
+
+# Also the guest kernels and everything built for the guests (build/).
+distclean: clean
+	rm -rf build
