@@ -257,8 +257,15 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 	return 0;
 }
 
-/* /sys/class/nvmediate/{driver_version,tier,range,source}: the last open's view. */
-static ssize_t nvm_abi_show(char *buf, int what)
+/* /sys/class/nvmediate/{driver_version,tier,range,version_source}: the last open's view. */
+enum nvm_abi_field {
+	NVM_ABI_VERSION,
+	NVM_ABI_TIER,
+	NVM_ABI_RANGE,
+	NVM_ABI_SOURCE,
+};
+
+static ssize_t nvm_abi_show(char *buf, enum nvm_abi_field what)
 {
 	char rs[2 * NVM_VERSION_STR_MAX + 4];
 	ssize_t n;
@@ -268,13 +275,13 @@ static ssize_t nvm_abi_show(char *buf, int what)
 		n = sysfs_emit(buf, "none\n");
 	} else {
 		switch (what) {
-		case 0:
+		case NVM_ABI_VERSION:
 			n = sysfs_emit(buf, "%s\n", nvm_abi_state.version);
 			break;
-		case 1:
+		case NVM_ABI_TIER:
 			n = sysfs_emit(buf, "%s\n", nvm_tier_name(nvm_abi_state.tier));
 			break;
-		case 2:
+		case NVM_ABI_RANGE:
 			nvm_abi_range_str(nvm_abi_state.accepted ? nvm_abi_state.range : NULL,
 					  rs, sizeof(rs));
 			n = sysfs_emit(buf, "%s\n", rs);
@@ -288,29 +295,18 @@ static ssize_t nvm_abi_show(char *buf, int what)
 	return n;
 }
 
-static ssize_t driver_version_show(NVM_CLASS_CONST struct class *c,
-				   NVM_CLASS_CONST struct class_attribute *a, char *buf)
-{
-	return nvm_abi_show(buf, 0);
-}
+#define NVM_ABI_ATTR(_name, _what)						\
+static ssize_t _name##_show(NVM_CLASS_CONST struct class *c,			\
+			    NVM_CLASS_CONST struct class_attribute *a, char *buf)	\
+{										\
+	return nvm_abi_show(buf, _what);					\
+}										\
+static CLASS_ATTR_RO(_name)
 
-static ssize_t tier_show(NVM_CLASS_CONST struct class *c,
-			 NVM_CLASS_CONST struct class_attribute *a, char *buf)
-{
-	return nvm_abi_show(buf, 1);
-}
-
-static ssize_t range_show(NVM_CLASS_CONST struct class *c,
-			  NVM_CLASS_CONST struct class_attribute *a, char *buf)
-{
-	return nvm_abi_show(buf, 2);
-}
-
-static ssize_t version_source_show(NVM_CLASS_CONST struct class *c,
-				   NVM_CLASS_CONST struct class_attribute *a, char *buf)
-{
-	return nvm_abi_show(buf, 3);
-}
+NVM_ABI_ATTR(driver_version, NVM_ABI_VERSION);
+NVM_ABI_ATTR(tier, NVM_ABI_TIER);
+NVM_ABI_ATTR(range, NVM_ABI_RANGE);
+NVM_ABI_ATTR(version_source, NVM_ABI_SOURCE);
 
 static ssize_t ranges_show(NVM_CLASS_CONST struct class *c,
 			   NVM_CLASS_CONST struct class_attribute *a, char *buf)
@@ -318,10 +314,6 @@ static ssize_t ranges_show(NVM_CLASS_CONST struct class *c,
 	return sysfs_emit(buf, "%u\n", nvm_abi_tree.count);
 }
 
-static CLASS_ATTR_RO(driver_version);
-static CLASS_ATTR_RO(tier);
-static CLASS_ATTR_RO(range);
-static CLASS_ATTR_RO(version_source);
 static CLASS_ATTR_RO(ranges);
 
 static struct attribute *nvm_abi_class_attrs[] = {
