@@ -153,4 +153,20 @@ struct nvabi_uvm {			/* UVM command, keyed by the ioctl cmd */
 	__u8 rsvd;
 };
 
+/*
+ * The layouts of the RM payloads whose fields the validator reads, per ABI
+ * (nvabi_rmlayouts[nvabi_abi_rmlayout[abi]]): NVOS54_PARAMETERS
+ * (NV_ESC_RM_CONTROL), NVOS21_PARAMETERS and NVOS64_PARAMETERS (the two
+ * forms of NV_ESC_RM_ALLOC). Sizes and byte offsets; NVABI_OFF_NONE for a
+ * field the layout does not have (NVOS21 had no paramsSize before 535, a
+ * size of 0 means the ABI has no such payload).
+ */
+#define NVABI_OFF_NONE		0xff
+
+struct nvabi_rmlayout {
+	__u8 ctl_size, ctl_cmd, ctl_flags, ctl_params, ctl_psize, ctl_status;
+	__u8 a21_size, a21_class, a21_params, a21_psize, a21_status;
+	__u8 a64_size, a64_class, a64_params, a64_psize, a64_flags, a64_status;
+};
+
 #endif /* _NVABI_TYPES_H */

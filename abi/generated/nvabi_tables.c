@@ -3153,3 +3153,18 @@ const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {
 	{ 0x30000001, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0 },	/* 515.43.04..595.45.04 UVM_INITIALIZE_PARAMS kernel-open/nvidia-uvm/uvm_linux_ioctl.h */
 	{ 0x30000002, 0, 25, 0, NVABI_NODE_UVM, 0, 0, 0 },	/* 515.43.04..595.45.04 */
 };
+
+/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then
+ * the offsets of the fields struct nvabi_rmlayout names */
+const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {
+	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 255, 24, 40, 12, 16, 255, 255, 32 },
+	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 255, 24, 40, 12, 16, 255, 32, 36 },
+	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 24, 28, 48, 12, 16, 32, 36, 40 },
+};
+
+const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS] = {
+	0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2
+};

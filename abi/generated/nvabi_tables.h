@@ -18,6 +18,7 @@
 #define NVABI_NR_CTRLS		2018
 #define NVABI_NR_CLASSES	416
 #define NVABI_NR_UVMS		64
+#define NVABI_NR_RMLAYOUTS	3
 
 extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];
 extern const struct nvabi_release nvabi_releases[NVABI_NR_RELEASES];
@@ -27,6 +28,8 @@ extern const struct nvabi_esc nvabi_escs[NVABI_NR_ESCS];
 extern const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS];
 extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];
 extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];
+extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];
+extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];
 
 /* Does entry set @set include ABI number @abi? */
 static inline int nvabi_set_has(unsigned int set, unsigned int abi)

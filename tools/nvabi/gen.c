@@ -39,6 +39,8 @@ struct gctx {
 	struct pvec sets;	/* membership strings */
 	struct smap setidx;
 	struct pvec fdpool;	/* (off << 8) | size, flattened */
+	struct pvec rml;	/* distinct RM payload layouts, as C initializers */
+	int *abi_rml;		/* per ABI: index in rml */
 };
 
 static const char *node_c(int n)
@@ -218,6 +220,70 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 	}
 }
 
+/* Byte offset of field @name in @l, or 0xff when there is none. */
+static unsigned field_off(const struct layout *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->nfields; i++)
+		if (!l->fields[i].bitfield && !strcmp(l->fields[i].name, name)) {
+			if (l->fields[i].off / 8 >= 0xff)
+				die("%s.%s: offset does not fit the layout table", l->name, name);
+			return (unsigned)(l->fields[i].off / 8);
+		}
+	return 0xff;
+}
+
+static void rml_rec(struct sbuf *b, const struct layout *l, const char *const *names)
+{
+	if (l && l->size >= 0xff)
+		die("%s: %lld bytes do not fit the layout table", l->name, l->size);
+	sb_printf(b, "%s%lld", b->len ? ", " : "", l ? l->size : 0LL);
+	for (; *names; names++)
+		sb_printf(b, ", %u", l ? field_off(l, *names) : 0xffU);
+}
+
+/*
+ * The layouts of the RM payloads the validator reads (NVOS54 for
+ * NV_ESC_RM_CONTROL, NVOS21 and NVOS64 for NV_ESC_RM_ALLOC) in ABI @abi:
+ * one initializer of struct nvabi_rmlayout, shared by equal ABIs.
+ */
+static void add_rmlayout(struct gctx *g, const struct abi *a, int abi)
+{
+	static const char *const ctl[] = { "cmd", "flags", "params", "paramsSize", "status", NULL };
+	static const char *const a21[] = { "hClass", "pAllocParms", "paramsSize", "status", NULL };
+	static const char *const a64[] = { "hClass", "pAllocParms", "paramsSize", "flags",
+					   "status", NULL };
+	const struct layout *l54 = NULL, *l21 = NULL, *l64 = NULL;
+	struct sbuf b = { 0 };
+	size_t i;
+	int k;
+
+	for (i = 0; i < a->esc.n; i++) {
+		const struct esc *e = a->esc.v[i];
+
+		for (k = 0; k < e->ntypes; k++) {
+			const char *n = e->types[k].name ? e->types[k].name : "";
+
+			if (e->nr == 0x2a && !strncmp(n, "NVOS54_PARAMETERS", 17))
+				l54 = e->types[k].rec;
+			if (e->nr == 0x2b && !strncmp(n, "NVOS21_PARAMETERS", 17))
+				l21 = e->types[k].rec;
+			if (e->nr == 0x2b && !strncmp(n, "NVOS64_PARAMETERS", 17))
+				l64 = e->types[k].rec;
+		}
+	}
+	rml_rec(&b, l54, ctl);
+	rml_rec(&b, l21, a21);
+	rml_rec(&b, l64, a64);
+	for (i = 0; i < g->rml.n && strcmp(g->rml.v[i], b.s); i++)
+		;
+	if (i == g->rml.n)
+		pv_push(&g->rml, xstrdup(b.s));
+	g->abi_rml[abi] = (int)i;
+	sb_free(&b);
+}
+
 static int pent_cmp(const void *pa, const void *pb)
 {
 	const struct pent *a = *(void *const *)pa, *b = *(void *const *)pb;
@@ -320,7 +386,8 @@ static char *gen_header(struct gctx *g)
 	sb_printf(&b, "#define NVABI_NR_ESCS\t\t%zu\n", g->ents[K_ESC].n);
 	sb_printf(&b, "#define NVABI_NR_CTRLS\t\t%zu\n", g->ents[K_CTRL].n);
 	sb_printf(&b, "#define NVABI_NR_CLASSES\t%zu\n", g->ents[K_CLASS].n);
-	sb_printf(&b, "#define NVABI_NR_UVMS\t\t%zu\n\n", g->ents[K_UVM].n);
+	sb_printf(&b, "#define NVABI_NR_UVMS\t\t%zu\n", g->ents[K_UVM].n);
+	sb_printf(&b, "#define NVABI_NR_RMLAYOUTS\t%zu\n\n", g->rml.n);
 	sb_add(&b,
 	       "extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];\n"
 	       "extern const struct nvabi_release nvabi_releases[NVABI_NR_RELEASES];\n"
@@ -329,7 +396,9 @@ static char *gen_header(struct gctx *g)
 	       "extern const struct nvabi_esc nvabi_escs[NVABI_NR_ESCS];\n"
 	       "extern const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS];\n"
 	       "extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];\n"
-	       "extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];\n\n"
+	       "extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];\n"
+	       "extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];\n"
+	       "extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];\n\n"
 	       "/* Does entry set @set include ABI number @abi? */\n"
 	       "static inline int nvabi_set_has(unsigned int set, unsigned int abi)\n"
 	       "{\n"
@@ -459,7 +528,15 @@ static char *gen_source(struct gctx *g)
 		sb_printf(&b, ", %d, 0 },", p->nfd);
 		comment(&b, p);
 	}
-	sb_add(&b, "};\n");
+	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then\n"
+		   " * the offsets of the fields struct nvabi_rmlayout names */\n"
+		   "const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {\n");
+	for (i = 0; i < g->rml.n; i++)
+		sb_printf(&b, "\t{ %s },\n", (char *)g->rml.v[i]);
+	sb_add(&b, "};\n\nconst __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS] = {");
+	for (i = 0; i < (size_t)g->nabi; i++)
+		sb_printf(&b, "%s%d", !i ? "\n\t" : i % 16 ? ", " : ",\n\t", g->abi_rml[i]);
+	sb_add(&b, "\n};\n");
 	return sb_steal(&b);
 }
 
@@ -503,6 +580,7 @@ int cmd_gen(int argc, char **argv)
 	g.nabi = (int)g.rs.ndistinct;
 	if (g.nabi > 0xffff)
 		die("too many ABIs");
+	g.abi_rml = xcalloc((size_t)g.nabi + 1, sizeof(int));
 	/* version keys must be unique */
 	for (k = 1; k < g.rs.releases.n; k++) {
 		struct nvver x, y;
@@ -527,6 +605,7 @@ int cmd_gen(int argc, char **argv)
 			die("cannot read release %s", rg->first);
 		abi_resolve(&s, &ab);
 		add_abi(&g, &ab, a);
+		add_rmlayout(&g, &ab, a);
 		abi_free(&ab);
 	}
 	finish(&g);
@@ -553,6 +632,10 @@ int cmd_gen(int argc, char **argv)
 		       g.ents[K_CTRL].n, g.ents[K_CLASS].n, g.ents[K_UVM].n, g.sets.n,
 		       (bytes + 1023) / 1024);
 	}
+	for (k = 0; k < g.rml.n; k++)
+		free(g.rml.v[k]);
+	pv_free(&g.rml);
+	free(g.abi_rml);
 	free(dir);
 	free(h);
 	free(c);
