@@ -83,4 +83,32 @@ struct nvm_fd_field {
  */
 #define NVM_BASE_GPU_NODE_UVM_CMDS { 37 /* UVM_REGISTER_GPU */ }
 
+/*
+ * Numbers the validator needs besides the generated tables (the same in
+ * every release; read from 595.45.04).
+ */
+#define NVM_NV_IOCTL_MAGIC	'F'	/* NV_IOCTL_MAGIC, nv-ioctl-numbers.h */
+#define NVM_NV_ESC_RM_CONTROL	0x2a	/* nv_escape.h */
+/* NVOS54 flags (nvos.h): set by RM's kernel callers only, and FINN. */
+#define NVM_NVOS54_FLAGS_IRQL_RAISED	0x1
+#define NVM_NVOS54_FLAGS_LOCK_BYPASS	0x2
+#define NVM_NVOS54_FLAGS_FINN_SERIALIZED 0x4
+/* Control commands of the GSS-legacy interface have this bit (ctrlxxxx.h). */
+#define NVM_NV_CTRL_GSS_LEGACY	0x8000
+/* Event classes whose callback runs in the kernel (cl0005.h): never from user space. */
+#define NVM_NV01_EVENT_KERNEL_CALLBACK		0x78
+#define NVM_NV01_EVENT_KERNEL_CALLBACK_EX	0x7e
+/*
+ * Root-client classes (cl0000.h, cl0001.h, cl0041.h): RmIoctl() allocates a
+ * client for them on a path of its own, so the class tables record them
+ * with no privilege; their params are an optional NvHandle.
+ */
+#define NVM_NV01_ROOT			0x0
+#define NVM_NV01_ROOT_NON_PRIV		0x1
+#define NVM_NV01_ROOT_CLIENT		0x41
+#define NVM_NV_ROOT_PARAMS_SIZE		4
+/* NV_STATUS values the driver writes into a payload (nvstatuscodes.h). */
+#define NVM_NV_ERR_INVALID_CLASS	0x22
+#define NVM_NV_ERR_NOT_SUPPORTED	0x56
+
 #endif /* NVM_ABI_BASE_FDS_H */

@@ -29,6 +29,25 @@ module_param_named(accept_outside, nvm_accept_outside, bool, 0444);
 MODULE_PARM_DESC(accept_outside,
 		 "Serve a driver whose version is outside every known ABI range with the nearest lower range, at the administrator's risk (default N: refuse)");
 
+bool nvm_allow_root;
+module_param_named(allow_root, nvm_allow_root, bool, 0444);
+MODULE_PARM_DESC(allow_root,
+		 "Forward the driver's administrator-only calls for callers with CAP_SYS_ADMIN (default N: refuse them with EPERM)");
+
+bool nvm_allow_finn;
+module_param_named(allow_finn, nvm_allow_finn, bool, 0444);
+MODULE_PARM_DESC(allow_finn,
+		 "Forward RM controls with FINN-serialized params (default N: refuse with EPERM)");
+
+bool nvm_allow_gss;
+module_param_named(allow_gss, nvm_allow_gss, bool, 0444);
+MODULE_PARM_DESC(allow_gss, "Forward GSS-legacy RM controls (default N: refuse with EPERM)");
+
+bool nvm_audit;
+module_param_named(audit, nvm_audit, bool, 0444);
+MODULE_PARM_DESC(audit,
+		 "Forward the calls the validator would refuse, and log each (ratelimited) with the rule (default N: refuse)");
+
 static int __init nvm_init(void)
 {
 	int ret;

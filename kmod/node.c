@@ -7,8 +7,10 @@
  *   /dev/nvproxy-uvm    minor 254  mediates /dev/nvidia-uvm
  *
  * Every operation is forwarded to the backing file opened for this file
- * (driver.c), in the caller's context; calls whose payloads carry fd numbers
- * run with a private fd table (fdctx.c).
+ * (driver.c), in the caller's context; every ioctl is first checked by the
+ * validator (validate.c), and one it refuses never reaches the driver;
+ * calls whose payloads carry fd numbers run with a private fd table
+ * (fdctx.c).
  *
  * Errors seen by user space (besides the driver's own answers):
  *   open:  -ENXIO  the driver, the GPU or the UVM node is not there, or
@@ -16,7 +18,8 @@
  *          -EPROTONOSUPPORT the driver's version is outside every ABI
  *                  range nvmediate knows (see abi.c for the parameters)
  *          -ENOMEM
- *   ioctl: -EFAULT an fd field of the payload cannot be read
+ *   ioctl: the validator's answers (validate.c, docs/errors.md), then
+ *          -EFAULT an fd field of the payload cannot be read
  *          -EINTR  a fatal signal arrived before the call was made
  *          -ENOMEM
  *          -ENOTTY the real file has no ioctl
@@ -114,6 +117,10 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	struct nvm_fdctx *ctx;
 	long ret;
 
+	/* Checked against the file's ABI and the policy first (validate.c). */
+	ret = nvm_validate(nf, cmd, arg, compat);
+	if (ret)
+		return ret == NVM_ANSWERED ? 0 : ret;
 	ret = nvm_fdplan_build(nf, cmd, arg, &plan);
 	if (ret)
 		return ret;

@@ -158,4 +158,84 @@ void nvm_abi_exit(void);
 int nvm_abi_select(struct file *backing, const struct nvm_range **range);
 extern const struct attribute_group nvm_abi_class_group;
 
+/* validate.c: checking every call against the ABI and the policy. */
+extern bool nvm_allow_root;
+extern bool nvm_allow_finn;
+extern bool nvm_allow_gss;
+extern bool nvm_audit;
+
+#define NVM_POLICY_ROOT		0x1	/* allow_root=1 and CAP_SYS_ADMIN */
+#define NVM_POLICY_FINN		0x2	/* allow_finn=1 */
+#define NVM_POLICY_GSS		0x4	/* allow_gss=1 */
+
+/* Largest control or class params forwarded (1 MiB). */
+#define NVM_PARAMS_MAX		(1U << 20)
+
+/* nvm_validate(): answered in the payload, not forwarded, ioctl returns 0. */
+#define NVM_ANSWERED		1
+
+/**
+ * struct nvm_call - one call as the validator's decisions see it
+ * @abi: ABI number of the file's range
+ * @kind: node the call is made on
+ * @policy: NVM_POLICY_* of the caller
+ * @nr: escape number (after unwrapping XFER), or UVM command
+ * @size: payload size (the ioctl's, or XFER's inner size)
+ * @xfer: the escape came inside NV_ESC_IOCTL_XFER_CMD
+ * @payload: kernel copy of the @size bytes of the payload, or NULL
+ */
+struct nvm_call {
+	unsigned int abi;
+	enum nvm_kind kind;
+	unsigned int policy;
+	unsigned int nr;
+	unsigned int size;
+	bool xfer;
+	const void *payload;
+};
+
+/**
+ * struct nvm_verdict - a decision
+ * @rule: NULL when the call may be forwarded, else the check that refused
+ * @err: refused with this negative errno; 0 with @rule: answered in payload
+ * @status: NV_STATUS written at @status_off when @err is 0
+ * @status_off: byte offset of the status field in the payload
+ * @nested: user pointer to params the driver will read, or 0
+ * @nested_size: bytes the driver reads at @nested
+ */
+struct nvm_verdict {
+	const char *rule;
+	int err;
+	u32 status;
+	unsigned int status_off;
+	u64 nested;
+	u32 nested_size;
+};
+
+struct nvabi_esc;
+struct nvabi_ctrl;
+struct nvabi_class;
+struct nvabi_uvm;
+struct nvabi_rmlayout;
+const struct nvabi_esc *nvm_abi_esc(u32 nr, unsigned int abi);
+const struct nvabi_ctrl *nvm_abi_ctrl(u32 cmd, unsigned int abi);
+const struct nvabi_class *nvm_abi_class(u32 hclass, unsigned int abi);
+const struct nvabi_uvm *nvm_abi_uvm(u32 cmd, unsigned int abi);
+const struct nvabi_rmlayout *nvm_abi_rmlayout(unsigned int abi);
+
+bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule);
+bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off, const char *rule);
+bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *v,
+		    const char *rule);
+bool nvm_decide(const struct nvm_call *c, struct nvm_verdict *v);
+bool nvm_decide_payload(const struct nvm_call *c, struct nvm_verdict *v);
+int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat);
+
+/* escape.c, ctrl.c, alloc.c, uvm.c: the decision of each family (pure). */
+bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);
+bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v);
+bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v);
+bool nvm_alloc_is_client(u32 hclass);
+bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size);
+
 #endif /* NVM_NVM_H */

@@ -25,6 +25,13 @@
 #undef pr_fmt
 #include "../kmod/abi.c"
 #include "abi_test.c"
+#undef pr_fmt
+#include "../kmod/validate.c"
+#include "../kmod/escape.c"
+#include "../kmod/ctrl.c"
+#include "../kmod/alloc.c"
+#include "../kmod/uvm.c"
+#include "validate_test.c"
 
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
@@ -317,7 +324,7 @@ static struct kunit_suite nvm_fdplan_suite = {
 };
 
 kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,
-		  &nvm_abi_suite);
+		  &nvm_abi_suite, &nvm_validate_suite);
 
 MODULE_DESCRIPTION("KUnit suites for nvmediate");
 MODULE_LICENSE("GPL");

@@ -8,7 +8,14 @@
 nvm_begin
 
 T=$NVM_TMP
-MED="--ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
+MED="--mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
+# Steps nvmediate's validator answers itself (50-validate.sh tests them):
+# their lines differ, and the driver never sees their calls (the driver's
+# answers to them: status NOT_SUPPORTED, INVALID_CLASS, ILLEGAL_ACTION,
+# INVALID_ARGUMENT).
+REFUSED_STEPS='^(ctrl-wrong-size|alloc-kernel-callback) '
+REFUSED_CALLS=' status=0x(56|22|16|1f) '
+
 
 if ! load_standin version=595.45.04 num_gpus=2; then
 	fail session-setup "cannot load the stand-in driver (modprobe nvidia / nvidia-uvm)"
@@ -38,12 +45,12 @@ check session-direct "the session fails on the real nodes: $(failures "$T/direct
 check session-mediated "the session fails on the mediated nodes: $(failures "$T/med.txt")" \
 	[ $med_rc -eq 0 ]
 
-grep -v '^pid=' "$T/direct.txt" > "$T/direct.tr"
-grep -v '^pid=' "$T/med.txt" > "$T/med.tr"
+grep -v '^pid=' "$T/direct.txt" | grep -Ev "$REFUSED_STEPS" > "$T/direct.tr"
+grep -v '^pid=' "$T/med.txt" | grep -Ev "$REFUSED_STEPS" > "$T/med.tr"
 check session-same-transcript "user space saw different answers: $(diff "$T/direct.tr" "$T/med.tr" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')" \
 	cmp -s "$T/direct.tr" "$T/med.tr"
 
-calls_norm "$T/direct.calls" > "$T/direct.norm"
+calls_norm "$T/direct.calls" | grep -Ev "$REFUSED_CALLS" > "$T/direct.norm"
 calls_norm "$T/med.calls" > "$T/med.norm"
 check session-same-calls "the driver received different calls: $(diff "$T/direct.norm" "$T/med.norm" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')" \
 	cmp -s "$T/direct.norm" "$T/med.norm"
@@ -73,7 +80,7 @@ calls_save "$T/fork.calls"
 child=$(sed -n 's/^pid=//p' "$T/fork.txt")
 check session-fork-in-child "ioctls under '$(calls_tgids "$T/fork.calls" ioctl)', child $child" \
 	in_caller "$T/fork.calls" "$child"
-grep -v '^p[a-z]*=' "$T/fork.txt" > "$T/fork.tr"
+grep -v '^p[a-z]*=' "$T/fork.txt" | grep -Ev "$REFUSED_STEPS" > "$T/fork.tr"
 check session-fork-same-transcript "$(diff "$T/direct.tr" "$T/fork.tr" | grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')" \
 	cmp -s "$T/direct.tr" "$T/fork.tr"
 

@@ -117,7 +117,7 @@ if load_standin version=595.45.04 num_gpus=2; then
 	else
 		wait_node /dev/nvproxy0
 		wait_node /dev/nvproxy-uvm
-		if nvsession --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
+		if nvsession --mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
 				> "$T/late.txt" 2>&1; then
 			pass lifecycle-nvidia-arrives
 		else

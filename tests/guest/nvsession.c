@@ -6,6 +6,9 @@
  *   nvsession [--ctl PATH] [--gpu PATH] [--uvm PATH] [--device N]
  *             [--version V] [--fork] [--procs N] [--threads M] [--loops K]
  *   nvsession [paths] --case NAME      one refusal case (--case list)
+ *   --mediated: the nodes are nvmediate's; expect its answers where it
+ *   refuses a call itself (a control of the wrong size: -EINVAL; a
+ *   kernel-callback event: -EPERM) instead of the driver's.
  *
  * A session: version check, card info, root client, GPU node + REGISTER_FD,
  * device, subdevice, controls (one unknown), memory allocated and mapped
@@ -56,6 +59,7 @@ struct opts {
 	const char *version;
 	int fork, procs, threads, loops;
 	const char *casename;
+	int mediated;		/* expect nvmediate's answers where it refuses */
 };
 
 struct sess {
@@ -145,14 +149,14 @@ static void emit(struct sess *s, const char *fmt, ...)
 }
 
 /*
- * One transcript line: want_ret/want_status of -1 mean "anything";
+ * One transcript line: want_status of -1 means "anything";
  * status -1 means the step has none.
  */
 static int check(struct sess *s, const char *name, int ret, int want_ret,
 		 long status, long want_status, const char *fmt, ...)
 {
 	char vals[320] = "", st[24] = "-";
-	int bad = (want_ret != -1 && ret != want_ret) ||
+	int bad = ret != want_ret ||
 		  (want_status != -1 && status != want_status);
 	va_list ap;
 
@@ -169,7 +173,7 @@ static int check(struct sess *s, const char *name, int ret, int want_ret,
 		snprintf(want, sizeof(want), "%s", retstr(want_ret));
 		emit(s, "%-24s ret=%s status=%s%s%s FAIL(want ret=%s status=0x%lx)",
 		     name, retstr(ret), st, vals[0] ? " " : "", vals,
-		     want_ret == -1 ? "any" : want, want_status);
+		     want, want_status);
 		s->failed++;
 	} else {
 		emit(s, "%-24s ret=%s status=%s%s%s ok", name, retstr(ret), st,
@@ -248,9 +252,9 @@ static void arena_fini(struct sess *s)
 
 /* ---- RM helpers ---- */
 
-static int rm_alloc(struct sess *s, const char *name, uint32_t parent,
-		    uint32_t handle, uint32_t hclass, void *params,
-		    uint32_t psize, long want_status, uint32_t *out)
+static int rm_alloc_ret(struct sess *s, const char *name, uint32_t parent,
+			uint32_t handle, uint32_t hclass, void *params,
+			uint32_t psize, long want_ret, long want_status, uint32_t *out)
 {
 	struct nvos21 *a = aalloc(s, sizeof(*a));
 	int ret;
@@ -264,12 +268,19 @@ static int rm_alloc(struct sess *s, const char *name, uint32_t parent,
 	ret = nvioctl(s->ctl, NV_ESC_RM_ALLOC, a, sizeof(*a));
 	if (out)
 		*out = a->hObjectNew;
-	return check(s, name, ret, 0, a->status, want_status, "class=0x%x", a->hClass);
+	return check(s, name, ret, want_ret, a->status, want_status, "class=0x%x", a->hClass);
 }
 
-static int rm_control(struct sess *s, const char *name, uint32_t obj,
-		      uint32_t cmd, void *params, uint32_t psize,
-		      long want_status, uint32_t *status)
+static int rm_alloc(struct sess *s, const char *name, uint32_t parent,
+		    uint32_t handle, uint32_t hclass, void *params,
+		    uint32_t psize, long want_status, uint32_t *out)
+{
+	return rm_alloc_ret(s, name, parent, handle, hclass, params, psize, 0, want_status, out);
+}
+
+static int rm_control_ret(struct sess *s, const char *name, uint32_t obj,
+			  uint32_t cmd, void *params, uint32_t psize,
+			  long want_ret, long want_status, uint32_t *status)
 {
 	struct nvos54 *c = aalloc(s, sizeof(*c));
 	int ret;
@@ -283,8 +294,15 @@ static int rm_control(struct sess *s, const char *name, uint32_t obj,
 	if (status)
 		*status = c->status;
 	if (!name)
-		return ret == 0 && c->status == (uint32_t)want_status;
-	return check(s, name, ret, 0, c->status, want_status, "cmd=0x%x", cmd);
+		return ret == want_ret && c->status == (uint32_t)want_status;
+	return check(s, name, ret, want_ret, c->status, want_status, "cmd=0x%x", cmd);
+}
+
+static int rm_control(struct sess *s, const char *name, uint32_t obj,
+		      uint32_t cmd, void *params, uint32_t psize,
+		      long want_status, uint32_t *status)
+{
+	return rm_control_ret(s, name, obj, cmd, params, psize, 0, want_status, status);
 }
 
 static int rm_free(struct sess *s, const char *name, uint32_t parent,
@@ -493,10 +511,14 @@ static int step_controls(struct sess *s)
 	/* The driver answers an unknown command in the status, ioctl 0. */
 	ok &= rm_control(s, "ctrl-unknown", H_SUBDEVICE, 0x2080dead, NULL, 0,
 			 NV_ERR_NOT_SUPPORTED, NULL);
-	/* A size other than the method table's. */
-	ok &= rm_control(s, "ctrl-wrong-size", H_SUBDEVICE,
-			 NV2080_CTRL_CMD_GPU_GET_GID_INFO, gid, 100,
-			 NV_ERR_INVALID_ARGUMENT, NULL);
+	/* A size other than the method table's (nvmediate: -EINVAL, status untouched). */
+	if (s->o->mediated)
+		ok &= rm_control_ret(s, "ctrl-wrong-size", H_SUBDEVICE,
+				     NV2080_CTRL_CMD_GPU_GET_GID_INFO, gid, 100, -EINVAL, 0, NULL);
+	else
+		ok &= rm_control(s, "ctrl-wrong-size", H_SUBDEVICE,
+				 NV2080_CTRL_CMD_GPU_GET_GID_INFO, gid, 100,
+				 NV_ERR_INVALID_ARGUMENT, NULL);
 
 	/* The same control wrapped in NV_ESC_IOCTL_XFER_CMD. */
 	c = aalloc(s, sizeof(*c));
@@ -666,9 +688,10 @@ static int step_refused_allocs(struct sess *s)
 	ep->hParentClient = s->client;
 	ep->hSrcResource = H_SUBDEVICE;
 	ep->hClass = NV01_EVENT_KERNEL_CALLBACK;
-	ok &= rm_alloc(s, "alloc-kernel-callback", H_SUBDEVICE, H_BAD,
-		       NV01_EVENT_KERNEL_CALLBACK, ep, sizeof(*ep),
-		       0x16 /* NV_ERR_ILLEGAL_ACTION */, NULL);
+	/* nvmediate refuses kernel-callback events itself: -EPERM. */
+	ok &= rm_alloc_ret(s, "alloc-kernel-callback", H_SUBDEVICE, H_BAD,
+			   NV01_EVENT_KERNEL_CALLBACK, ep, sizeof(*ep), s->o->mediated ? -EPERM : 0,
+			   s->o->mediated ? 0 : 0x16 /* NV_ERR_ILLEGAL_ACTION */, NULL);
 	ok &= rm_alloc(s, "alloc-unknown-class", H_DEVICE, H_BAD, 0xbeef, NULL, 0,
 		       NV_ERR_INVALID_CLASS, NULL);
 	return ok;
@@ -1456,6 +1479,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--fork")) {
 			o.fork = 1;
+			continue;
+		}
+		if (!strcmp(a, "--mediated")) {
+			o.mediated = 1;
 			continue;
 		}
 		if (!v)

@@ -22,9 +22,9 @@ for m in nvidia nvidia_uvm nvmediate; do
 done
 ls -l /dev/nvidia* /dev/nvproxy* 2>/dev/null
 
-say "nvsession --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
+say "nvsession --mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
 echo "nvmguest: demo session begin" > /dev/kmsg
-/bin/nvsession --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm
+/bin/nvsession --mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm
 status=$?
 echo "(nvsession exit status $status)"
 

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: checks of NV_ESC_RM_ALLOC, in both of its forms
+ * (NVOS21_PARAMETERS and NVOS64_PARAMETERS, told apart by size as the
+ * driver's RmIoctl() does) with the layouts of the file's ABI, from the
+ * class table of that ABI.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "nvm.h"
+#include "nvabi_tables.h"
+
+/**
+ * nvm_alloc_is_client() - is @hclass one of the root-client classes
+ * @hclass: class id
+ *
+ * Allocating a client takes its own path in the driver (RmIoctl() ->
+ * rmapiAlloc of a client), which the class tables describe with no
+ * privilege: any caller may allocate one, with an optional NvHandle.
+ */
+bool nvm_alloc_is_client(u32 hclass)
+{
+	return hclass == NVM_NV01_ROOT || hclass == NVM_NV01_ROOT_NON_PRIV ||
+	       hclass == NVM_NV01_ROOT_CLIENT;
+}
+
+/**
+ * nvm_alloc_decide() - check an RM allocation
+ * @c: the call; @c->payload is an NVOS21 or NVOS64 of @c->size bytes
+ * @v: verdict; on success @v->nested names the class params and their size
+ *
+ * Order: a size of neither form (-EINVAL), a root-client class (allowed,
+ * its optional NvHandle read), unknown class (status
+ * NV_ERR_INVALID_CLASS), kernel-callback event class (-EPERM), privilege
+ * (-EPERM), params size not recorded (-EPERM), over 1 MiB (-E2BIG),
+ * required params NULL (-EINVAL).
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
+	const struct nvabi_class *e;
+	unsigned int off_class, off_params, off_status;
+	u32 hclass;
+	u64 params;
+
+	if (l->a21_size && c->size == l->a21_size) {
+		off_class = l->a21_class;
+		off_params = l->a21_params;
+		off_status = l->a21_status;
+	} else if (l->a64_size && c->size == l->a64_size) {
+		off_class = l->a64_class;
+		off_params = l->a64_params;
+		off_status = l->a64_status;
+	} else {
+		return nvm_refuse(v, -EINVAL, "esc-size");
+	}
+	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
+	memcpy(&params, c->payload + off_params, sizeof(params));
+
+	e = nvm_abi_class(hclass, c->abi);
+	if (e && nvm_alloc_is_client(hclass)) {
+		v->nested = params;
+		v->nested_size = params ? NVM_NV_ROOT_PARAMS_SIZE : 0;
+		return true;
+	}
+	if (!e)
+		return nvm_answer(v, NVM_NV_ERR_INVALID_CLASS, off_status, "class-unknown");
+	if (hclass == NVM_NV01_EVENT_KERNEL_CALLBACK ||
+	    hclass == NVM_NV01_EVENT_KERNEL_CALLBACK_EX)
+		return nvm_refuse(v, -EPERM, "class-kernel-callback");
+	if (!nvm_priv_check(e->priv, c->policy, v, "class-root"))
+		return false;
+	if (e->size == NVABI_SIZE_UNKNOWN)
+		return nvm_refuse(v, -EPERM, "kernel-only");
+	if (e->size > NVM_PARAMS_MAX)
+		return nvm_refuse(v, -E2BIG, "class-params-too-big");
+	if (!params && e->params == NVABI_PARAMS_REQUIRED && e->size)
+		return nvm_refuse(v, -EINVAL, "class-params-null");
+	if (params && e->params != NVABI_PARAMS_NONE) {
+		v->nested = params;
+		v->nested_size = e->size;
+	}
+	return true;
+}

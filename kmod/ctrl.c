@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: checks of NV_ESC_RM_CONTROL (NVOS54_PARAMETERS), from the
+ * control table of the file's ABI.  Mirrors the driver's RmIoctl() and
+ * the control dispatch of resource server (rmapiControlWithSecInfo).
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "nvm.h"
+#include "nvabi_tables.h"
+
+static u32 nvm_rd32(const void *p, unsigned int off)
+{
+	u32 x;
+
+	memcpy(&x, p + off, sizeof(x));
+	return x;
+}
+
+static u64 nvm_rd64(const void *p, unsigned int off)
+{
+	u64 x;
+
+	memcpy(&x, p + off, sizeof(x));
+	return x;
+}
+
+/**
+ * nvm_ctrl_decide() - check an RM control call
+ * @c: the call; @c->payload is the NVOS54 of @c->size bytes
+ * @v: verdict; on success @v->nested names the params and their size
+ *
+ * Order: flags a user may not set (-EINVAL), paramsSize over 1 MiB
+ * (-E2BIG), params NULL iff paramsSize 0 (-EINVAL), unknown command
+ * (status NV_ERR_NOT_SUPPORTED, as the driver answers it),
+ * FINN-serialized (-EPERM unless allow_finn), GSS-legacy command (-EPERM
+ * unless allow_gss), privilege (-EPERM),
+ * paramsSize not the command's (-EINVAL; not checked for FINN-serialized
+ * params, whose size is the serialized one).
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
+	const struct nvabi_ctrl *e;
+	u32 cmd, flags, psize;
+	u64 params;
+
+	if (!l->ctl_size || c->size != l->ctl_size)
+		return nvm_refuse(v, -EINVAL, "esc-size");
+	cmd = nvm_rd32(c->payload, l->ctl_cmd);
+	flags = nvm_rd32(c->payload, l->ctl_flags);
+	params = nvm_rd64(c->payload, l->ctl_params);
+	psize = nvm_rd32(c->payload, l->ctl_psize);
+
+	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
+		return nvm_refuse(v, -EINVAL, "ctrl-flags");
+	if (psize > NVM_PARAMS_MAX)
+		return nvm_refuse(v, -E2BIG, "ctrl-params-too-big");
+	if (!params != !psize)
+		return nvm_refuse(v, -EINVAL, "ctrl-params-null");
+
+	e = nvm_abi_ctrl(cmd, c->abi);
+	if (!e)
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");
+	if ((flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && !(c->policy & NVM_POLICY_FINN))
+		return nvm_refuse(v, -EPERM, "ctrl-finn");
+	if ((cmd & NVM_NV_CTRL_GSS_LEGACY) && !(c->policy & NVM_POLICY_GSS))
+		return nvm_refuse(v, -EPERM, "ctrl-gss-legacy");
+	if (!nvm_priv_check(e->priv, c->policy, v, "ctrl-root"))
+		return false;
+	if (e->size == NVABI_SIZE_UNKNOWN)
+		return nvm_refuse(v, -EPERM, "kernel-only");
+	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && psize != e->size)
+		return nvm_refuse(v, -EINVAL, "ctrl-size");
+	v->nested = params;
+	v->nested_size = psize;
+	return true;
+}

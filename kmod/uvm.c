@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: checks of the UVM commands (/dev/nvidia-uvm), from the UVM
+ * table of the file's ABI.  The table holds what a container may reach:
+ * UVM's test commands (UVM_TEST_*) are not in it, so they are unknown.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+
+#include "nvm.h"
+#include "nvabi_tables.h"
+
+/**
+ * nvm_uvm_decide() - check a UVM command
+ * @c: the call (@c->nr is the ioctl command; no payload is read)
+ * @v: verdict, set on refusal
+ * @size: set to the payload size the driver copies in
+ *
+ * Order: unknown command (-ENOTTY), a command of /dev/nvidia-uvm-tools
+ * (-EINVAL: that node is not mediated).
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
+{
+	const struct nvabi_uvm *e = nvm_abi_uvm(c->nr, c->abi);
+
+	*size = 0;
+	if (!e)
+		return nvm_refuse(v, -ENOTTY, "uvm-unknown");
+	if (e->node != NVABI_NODE_UVM)
+		return nvm_refuse(v, -EINVAL, "uvm-node");
+	*size = e->size;
+	return true;
+}

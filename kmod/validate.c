@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: the validator.  Every ioctl made on a mediated node is checked
+ * here against the descriptor of the ABI its file was opened with
+ * (abi/generated/) and the policy of the module parameters, before
+ * node.c forwards it; a refused call never reaches the driver.
+ *
+ * One table-driven check per family (escape.c, ctrl.c, alloc.c, uvm.c),
+ * each a pure function of a kernel copy of the payload, so that KUnit can
+ * test the decisions without user memory.  This file is the only part of
+ * the validator that touches user memory: it copies the top-level payload
+ * once, unwraps NV_ESC_IOCTL_XFER_CMD, checks that nested params are
+ * readable at the size the table gives, and writes the driver's status
+ * into a payload the validator answers itself.
+ *
+ * The driver still reads the caller's own memory after these checks (see
+ * docs/design.md, section 5): a payload rewritten in between is not caught
+ * yet.
+ *
+ * Answers (docs/errors.md lists them all):
+ *   -ENOTTY  unknown escape or UVM command, or not an NVIDIA ioctl
+ *   -EINVAL  wrong size, a flag user space may not set, wrong node,
+ *            params NULL while their size is not 0 or the reverse
+ *   -EFAULT  the payload or nested params cannot be read
+ *   -E2BIG   control or class params larger than 1 MiB
+ *   -EPERM   refused by the policy (privilege, FINN, GSS-legacy, kernel
+ *            callback events)
+ *   0 with the payload's status set: NV_ERR_NOT_SUPPORTED for an unknown
+ *            control command, NV_ERR_INVALID_CLASS for an unknown class,
+ *            as the driver answers them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/compat.h>
+#include <linux/ioctl.h>
+#include <linux/kernel.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "nvm.h"
+#include "nvabi_tables.h"
+
+/*
+ * Lookups: binary search for the first entry with the key, then the entry
+ * whose ABI set holds @abi (see nvabi_types.h).
+ */
+#define NVM_DEFINE_LOOKUP(fn, type, table, count, field)			\
+const type *fn(u32 key, unsigned int abi)					\
+{										\
+	unsigned int lo = 0, hi = (count);					\
+										\
+	while (lo < hi) {							\
+		unsigned int mid = lo + (hi - lo) / 2;				\
+										\
+		if ((table)[mid].field < key)					\
+			lo = mid + 1;						\
+		else								\
+			hi = mid;						\
+	}									\
+	for (; lo < (count) && (table)[lo].field == key; lo++)			\
+		if (nvabi_set_has((table)[lo].set, abi))			\
+			return &(table)[lo];					\
+	return NULL;								\
+}
+
+NVM_DEFINE_LOOKUP(nvm_abi_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
+NVM_DEFINE_LOOKUP(nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
+NVM_DEFINE_LOOKUP(nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
+NVM_DEFINE_LOOKUP(nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+
+/**
+ * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi
+ * @abi: ABI number
+ *
+ * Return: the layout; never NULL.
+ */
+const struct nvabi_rmlayout *nvm_abi_rmlayout(unsigned int abi)
+{
+	if (abi >= NVABI_NR_ABIS)
+		abi = 0;
+	return &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
+}
+
+/**
+ * nvm_refuse() - record a refusal answered with an errno
+ * @v: the verdict
+ * @err: negative errno user space sees
+ * @rule: the check that refused
+ *
+ * Return: false, for "return nvm_refuse(...)" in a check.
+ */
+bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule)
+{
+	v->err = err;
+	v->rule = rule;
+	return false;
+}
+
+/**
+ * nvm_answer() - record a refusal the driver answers in the payload
+ * @v: the verdict
+ * @status: NV_STATUS written at @off; the ioctl returns 0
+ * @off: byte offset of the status field in the checked payload
+ * @rule: the check that refused
+ *
+ * Return: false.
+ */
+bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off, const char *rule)
+{
+	v->err = 0;
+	v->status = status;
+	v->status_off = off;
+	v->rule = rule;
+	return false;
+}
+
+/**
+ * nvm_priv_check() - the default policy for an entry's privilege
+ * @priv: NVABI_PRIV_* of the entry
+ * @policy: NVM_POLICY_* of the caller
+ * @v: set to a refusal when the policy refuses
+ * @rule: the rule's name for a refusal of an administrator-only entry
+ *
+ * Entries any user may call pass (and those whose privilege the release
+ * does not encode: the driver checks them itself); administrator-only
+ * entries pass only with %NVM_POLICY_ROOT; kernel-only, RM-internal and
+ * no-caller entries never.
+ *
+ * Return: true when the entry may be called.
+ */
+bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *v,
+		    const char *rule)
+{
+	switch (priv) {
+	case NVABI_PRIV_UNKNOWN:
+	case NVABI_PRIV_USER:
+		return true;
+	case NVABI_PRIV_ROOT:
+		if (policy & NVM_POLICY_ROOT)
+			return true;
+		return nvm_refuse(v, -EPERM, rule);
+	default:
+		return nvm_refuse(v, -EPERM, "kernel-only");
+	}
+}
+
+/**
+ * nvm_decide_payload() - the checks that read an escape's payload
+ * @c: the call; @c->payload holds @c->size bytes
+ * @v: verdict, filled in
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_decide_payload(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	if (c->nr == NVM_NV_ESC_RM_CONTROL)
+		return nvm_ctrl_decide(c, v);
+	if (c->nr == NVM_NV_ESC_RM_ALLOC)
+		return nvm_alloc_decide(c, v);
+	return true;
+}
+
+/**
+ * nvm_decide() - every check of an escape, on a kernel copy (pure)
+ * @c: the call, its payload already in kernel memory
+ * @v: verdict, filled in
+ *
+ * The validator makes the same two steps with the copy in between; this
+ * composition is what the KUnit suite tests.
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_decide(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	return nvm_esc_decide(c, v) && nvm_decide_payload(c, v);
+}
+
+static unsigned int nvm_policy(void)
+{
+	unsigned int p = 0;
+
+	if (nvm_allow_root && capable(CAP_SYS_ADMIN))
+		p |= NVM_POLICY_ROOT;
+	if (nvm_allow_finn)
+		p |= NVM_POLICY_FINN;
+	if (nvm_allow_gss)
+		p |= NVM_POLICY_GSS;
+	return p;
+}
+
+#define NVM_ONSTACK	64
+
+/* A kernel copy of a payload: on the stack when small. */
+struct nvm_copy {
+	void *buf;
+	u8 small[NVM_ONSTACK] __aligned(8);
+};
+
+static int nvm_copy_in(struct nvm_copy *k, const void __user *src, unsigned int size)
+{
+	k->buf = k->small;
+	if (size > NVM_ONSTACK) {
+		k->buf = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!k->buf)
+			return -ENOMEM;
+	}
+	if (copy_from_user(k->buf, src, size))
+		return -EFAULT;
+	return 0;
+}
+
+static void nvm_copy_free(struct nvm_copy *k)
+{
+	if (k->buf != k->small)
+		kfree(k->buf);
+}
+
+/*
+ * Nested params must be readable at the size the table gives, as the
+ * driver will read them: a bounded copy, a page at a time, into a scratch
+ * page (never more than NVM_PARAMS_MAX bytes, checked by the decision).
+ */
+static int nvm_check_readable(u64 uptr, u32 size)
+{
+	const void __user *p = u64_to_user_ptr(uptr);
+	void *page;
+	int ret = 0;
+
+	if (!size)
+		return 0;
+	if (!access_ok(p, size))
+		return -EFAULT;
+	page = (void *)__get_free_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	while (size) {
+		u32 n = min_t(u32, size, PAGE_SIZE);
+
+		if (copy_from_user(page, p, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		p += n;
+		size -= n;
+		cond_resched();
+	}
+	free_page((unsigned long)page);
+	return ret;
+}
+
+/* Refuse, or in audit mode log and forward. */
+static int nvm_verdict_apply(const struct nvm_file *nf, unsigned int cmd,
+			     const struct nvm_call *c, const struct nvm_verdict *v,
+			     void __user *payload)
+{
+	if (nvm_audit) {
+		pr_info_ratelimited("audit: pid %d (%s): ioctl 0x%08x (nr 0x%x, size %u) on node %d would be refused by rule %s (errno %d, status 0x%x); forwarded\n",
+				    task_pid_nr(current), current->comm, cmd, c->nr, c->size,
+				    nf->kind, v->rule, v->err, v->status);
+		return 0;
+	}
+	if (v->err)
+		return v->err;
+	if (v->status_off + sizeof(u32) > c->size)
+		return -EINVAL;
+	if (copy_to_user(payload + v->status_off, &v->status, sizeof(u32)))
+		return -EFAULT;
+	return NVM_ANSWERED;
+}
+
+static unsigned int nvm_file_abi(const struct nvm_file *nf)
+{
+	const struct nvabi_range *r = nf->range ? nf->range->abi : NULL;
+
+	return r ? r->abi : 0;
+}
+
+static int nvm_validate_uvm(const struct nvm_file *nf, unsigned int cmd, void __user *arg)
+{
+	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .nr = cmd };
+	struct nvm_verdict v = { };
+	u32 size;
+
+	if (!nvm_uvm_decide(&c, &v, &size))
+		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+	return nvm_check_readable((u64)(uintptr_t)arg, size);
+}
+
+static int nvm_validate_esc(const struct nvm_file *nf, unsigned int cmd, void __user *arg)
+{
+	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .policy = nvm_policy(),
+			      .nr = _IOC_NR(cmd), .size = _IOC_SIZE(cmd) };
+	struct nvm_verdict v = { };
+	struct nvm_copy k;
+	int ret;
+
+	if (_IOC_TYPE(cmd) != NVM_NV_IOCTL_MAGIC) {
+		nvm_refuse(&v, -ENOTTY, "esc-unknown");
+		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+	}
+	if (!nvm_esc_decide(&c, &v))
+		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+
+	if (c.nr == NVM_NV_ESC_XFER) {
+		struct { u32 cmd; u32 size; u64 ptr; } xfer;
+
+		if (copy_from_user(&xfer, arg, sizeof(xfer)))
+			return -EFAULT;
+		c.nr = xfer.cmd;
+		c.size = xfer.size;
+		c.xfer = true;
+		arg = u64_to_user_ptr(xfer.ptr);
+		/* The driver answers an inner size over 16384 with -EINVAL. */
+		if (c.size > NVM_NV_MAX_IOCTL_SIZE) {
+			nvm_refuse(&v, -EINVAL, "xfer-size");
+			return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		}
+		if (!nvm_esc_decide(&c, &v))
+			return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+	}
+
+	ret = nvm_copy_in(&k, arg, c.size);
+	if (ret)
+		goto out;
+	c.payload = k.buf;
+	if (!nvm_decide_payload(&c, &v)) {
+		ret = nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		goto out;
+	}
+	ret = nvm_check_readable(v.nested, v.nested_size);
+out:
+	nvm_copy_free(&k);
+	return ret;
+}
+
+/**
+ * nvm_validate() - check one ioctl before it is forwarded
+ * @nf: the mediated file
+ * @cmd: the ioctl command
+ * @arg: the caller's argument
+ * @compat: the call came in through compat_ioctl
+ *
+ * Return: 0 to forward the call; %NVM_ANSWERED when the validator answered
+ * it in the payload (the ioctl returns 0 without reaching the driver); a
+ * negative errno to return without forwarding (see the file comment).
+ * With the module parameter audit=1, refusals are logged and 0 returned.
+ */
+int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat)
+{
+	void __user *p = compat ? compat_ptr(arg) : (void __user *)arg;
+
+	if (nf->kind == NVM_NODE_UVM)
+		return nvm_validate_uvm(nf, cmd, p);
+	return nvm_validate_esc(nf, cmd, p);
+}

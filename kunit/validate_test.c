@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: KUnit suite for the validator's decisions (escape.c, ctrl.c,
+ * alloc.c, uvm.c through nvm_decide()), on kernel copies of payloads, over
+ * the generated descriptors of a sample of ABIs; and a randomized property
+ * test against an oracle written here from the same tables.  Included by
+ * kunit_main.c.
+ */
+#include <linux/prandom.h>
+
+bool nvm_allow_root;
+bool nvm_allow_finn;
+bool nvm_allow_gss;
+bool nvm_audit;
+
+#define NVM_TEST_ALL_POLICY	(NVM_POLICY_ROOT | NVM_POLICY_FINN | NVM_POLICY_GSS)
+#define NVM_TEST_PARAMS_PTR	0x7f0000001000ULL
+
+/* Releases whose ABIs the table-driven cases sample: one per layout change. */
+static const char *const nvm_test_releases[] = {
+	"515.43.04", "520.61.07", "525.60.13", "530.41.03", "535.43.02", "535.288.01",
+	"550.54.14", "560.35.03", "570.86.15", "580.142", "595.45.04",
+};
+
+static unsigned int nvm_test_abi_of(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVABI_NR_RELEASES; i++)
+		if (!strcmp(nvabi_releases[i].name, name))
+			return nvabi_ranges[nvabi_releases[i].range].abi;
+	return U32_MAX;
+}
+
+static void nvm_test_release_desc(const char *const *r, char *desc)
+{
+	strscpy(desc, *r, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(nvm_test_release, nvm_test_releases, nvm_test_release_desc);
+
+static unsigned int nvm_test_param_abi(struct kunit *test)
+{
+	unsigned int abi = nvm_test_abi_of(*(const char *const *)test->param_value);
+
+	KUNIT_ASSERT_LT(test, abi, (unsigned int)NVABI_NR_ABIS);
+	return abi;
+}
+
+static void nvm_test_put32(void *p, unsigned int off, u32 x)
+{
+	if (off != NVABI_OFF_NONE)
+		memcpy(p + off, &x, sizeof(x));
+}
+
+static void nvm_test_put64(void *p, unsigned int off, u64 x)
+{
+	if (off != NVABI_OFF_NONE)
+		memcpy(p + off, &x, sizeof(x));
+}
+
+/* An NVOS54 of ABI @abi in @buf (64 bytes). */
+static unsigned int nvm_test_ctl(void *buf, unsigned int abi, u32 cmd, u32 flags, u64 params,
+				 u32 psize)
+{
+	const struct nvabi_rmlayout *l = &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
+
+	memset(buf, 0, 64);
+	nvm_test_put32(buf, l->ctl_cmd, cmd);
+	nvm_test_put32(buf, l->ctl_flags, flags);
+	nvm_test_put64(buf, l->ctl_params, params);
+	nvm_test_put32(buf, l->ctl_psize, psize);
+	return l->ctl_size;
+}
+
+/* An NVOS21 (@big false) or NVOS64 of ABI @abi in @buf (64 bytes). */
+static unsigned int nvm_test_alloc(void *buf, unsigned int abi, bool big, u32 hclass, u64 params)
+{
+	const struct nvabi_rmlayout *l = &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
+
+	memset(buf, 0, 64);
+	nvm_test_put32(buf, big ? l->a64_class : l->a21_class, hclass);
+	nvm_test_put64(buf, big ? l->a64_params : l->a21_params, params);
+	return big ? l->a64_size : l->a21_size;
+}
+
+static bool nvm_test_decide(unsigned int abi, enum nvm_kind kind, unsigned int policy,
+			    unsigned int nr, unsigned int size, const void *payload,
+			    struct nvm_verdict *v)
+{
+	struct nvm_call c = { .abi = abi, .kind = kind, .policy = policy, .nr = nr,
+			      .size = size, .payload = payload };
+
+	return nvm_decide(&c, v);
+}
+
+static enum nvm_kind nvm_test_kind_for(unsigned int node)
+{
+	return node == NVABI_NODE_GPU ? NVM_NODE_GPU : NVM_NODE_CTL;
+}
+
+static bool nvm_test_user_priv(unsigned int priv)
+{
+	return priv == NVABI_PRIV_USER || priv == NVABI_PRIV_UNKNOWN || priv == NVABI_PRIV_ROOT;
+}
+
+/* Every escape of the ABI: accepted at its size, refused at size +-1. */
+static void validate_test_escape_sizes(struct kunit *test)
+{
+	unsigned int abi = nvm_test_param_abi(test), i, n = 0;
+	u8 *buf = kunit_kzalloc(test, 16384 + 8, GFP_KERNEL);
+	struct nvm_verdict v;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < NVABI_NR_ESCS; i++) {
+		const struct nvabi_esc *e = &nvabi_escs[i];
+		enum nvm_kind kind = nvm_test_kind_for(e->node);
+		unsigned int size = e->size;
+		bool ok;
+
+		if (!nvabi_set_has(e->set, abi) || e->nr == NVM_NV_ESC_RM_CONTROL ||
+		    e->nr == NVM_NV_ESC_RM_ALLOC)
+			continue;
+		n++;
+		memset(buf, 0, size + 8);
+		ok = nvm_test_decide(abi, kind, NVM_TEST_ALL_POLICY, e->nr, size, buf, &v);
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "esc 0x%x size %u: %s", e->nr, size, v.rule);
+		if (e->priv == NVABI_PRIV_ROOT) {
+			ok = nvm_test_decide(abi, kind, 0, e->nr, size, buf, &v);
+			KUNIT_EXPECT_FALSE(test, ok);
+			KUNIT_EXPECT_EQ_MSG(test, v.err, -EPERM, "esc 0x%x", e->nr);
+		}
+		if (e->kind != NVABI_SIZE_MIN) {
+			ok = nvm_test_decide(abi, kind, NVM_TEST_ALL_POLICY, e->nr, size + 1, buf,
+					     &v);
+			KUNIT_EXPECT_FALSE_MSG(test, ok, "esc 0x%x size %u", e->nr, size + 1);
+			KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		}
+		ok = nvm_test_decide(abi, kind, NVM_TEST_ALL_POLICY, e->nr, size - 1, buf, &v);
+		KUNIT_EXPECT_FALSE_MSG(test, ok, "esc 0x%x size %u", e->nr, size - 1);
+		KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		/* On the other kind of node, where the escape is not accepted. */
+		if (e->node != NVABI_NODE_ANY) {
+			ok = nvm_test_decide(abi, kind == NVM_NODE_GPU ? NVM_NODE_CTL : NVM_NODE_GPU,
+					     NVM_TEST_ALL_POLICY, e->nr, size, buf, &v);
+			KUNIT_EXPECT_FALSE(test, ok);
+			KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		}
+	}
+	KUNIT_EXPECT_GT(test, n, 10U);
+	/* A number no release knows. */
+	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, 0x01, 4, buf, &v));
+	KUNIT_EXPECT_EQ(test, v.err, -ENOTTY);
+}
+
+/* Every control of the ABI: accepted at its params size, refused at +-1. */
+static void validate_test_control_sizes(struct kunit *test)
+{
+	unsigned int abi = nvm_test_param_abi(test), i, n = 0;
+	u8 buf[64];
+	struct nvm_verdict v;
+
+	for (i = 0; i < NVABI_NR_CTRLS; i++) {
+		const struct nvabi_ctrl *e = &nvabi_ctrls[i];
+		u64 p = e->size ? NVM_TEST_PARAMS_PTR : 0;
+		unsigned int size;
+		bool ok;
+
+		if (!nvabi_set_has(e->set, abi))
+			continue;
+		size = nvm_test_ctl(buf, abi, e->cmd, 0, p, e->size);
+		ok = nvm_test_decide(abi, NVM_NODE_CTL, NVM_TEST_ALL_POLICY,
+				     NVM_NV_ESC_RM_CONTROL, size, buf, &v);
+		if (!nvm_test_user_priv(e->priv) || e->size == NVABI_SIZE_UNKNOWN) {
+			KUNIT_EXPECT_FALSE_MSG(test, ok, "ctrl 0x%08x priv %u", e->cmd, e->priv);
+			KUNIT_EXPECT_TRUE(test, v.err == -EPERM || v.err == -E2BIG ||
+					  v.err == -EINVAL);
+			continue;
+		}
+		n++;
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "ctrl 0x%08x size %u: %s", e->cmd, e->size, v.rule);
+		KUNIT_EXPECT_EQ(test, v.nested, p);
+		KUNIT_EXPECT_EQ(test, v.nested_size, e->size);
+		if (e->priv == NVABI_PRIV_ROOT) {
+			KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_POLICY_GSS,
+								 NVM_NV_ESC_RM_CONTROL, size, buf,
+								 &v));
+			KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+		}
+		nvm_test_ctl(buf, abi, e->cmd, 0, NVM_TEST_PARAMS_PTR, e->size + 1);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_TEST_ALL_POLICY,
+							 NVM_NV_ESC_RM_CONTROL, size, buf, &v));
+		KUNIT_EXPECT_EQ_MSG(test, v.err, -EINVAL, "ctrl 0x%08x", e->cmd);
+		if (e->size) {
+			nvm_test_ctl(buf, abi, e->cmd, 0, e->size > 1 ? NVM_TEST_PARAMS_PTR : 0,
+				     e->size - 1);
+			KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL,
+								 NVM_TEST_ALL_POLICY,
+								 NVM_NV_ESC_RM_CONTROL, size, buf,
+								 &v));
+			KUNIT_EXPECT_EQ_MSG(test, v.err, -EINVAL, "ctrl 0x%08x", e->cmd);
+		}
+		/* The NVOS54 itself at +-1. */
+		nvm_test_ctl(buf, abi, e->cmd, 0, p, e->size);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_TEST_ALL_POLICY,
+							 NVM_NV_ESC_RM_CONTROL, size + 1, buf,
+							 &v));
+		KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_TEST_ALL_POLICY,
+							 NVM_NV_ESC_RM_CONTROL, size - 1, buf,
+							 &v));
+		KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	}
+	KUNIT_EXPECT_GT(test, n, 100U);
+}
+
+/* Every class of the ABI, in both payload forms. */
+static void validate_test_class_forms(struct kunit *test)
+{
+	unsigned int abi = nvm_test_param_abi(test), i, n = 0;
+	u8 buf[64];
+	struct nvm_verdict v;
+	int big;
+
+	for (i = 0; i < NVABI_NR_CLASSES; i++) {
+		const struct nvabi_class *e = &nvabi_classes[i];
+		bool callback = e->hclass == NVM_NV01_EVENT_KERNEL_CALLBACK ||
+				e->hclass == NVM_NV01_EVENT_KERNEL_CALLBACK_EX;
+		bool client = e->hclass == 0x0 || e->hclass == 0x1 || e->hclass == 0x41;
+
+		if (!nvabi_set_has(e->set, abi))
+			continue;
+		for (big = 0; big < 2; big++) {
+			unsigned int size = nvm_test_alloc(buf, abi, big, e->hclass,
+							   NVM_TEST_PARAMS_PTR);
+			bool ok = nvm_test_decide(abi, NVM_NODE_CTL, NVM_TEST_ALL_POLICY,
+						  NVM_NV_ESC_RM_ALLOC, size, buf, &v);
+
+			if (client) {	/* root-client classes: always allowed */
+				KUNIT_EXPECT_TRUE_MSG(test, ok, "class 0x%x", e->hclass);
+				n++;
+				continue;
+			}
+			if (callback || !nvm_test_user_priv(e->priv) ||
+			    e->size == NVABI_SIZE_UNKNOWN) {
+				KUNIT_EXPECT_FALSE_MSG(test, ok, "class 0x%x", e->hclass);
+				KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+				continue;
+			}
+			n++;
+			KUNIT_EXPECT_TRUE_MSG(test, ok, "class 0x%x form %d: %s", e->hclass, big,
+					      v.rule);
+			if (e->params != NVABI_PARAMS_NONE)
+				KUNIT_EXPECT_EQ(test, v.nested_size, e->size);
+			KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL,
+								 NVM_TEST_ALL_POLICY,
+								 NVM_NV_ESC_RM_ALLOC, size + 1, buf,
+								 &v));
+			KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+			KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL,
+								 NVM_TEST_ALL_POLICY,
+								 NVM_NV_ESC_RM_ALLOC, size - 1, buf,
+								 &v));
+			KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		}
+	}
+	KUNIT_EXPECT_GT(test, n, 50U);
+}
+
+/* Every UVM command of the ABI is known with its size; others are not. */
+static void validate_test_uvm_commands(struct kunit *test)
+{
+	unsigned int abi = nvm_test_param_abi(test), i, n = 0;
+	struct nvm_verdict v = { };
+	u32 size;
+
+	for (i = 0; i < NVABI_NR_UVMS; i++) {
+		const struct nvabi_uvm *e = &nvabi_uvms[i];
+		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .nr = e->cmd };
+		bool ok;
+
+		if (!nvabi_set_has(e->set, abi))
+			continue;
+		ok = nvm_uvm_decide(&c, &v, &size);
+		if (e->node == NVABI_NODE_UVM) {
+			n++;
+			KUNIT_EXPECT_TRUE(test, ok);
+			KUNIT_EXPECT_EQ(test, size, e->size);
+		} else {
+			KUNIT_EXPECT_FALSE(test, ok);
+			KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		}
+	}
+	KUNIT_EXPECT_GT(test, n, 30U);
+	/* UVM_RUN_TEST and the other test commands are not in any table. */
+	for (i = 200; i < 300; i++) {
+		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .nr = i };
+
+		KUNIT_EXPECT_FALSE(test, nvm_uvm_decide(&c, &v, &size));
+		KUNIT_EXPECT_EQ(test, v.err, -ENOTTY);
+	}
+}
+
+/* Each rule of RM_CONTROL, and which answer wins. */
+static void validate_test_control_rules(struct kunit *test)
+{
+	unsigned int abi = nvm_test_abi_of("595.45.04");
+	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(abi);
+	const struct nvabi_ctrl *user = NULL, *kern = NULL;
+	struct nvm_verdict v;
+	unsigned int i, size;
+	u8 buf[64];
+
+	for (i = 0; i < NVABI_NR_CTRLS; i++) {
+		const struct nvabi_ctrl *e = &nvabi_ctrls[i];
+
+		if (!nvabi_set_has(e->set, abi) || (e->cmd & NVM_NV_CTRL_GSS_LEGACY))
+			continue;
+		if (!user && e->priv == NVABI_PRIV_USER && e->size && e->size < 4096)
+			user = e;
+		if (!kern && e->priv == NVABI_PRIV_KERNEL)
+			kern = e;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, user);
+	KUNIT_ASSERT_NOT_NULL(test, kern);
+
+#define DECIDE(pol) nvm_test_decide(abi, NVM_NODE_CTL, (pol), NVM_NV_ESC_RM_CONTROL, size, buf, &v)
+	/* unknown command: NV_ERR_NOT_SUPPORTED in status, at this ABI's offset */
+	size = nvm_test_ctl(buf, abi, 0x00ff0001, 0, 0, 0);
+	KUNIT_EXPECT_FALSE(test, DECIDE(0));
+	KUNIT_EXPECT_EQ(test, v.err, 0);
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
+	KUNIT_EXPECT_EQ(test, v.status_off, (unsigned int)l->ctl_status);
+	/* flags 0x1 and 0x2: never from user space, even with every policy */
+	size = nvm_test_ctl(buf, abi, user->cmd, NVM_NVOS54_FLAGS_IRQL_RAISED,
+			    NVM_TEST_PARAMS_PTR, user->size);
+	KUNIT_EXPECT_FALSE(test, DECIDE(NVM_TEST_ALL_POLICY));
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	size = nvm_test_ctl(buf, abi, user->cmd, NVM_NVOS54_FLAGS_LOCK_BYPASS,
+			    NVM_TEST_PARAMS_PTR, user->size);
+	KUNIT_EXPECT_FALSE(test, DECIDE(NVM_TEST_ALL_POLICY));
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	/* FINN-serialized: only with allow_finn */
+	size = nvm_test_ctl(buf, abi, user->cmd, NVM_NVOS54_FLAGS_FINN_SERIALIZED,
+			    NVM_TEST_PARAMS_PTR, user->size + 8);
+	KUNIT_EXPECT_FALSE(test, DECIDE(0));
+	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+	KUNIT_EXPECT_TRUE(test, DECIDE(NVM_POLICY_FINN));
+	/* GSS-legacy: unknown ones get the driver's answer, known ones need allow_gss */
+	size = nvm_test_ctl(buf, abi, 0x00ff0001 | NVM_NV_CTRL_GSS_LEGACY, 0, 0, 0);
+	KUNIT_EXPECT_FALSE(test, DECIDE(0));
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
+	{
+		unsigned int gabi = nvm_test_abi_of("535.288.01");
+
+		/* NV2080_CTRL_CMD_GPUMON_GET_SAMPLES (0x2080a083), 24 bytes, to 550 */
+		size = nvm_test_ctl(buf, gabi, 0x2080a083, 0, NVM_TEST_PARAMS_PTR, 24);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(gabi, NVM_NODE_CTL, 0,
+							 NVM_NV_ESC_RM_CONTROL, size, buf, &v));
+		KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+		KUNIT_EXPECT_TRUE(test, nvm_test_decide(gabi, NVM_NODE_CTL, NVM_POLICY_GSS,
+							NVM_NV_ESC_RM_CONTROL, size, buf, &v));
+	}
+	/* params NULL iff size 0 */
+	size = nvm_test_ctl(buf, abi, user->cmd, 0, 0, user->size);
+	KUNIT_EXPECT_FALSE(test, DECIDE(0));
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	size = nvm_test_ctl(buf, abi, user->cmd, 0, NVM_TEST_PARAMS_PTR, 0);
+	KUNIT_EXPECT_FALSE(test, DECIDE(0));
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	/* over 1 MiB: -E2BIG, before the command is even looked up */
+	size = nvm_test_ctl(buf, abi, 0x00ff0001, 0, NVM_TEST_PARAMS_PTR, NVM_PARAMS_MAX + 1);
+	KUNIT_EXPECT_FALSE(test, DECIDE(0));
+	KUNIT_EXPECT_EQ(test, v.err, -E2BIG);
+	/* kernel-only: never, whatever the policy */
+	size = nvm_test_ctl(buf, abi, kern->cmd, 0,
+			    kern->size && kern->size != NVABI_SIZE_UNKNOWN ? NVM_TEST_PARAMS_PTR : 0,
+			    kern->size == NVABI_SIZE_UNKNOWN ? 0 : kern->size);
+	KUNIT_EXPECT_FALSE(test, DECIDE(NVM_TEST_ALL_POLICY));
+	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+	/* the same numbers inside XFER are checked the same way */
+	{
+		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_CTL, .nr = NVM_NV_ESC_XFER,
+				      .size = 16, .xfer = true, .payload = buf };
+
+		KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	}
+#undef DECIDE
+}
+
+/* RM_ALLOC: the status offset of each layout, and the class rules. */
+static void validate_test_alloc_rules(struct kunit *test)
+{
+	static const struct { const char *rel; unsigned int size21, st21, size64, st64; } t[] = {
+		{ "520.61.07", 32, 24, 40, 32 },
+		{ "530.41.03", 32, 24, 40, 36 },
+		{ "535.43.02", 32, 28, 48, 40 },
+		{ "595.45.04", 32, 28, 48, 40 },
+	};
+	struct nvm_verdict v;
+	unsigned int i, size;
+	u8 buf[64];
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		unsigned int abi = nvm_test_abi_of(t[i].rel);
+
+		KUNIT_ASSERT_LT(test, abi, (unsigned int)NVABI_NR_ABIS);
+		size = nvm_test_alloc(buf, abi, false, 0xdead0001, 0);
+		KUNIT_EXPECT_EQ_MSG(test, size, t[i].size21, "%s", t[i].rel);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							 NVM_NV_ESC_RM_ALLOC, size, buf, &v));
+		KUNIT_EXPECT_EQ(test, v.err, 0);
+		KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_INVALID_CLASS);
+		KUNIT_EXPECT_EQ_MSG(test, v.status_off, t[i].st21, "%s", t[i].rel);
+		size = nvm_test_alloc(buf, abi, true, 0xdead0001, 0);
+		KUNIT_EXPECT_EQ_MSG(test, size, t[i].size64, "%s", t[i].rel);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							 NVM_NV_ESC_RM_ALLOC, size, buf, &v));
+		KUNIT_EXPECT_EQ_MSG(test, v.status_off, t[i].st64, "%s", t[i].rel);
+		/* kernel-callback events: never */
+		size = nvm_test_alloc(buf, abi, true, NVM_NV01_EVENT_KERNEL_CALLBACK_EX,
+				      NVM_TEST_PARAMS_PTR);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_TEST_ALL_POLICY,
+							 NVM_NV_ESC_RM_ALLOC, size, buf, &v));
+		KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+		/* an OS event (NV01_EVENT_OS_EVENT, 0x79) needs its params */
+		size = nvm_test_alloc(buf, abi, true, 0x79, 0);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							 NVM_NV_ESC_RM_ALLOC, size, buf, &v));
+		KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+		size = nvm_test_alloc(buf, abi, true, 0x79, NVM_TEST_PARAMS_PTR);
+		KUNIT_EXPECT_TRUE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							NVM_NV_ESC_RM_ALLOC, size, buf, &v));
+		KUNIT_EXPECT_GT(test, v.nested_size, 0U);
+	}
+}
+
+/*
+ * The oracle: the rules restated as plainly as possible, with linear
+ * scans of the tables.  Returns true when the call is acceptable.
+ */
+static bool nvm_oracle_priv_ok(unsigned int priv, unsigned int policy)
+{
+	if (priv == NVABI_PRIV_USER || priv == NVABI_PRIV_UNKNOWN)
+		return true;
+	return priv == NVABI_PRIV_ROOT && (policy & NVM_POLICY_ROOT);
+}
+
+static bool nvm_oracle(unsigned int abi, enum nvm_kind kind, unsigned int policy,
+		       unsigned int nr, unsigned int size, const u8 *p)
+{
+	const struct nvabi_rmlayout *l = &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
+	const struct nvabi_esc *e = NULL;
+	unsigned int i;
+
+	for (i = 0; i < NVABI_NR_ESCS; i++)
+		if (nvabi_escs[i].nr == nr && nvabi_set_has(nvabi_escs[i].set, abi))
+			e = &nvabi_escs[i];
+	if (!e || !nvm_oracle_priv_ok(e->priv, policy))
+		return false;
+	if (e->node == NVABI_NODE_CTL && kind != NVM_NODE_CTL)
+		return false;
+	if (e->node == NVABI_NODE_GPU && kind != NVM_NODE_GPU)
+		return false;
+	if (e->kind == NVABI_SIZE_ARRAY ? size == 0 || size % e->size :
+	    e->kind == NVABI_SIZE_MIN ? size < e->size :
+	    size != e->size && !(e->kind == NVABI_SIZE_EXACT && e->size2 && size == e->size2))
+		return false;
+
+	if (nr == NVM_NV_ESC_RM_CONTROL) {
+		u32 cmd, flags, psize;
+		u64 params;
+		const struct nvabi_ctrl *ce = NULL;
+
+		memcpy(&cmd, p + l->ctl_cmd, 4);
+		memcpy(&flags, p + l->ctl_flags, 4);
+		memcpy(&params, p + l->ctl_params, 8);
+		memcpy(&psize, p + l->ctl_psize, 4);
+		for (i = 0; i < NVABI_NR_CTRLS; i++)
+			if (nvabi_ctrls[i].cmd == cmd && nvabi_set_has(nvabi_ctrls[i].set, abi))
+				ce = &nvabi_ctrls[i];
+		if (!ce || (flags & 3) || psize > (1U << 20) || (params == 0) != (psize == 0))
+			return false;
+		if ((flags & 4) && !(policy & NVM_POLICY_FINN))
+			return false;
+		if ((cmd & 0x8000) && !(policy & NVM_POLICY_GSS))
+			return false;
+		if (!nvm_oracle_priv_ok(ce->priv, policy) || ce->size == NVABI_SIZE_UNKNOWN)
+			return false;
+		return (flags & 4) || psize == ce->size;
+	}
+	if (nr == NVM_NV_ESC_RM_ALLOC) {
+		const struct nvabi_class *ce = NULL;
+		unsigned int co = size == l->a21_size ? l->a21_class : l->a64_class;
+		unsigned int po = size == l->a21_size ? l->a21_params : l->a64_params;
+		u32 hclass;
+		u64 params;
+
+		if (size != l->a21_size && size != l->a64_size)
+			return false;
+		memcpy(&hclass, p + co, 4);
+		memcpy(&params, p + po, 8);
+		for (i = 0; i < NVABI_NR_CLASSES; i++)
+			if (nvabi_classes[i].hclass == hclass &&
+			    nvabi_set_has(nvabi_classes[i].set, abi))
+				ce = &nvabi_classes[i];
+		if (ce && (hclass == 0x0 || hclass == 0x1 || hclass == 0x41))
+			return true;	/* a client: the driver's own path, any caller */
+		if (!ce || hclass == 0x78 || hclass == 0x7e || ce->size == NVABI_SIZE_UNKNOWN ||
+		    ce->size > (1U << 20) || !nvm_oracle_priv_ok(ce->priv, policy))
+			return false;
+		return params || ce->params != NVABI_PARAMS_REQUIRED || !ce->size;
+	}
+	return true;
+}
+
+static u32 nvm_rand(struct rnd_state *r, u32 n)
+{
+	return n ? prandom_u32_state(r) % n : 0;
+}
+
+/* Random calls built near the tables' entries: never admitted when the oracle refuses. */
+static void validate_test_never_admits_what_oracle_refuses(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 16384 + 64, GFP_KERNEL);
+	unsigned int i, admitted = 0, refused = 0;
+	struct rnd_state rs;
+	struct nvm_verdict v;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	prandom_seed_state(&rs, 0x6e766d64);
+	for (i = 0; i < 20000; i++) {
+		unsigned int abi = nvm_rand(&rs, NVABI_NR_ABIS);
+		const struct nvabi_rmlayout *l = nvm_abi_rmlayout(abi);
+		enum nvm_kind kind = nvm_rand(&rs, 2) ? NVM_NODE_CTL : NVM_NODE_GPU;
+		unsigned int policy = nvm_rand(&rs, 8), nr, size, pick = nvm_rand(&rs, 4);
+		bool ok, oracle;
+
+		memset(buf, 0, 64);
+		if (pick == 0) {		/* any escape, size near its table sizes */
+			const struct nvabi_esc *e = &nvabi_escs[nvm_rand(&rs, NVABI_NR_ESCS)];
+
+			nr = nvm_rand(&rs, 16) ? e->nr : nvm_rand(&rs, 256);
+			size = e->size + nvm_rand(&rs, 3) - 1;
+			if (nvm_rand(&rs, 4) == 0)
+				size = e->size * nvm_rand(&rs, 4);
+			if (size > 16384)
+				size = 16384;
+			get_random_bytes(buf, min(size, 64U));
+		} else if (pick == 1) {		/* RM_CONTROL near a table entry */
+			const struct nvabi_ctrl *e = &nvabi_ctrls[nvm_rand(&rs, NVABI_NR_CTRLS)];
+			u32 cmd = e->cmd, psize = e->size;
+
+			if (!nvm_rand(&rs, 8))
+				cmd ^= BIT(nvm_rand(&rs, 32));
+			if (psize == NVABI_SIZE_UNKNOWN || !nvm_rand(&rs, 4))
+				psize = nvm_rand(&rs, 8) ? psize + nvm_rand(&rs, 3) - 1 :
+							   prandom_u32_state(&rs);
+			nr = NVM_NV_ESC_RM_CONTROL;
+			size = nvm_test_ctl(buf, abi, cmd, nvm_rand(&rs, 4) ? 0 : nvm_rand(&rs, 8),
+					    nvm_rand(&rs, 8) ? (psize ? NVM_TEST_PARAMS_PTR : 0) :
+							       NVM_TEST_PARAMS_PTR * nvm_rand(&rs, 2),
+					    psize);
+			size += nvm_rand(&rs, 8) ? 0 : nvm_rand(&rs, 3) - 1;
+		} else if (pick == 2) {		/* RM_ALLOC near a table entry */
+			const struct nvabi_class *e =
+				&nvabi_classes[nvm_rand(&rs, NVABI_NR_CLASSES)];
+			u32 hclass = nvm_rand(&rs, 8) ? e->hclass : prandom_u32_state(&rs);
+
+			nr = NVM_NV_ESC_RM_ALLOC;
+			size = nvm_test_alloc(buf, abi, nvm_rand(&rs, 2), hclass,
+					      nvm_rand(&rs, 4) ? NVM_TEST_PARAMS_PTR : 0);
+			size += nvm_rand(&rs, 8) ? 0 : nvm_rand(&rs, 3) - 1;
+		} else {			/* noise */
+			nr = nvm_rand(&rs, 2) ? nvm_rand(&rs, 256) :
+			     (nvm_rand(&rs, 2) ? NVM_NV_ESC_RM_CONTROL : NVM_NV_ESC_RM_ALLOC);
+			size = nvm_rand(&rs, 2) ? nvm_rand(&rs, 64) : l->ctl_size;
+			get_random_bytes(buf, 64);
+		}
+		ok = nvm_test_decide(abi, kind, policy, nr, size, buf, &v);
+		oracle = nvm_oracle(abi, kind, policy, nr, size, buf);
+		if (ok && !oracle)
+			KUNIT_FAIL(test, "admitted what the oracle refuses: abi %u kind %d policy %u nr 0x%x size %u",
+				   abi, kind, policy, nr, size);
+		if (!ok)
+			KUNIT_EXPECT_NOT_NULL(test, v.rule);
+		admitted += ok;
+		refused += !ok;
+	}
+	kunit_info(test, "%u admitted, %u refused", admitted, refused);
+	KUNIT_EXPECT_GT(test, admitted, 1000U);
+	KUNIT_EXPECT_GT(test, refused, 1000U);
+}
+
+static struct kunit_case nvm_validate_cases[] = {
+	KUNIT_CASE_PARAM(validate_test_escape_sizes, nvm_test_release_gen_params),
+	KUNIT_CASE_PARAM(validate_test_control_sizes, nvm_test_release_gen_params),
+	KUNIT_CASE_PARAM(validate_test_class_forms, nvm_test_release_gen_params),
+	KUNIT_CASE_PARAM(validate_test_uvm_commands, nvm_test_release_gen_params),
+	KUNIT_CASE(validate_test_control_rules),
+	KUNIT_CASE(validate_test_alloc_rules),
+	KUNIT_CASE(validate_test_never_admits_what_oracle_refuses),
+	{}
+};
+
+static struct kunit_suite nvm_validate_suite = {
+	.name = "nvmediate_validate",
+	.test_cases = nvm_validate_cases,
+};

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvraw: issue one ioctl, given on the command line, on a node, for the
+ * guest tests of the validator (50-validate.sh).
+ *
+ *   nvraw PATH NR SIZE [FIELD...]          escape NR, _IOC_SIZE SIZE
+ *   nvraw --xfer PATH NR SIZE [FIELD...]   the same inside NV_ESC_IOCTL_XFER_CMD
+ *   nvraw --uvm PATH CMD SIZE [FIELD...]   UVM command CMD, SIZE-byte payload
+ *   nvraw --bad PATH NR SIZE               the payload pointer is unmapped
+ *
+ * FIELD: OFF=VAL (u32), OFF=q:VAL (u64), OFF=buf:N (u64 pointer to N
+ * zeroed bytes), OFF=bad (u64 pointer to an unmapped page), st=OFF (print
+ * the u32 at OFF after the call).  Numbers in C notation.  Payloads live
+ * at fixed addresses, so the same command line gives the same bytes.
+ *
+ * Output: "ret=0" or "ret=-EINVAL" etc., then " status=0x.." with st=.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define ARENA		((void *)0x500000000000ULL)
+#define ARENA_SIZE	(4u << 20)
+#define BAD_PTR		0x10ULL
+
+static const char *errname(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case ENOTTY: return "ENOTTY";
+	case EFAULT: return "EFAULT";
+	case E2BIG: return "E2BIG";
+	case EPERM: return "EPERM";
+	case ENOMEM: return "ENOMEM";
+	case ENOSYS: return "ENOSYS";
+	case ENXIO: return "ENXIO";
+	}
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad] PATH NR SIZE [OFF=VAL|OFF=q:VAL|OFF=buf:N|OFF=bad|st=OFF]...\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	int xfer = 0, uvm = 0, bad = 0, fd, ret, i = 1;
+	long st = -1;
+	unsigned long nr, size, cmd;
+	uint8_t *arena, *payload, *extra;
+	size_t used = 0;
+
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		if (!strcmp(argv[i], "--xfer"))
+			xfer = 1;
+		else if (!strcmp(argv[i], "--uvm"))
+			uvm = 1;
+		else if (!strcmp(argv[i], "--bad"))
+			bad = 1;
+		else
+			usage();
+	}
+	if (argc - i < 3)
+		usage();
+	arena = mmap(ARENA, ARENA_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (arena == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	fd = open(argv[i], O_RDWR);
+	if (fd < 0) {
+		perror(argv[i]);
+		return 2;
+	}
+	nr = strtoul(argv[i + 1], NULL, 0);
+	size = strtoul(argv[i + 2], NULL, 0);
+	if (size > 65536)
+		usage();
+	payload = arena;
+	used = (size + 4095) & ~4095UL;
+	extra = arena + (1u << 20);
+	for (i += 3; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		unsigned long off;
+		uint64_t v64;
+		uint32_t v32;
+
+		if (!eq)
+			usage();
+		if (!strncmp(argv[i], "st=", 3)) {
+			st = strtol(eq + 1, NULL, 0);
+			continue;
+		}
+		off = strtoul(argv[i], NULL, 0);
+		if (off + 8 > used + 4096)
+			usage();
+		if (!strncmp(eq + 1, "q:", 2)) {
+			v64 = strtoull(eq + 3, NULL, 0);
+			memcpy(payload + off, &v64, 8);
+		} else if (!strncmp(eq + 1, "buf:", 4)) {
+			v64 = (uint64_t)(uintptr_t)extra;
+			extra += (strtoul(eq + 5, NULL, 0) + 4095) & ~4095UL;
+			memcpy(payload + off, &v64, 8);
+		} else if (!strcmp(eq + 1, "bad")) {
+			v64 = BAD_PTR;
+			memcpy(payload + off, &v64, 8);
+		} else {
+			v32 = (uint32_t)strtoul(eq + 1, NULL, 0);
+			memcpy(payload + off, &v32, 4);
+		}
+	}
+
+	if (uvm) {
+		cmd = nr;
+		ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
+	} else if (xfer) {
+		struct { uint32_t cmd, size; uint64_t ptr; } *x = (void *)(arena + (3u << 20));
+
+		x->cmd = (uint32_t)nr;
+		x->size = (uint32_t)size;
+		x->ptr = bad ? BAD_PTR : (uint64_t)(uintptr_t)payload;
+		cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', 0xd3, sizeof(*x));
+		ret = ioctl(fd, cmd, x);
+	} else {
+		cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', nr, size);
+		ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
+	}
+	if (ret < 0)
+		printf("ret=-%s", errname(errno));
+	else
+		printf("ret=%d", ret);
+	if (st >= 0) {
+		uint32_t v;
+
+		memcpy(&v, payload + st, 4);
+		printf(" status=0x%x", v);
+	}
+	printf("\n");
+	close(fd);
+	return 0;
+}
