@@ -47,6 +47,7 @@ w1:
 
 tools:
 	$(MAKE) -C tools/nvabi
+	$(MAKE) -C tools/nvproxyctl
 
 standin:
 	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin modules
@@ -74,6 +75,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin clean
 	$(MAKE) -C tools/nvabi clean
+	$(MAKE) -C tools/nvproxyctl clean
 
 # Also the guest kernels and everything built for the guests (build/).
 distclean: clean

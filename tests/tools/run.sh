@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Tests of tools/nvabi: builds the tool, runs it on synthetic trees
-# (fixture.sh) and on the committed abi/ data. Needs a C compiler and
+# (fixture.sh) and on the committed abi/ data; and of tools/nvproxyctl
+# (nvproxyctl.sh, counted in the same summary). Needs a C compiler and
 # libclang-14-dev; git is used when present. No network, no NVIDIA sources.
 # The last line is "N passed, N failed"; the exit status is non-zero on failure.
 set -u
@@ -61,6 +62,11 @@ summary() {
 	[ "$fail" -eq 0 ]
 	exit $?
 }
+
+# ---- nvproxyctl (tests/tools/nvproxyctl.sh; counted here, needs no libclang) ----
+NVPROXYCTL_FROM_RUN=1
+. "$here/nvproxyctl.sh"
+nvproxyctl_tests
 
 # ---- build ------------------------------------------------------------------
 if make -C "$root/tools/nvabi" >"$T/build.log" 2>&1 && [ -x "$NVABI" ]; then

@@ -1,0 +1,275 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of tools/nvproxyctl. Need a C compiler and python3; no module, no root,
+# no GPU: explain runs against the committed tables, status and cdi against
+# an empty root and a fake /sys and /dev (NVPROXYCTL_ROOT).
+#
+# tests/tools/run.sh sources this file (NVPROXYCTL_FROM_RUN=1) and calls
+# nvproxyctl_tests, which counts with run.sh's own ok/nok; run alone
+#   sh tests/tools/nvproxyctl.sh
+# it prints its own "N passed, N failed" last.
+
+nvproxyctl_tests() {
+	NPC="$root/tools/nvproxyctl/nvproxyctl"
+	V=595.45.04
+	PY=${PYTHON:-python3}
+
+	# ---- build ------------------------------------------------------------------
+	if make -C "$root/tools/nvproxyctl" >"$T/npc-build.log" 2>&1 && [ -x "$NPC" ]; then
+		ok "nvproxyctl builds (-Wall -Wextra -Werror)"
+	else
+		nok "nvproxyctl builds (-Wall -Wextra -Werror)" "$T/npc-build.log"
+		return
+	fi
+
+	# npc_rc DESC WANT CMD... : passes when CMD exits WANT (output in $T/out)
+	npc_rc() {
+		_d=$1
+		_w=$2
+		shift 2
+		"$@" >"$T/out" 2>&1
+		_r=$?
+		if [ "$_r" -eq "$_w" ]; then ok "$_d"; else nok "$_d (exit $_r, not $_w)" "$T/out"; fi
+	}
+	# npc_py DESC FILE PYTHON-CODE : passes when the code (j = the parsed JSON) runs
+	npc_py() {
+		if "$PY" -c "import json,sys
+j = json.load(open(sys.argv[1]))
+$3" "$2" >"$T/py.out" 2>&1; then
+			ok "$1"
+		else
+			cat "$2" >>"$T/py.out"
+			nok "$1" "$T/py.out"
+		fi
+	}
+
+	E="$T/npc-empty"	# a root with no /sys/module/nvmediate and no /dev/nvproxy*
+	mkdir -p "$E/sys" "$E/dev"
+
+	# ---- help and usage -------------------------------------------------------
+	npc_rc "--help exits 0" 0 "$NPC" --help
+	has "--help lists the exit codes" "$T/out" "3 nvmediate not loaded"
+	for c in status explain cdi; do
+		npc_rc "$c --help exits 0" 0 "$NPC" "$c" --help
+		has "$c --help: usage line" "$T/out" "usage: nvproxyctl $c"
+	done
+	npc_rc "no command: exit 2" 2 "$NPC"
+	npc_rc "unknown command: exit 2" 2 "$NPC" frobnicate
+	has "... and names it" "$T/out" "unknown command 'frobnicate'"
+	npc_rc "explain without a number: exit 2" 2 "$NPC" explain --version $V
+	npc_rc "explain, unknown family: exit 2" 2 "$NPC" explain 0x2a --version $V --family foo
+	npc_rc "explain, not a number: exit 2" 2 "$NPC" explain zz --version $V
+	npc_rc "explain, not a version: exit 2" 2 "$NPC" explain 0x2a --version 5x5
+	npc_rc "status, unknown option: exit 2" 2 "$NPC" status --bogus
+	npc_rc "cdi --gpus 0: exit 2" 2 "$NPC" cdi --gpus 0
+
+	# ---- explain against the committed tables ----------------------------------
+	X="env NVPROXYCTL_ROOT=$E $NPC"
+	npc_rc "explain NV_ESC_RM_CONTROL at $V" 0 $X explain 0x2a --version $V --family escape
+	has "... size 32" "$T/out" "size:      32"
+	has "... on the control node" "$T/out" "node:      control (/dev/nvidiactl)"
+	has "... named from abi/releases" "$T/out" "name:      NV_ESC_RM_CONTROL"
+	has "... params type" "$T/out" "params:    NVOS54_PARAMETERS"
+	has "... holds pointers" "$T/out" "pointers:  yes"
+	has "... admitted" "$T/out" "admitted:  yes"
+	has "... default policy when not loaded" "$T/out" "defaults: nvmediate not loaded"
+	$X explain 42 --version $V --family escape --json >"$T/j" 2>&1
+	npc_py "explain --json: escape 42 size 32, exact, user" "$T/j" '
+e = j["entries"]
+assert j["number"] == 42 and j["tier"] == "exact" and j["version"] == "595.45.04", j
+assert len(e) == 1 and e[0]["family"] == "escape", e
+assert e[0]["size"] == 32 and e[0]["size_check"] == "exact" and e[0]["node"] == "control"
+assert e[0]["privilege"] == "user" and e[0]["admitted"] == "yes" and e[0]["pointers"] is True
+assert e[0]["name"] == "NV_ESC_RM_CONTROL"'
+	npc_rc "explain 0x2a in every family: escape and UVM" 0 $X explain 0x2a --version $V
+	has "... the escape" "$T/out" "escape 0x2a:"
+	has "... the UVM command" "$T/out" "uvm 0x2a:"
+	npc_rc "escape with an fd field (0x27)" 0 $X explain 0x27 --version $V --family escape
+	has "... fd offset" "$T/out" "fds:       yes, at offsets 48(4 bytes)"
+	has "... GPU node" "$T/out" "node:      gpu (/dev/nvidiaN)"
+	npc_rc "administrator-only escape (0x5f)" 0 $X explain 0x5f --version $V --family escape
+	has "... refused: esc-root" "$T/out" "admitted:  no: administrator-only: EPERM (esc-root)"
+
+	npc_rc "root-only RM control 0x109" 0 $X explain 0x109 --version $V --family control
+	has "... privilege root" "$T/out" "privilege: root"
+	has "... size 40" "$T/out" "size:      40"
+	has "... params type" "$T/out" "NV0000_CTRL_SYSTEM_GET_LOCK_TIMES_PARAMS"
+	has "... refused: ctrl-root" "$T/out" "admitted:  no: administrator-only: EPERM (ctrl-root) unless allow_root=Y"
+	$X explain 0x109 --version $V --family control --json >"$T/j" 2>&1
+	npc_py "explain --json: control 0x109 is root, refused" "$T/j" '
+e = j["entries"][0]
+assert e["family"] == "control" and e["number"] == 0x109 and e["size"] == 40
+assert e["privilege"] == "root" and e["admitted"] == "no" and "ctrl-root" in e["reason"]
+assert j["policy"] == {"allow_root": False, "allow_finn": False, "allow_gss": False, "source": "defaults"}'
+	npc_rc "user RM control 0x20800102" 0 $X explain 0x20800102 --version $V
+	has "... admitted, with its params size" "$T/out" "admitted:  yes: any caller; paramsSize must be 564"
+	npc_rc "kernel-only RM control 0x107" 0 $X explain 0x107 --version $V --family control
+	has "... refused: kernel-only" "$T/out" "EPERM (kernel-only)"
+	has "... size not recorded" "$T/out" "size:      not recorded"
+	npc_rc "GSS-legacy RM control 0x2080a7d7" 0 $X explain 0x2080a7d7 --version $V
+	has "... refused: ctrl-gss-legacy" "$T/out" "EPERM (ctrl-gss-legacy) unless allow_gss=Y"
+
+	npc_rc "class NV01_MEMORY_SYSTEM 0x3e" 0 $X explain 0x3e --version $V --family class
+	has "... size 128" "$T/out" "size:      128 (class params)"
+	has "... named" "$T/out" "name:      NV01_MEMORY_SYSTEM"
+	has "... params required" "$T/out" "params:    required"
+	has "... admitted, params not NULL" "$T/out" "admitted:  yes: any caller; pAllocParms must not be NULL"
+	$X explain 0x3e --version $V --family class --json >"$T/j" 2>&1
+	npc_py "explain --json: class 0x3e" "$T/j" '
+e = j["entries"]
+assert len(e) == 1 and e[0]["family"] == "class" and e[0]["size"] == 128
+assert e[0]["params"] == "required" and e[0]["admitted"] == "yes" and e[0]["name"] == "NV01_MEMORY_SYSTEM"'
+	npc_rc "root-client class NV01_ROOT 0x0" 0 $X explain 0 --version $V --family class
+	has "... admitted whatever the tables say" "$T/out" "admitted:  yes: root-client class"
+	npc_rc "kernel-callback class 0x78" 0 $X explain 0x78 --version $V --family class
+	has "... refused: class-kernel-callback" "$T/out" "EPERM (class-kernel-callback)"
+
+	npc_rc "UVM_REGISTER_GPU 0x25" 0 $X explain 0x25 --version $V --family uvm
+	has "... size 40" "$T/out" "size:      40"
+	has "... on the UVM node" "$T/out" "node:      uvm (/dev/nvidia-uvm)"
+	has "... named" "$T/out" "name:      UVM_REGISTER_GPU"
+	$X explain 37 --version $V --family uvm --json >"$T/j" 2>&1
+	npc_py "explain --json: UVM 37" "$T/j" '
+e = j["entries"][0]
+assert e["family"] == "uvm" and e["size"] == 40 and e["node"] == "uvm" and e["admitted"] == "yes"'
+	npc_rc "UVM tools command 0x38" 0 $X explain 0x38 --version $V --family uvm
+	has "... refused: uvm-node" "$T/out" "EINVAL (uvm-node)"
+
+	npc_rc "unknown number: exit 4" 4 $X explain 0x12345678 --version $V
+	has "... says so" "$T/out" "0x12345678 is not an escape, RM control command, class or UVM command in driver 595.45.04's ABI"
+	npc_rc "0x2a is no RM control: exit 4" 4 $X explain 0x2a --version $V --family control
+	has "... says so" "$T/out" "is not an RM control command"
+	npc_rc "version outside every range: exit 5" 5 $X explain 0x2a --version 400.1
+	has "... says so" "$T/out" "outside every known ABI range"
+	npc_rc "interpolated version" 0 $X explain 0x2a --version 535.171.05
+	has "... tier and range" "$T/out" "(interpolated, range 535.161.07..535.179"
+	npc_rc "ABI differs by version: NV_ESC_RM_CONTROL at 515.43.04" 0 $X explain 0x2a --version 515.43.04 --family escape
+	has "... still 32 bytes" "$T/out" "size:      32"
+	npc_rc "no abi/ directory: number only" 0 $X explain 0x2a --version $V --family escape --abi "$T/none"
+	if grep -q "name:" "$T/out"; then nok "... no name without abi/releases" "$T/out"; else ok "... no name without abi/releases"; fi
+	npc_rc "explain without --version, nvmediate not loaded: exit 3" 3 $X explain 0x2a
+	has "... says so" "$T/out" "nvmediate is not loaded"
+
+	# ---- a fake loaded module ---------------------------------------------------
+	F="$T/npc-fake"
+	mkdir -p "$F/sys/module/nvmediate/parameters" "$F/sys/class/nvmediate" "$F/dev"
+	echo 0.1.0 >"$F/sys/module/nvmediate/version"
+	echo 535.171.05 >"$F/sys/class/nvmediate/driver_version"
+	echo interpolated >"$F/sys/class/nvmediate/tier"
+	echo 535.161.07..535.179 >"$F/sys/class/nvmediate/range"
+	echo proc >"$F/sys/class/nvmediate/version_source"
+	echo 79 >"$F/sys/class/nvmediate/ranges"
+	P="$F/sys/module/nvmediate/parameters"
+	echo 8 >"$P/num_gpus"
+	echo /dev/nvidia-uvm >"$P/uvm_path"
+	: >"$P/force_version"
+	for p in accept_outside allow_finn allow_gss audit; do echo N >"$P/$p"; done
+	echo Y >"$P/allow_root"
+	# character devices anyone can point at: their numbers are /dev/null's
+	for n in nvproxy nvproxy-uvm nvproxy0 nvproxy1 nvproxy2; do ln -s /dev/null "$F/dev/$n"; done
+	nmaj=$(( $(stat -L -c %t /dev/null | sed 's/^/0x/') ))
+	nmin=$(( $(stat -L -c %T /dev/null | sed 's/^/0x/') ))
+	Y="env NVPROXYCTL_ROOT=$F $NPC"
+
+	npc_rc "explain: version from sysfs" 0 $Y explain 0x2a --family escape
+	has "... the running version" "$T/out" "in driver 535.171.05 (interpolated"
+	npc_rc "explain: policy from sysfs (allow_root=Y)" 0 $Y explain 0x13d --family control
+	has "... root-only admitted for CAP_SYS_ADMIN" "$T/out" "admitted:  root: administrator-only: forwarded for callers with CAP_SYS_ADMIN"
+	has "... policy source" "$T/out" "from /sys/module/nvmediate/parameters"
+
+	# ---- status -------------------------------------------------------------------
+	npc_rc "status without nvmediate: exit 3" 3 $X status
+	has "... a clear message" "$T/out" "nvmediate is not loaded"
+	npc_rc "status --json without nvmediate: exit 3" 3 $X status --json
+	npc_rc "status of a loaded module" 0 $Y status
+	has "... module version" "$T/out" "nvmediate 0.1.0"
+	has "... driver version" "$T/out" "driver version:  535.171.05"
+	has "... tier" "$T/out" "tier:            interpolated"
+	has "... range" "$T/out" "range:           535.161.07..535.179"
+	has "... source" "$T/out" "version source:  proc"
+	has "... ranges" "$T/out" "ranges known:    79"
+	has "... a parameter" "$T/out" "allow_root       Y"
+	has "... the control node and its numbers" "$T/out" "/dev/nvproxy       $(printf '%3u:%-3u' "$nmaj" "$nmin")  mediates /dev/nvidiactl"
+	has "... a GPU node" "$T/out" "mediates /dev/nvidia2"
+	$Y status --json >"$T/j" 2>&1
+	npc_py "status --json" "$T/j" "
+assert j['loaded'] is True and j['module_version'] == '0.1.0'
+assert j['driver_version'] == '535.171.05' and j['tier'] == 'interpolated'
+assert j['range'] == '535.161.07..535.179' and j['version_source'] == 'proc' and j['ranges'] == 79
+p = j['parameters']
+assert p['allow_root'] == 'Y' and p['allow_gss'] == 'N' and p['num_gpus'] == '8' and p['force_version'] == ''
+assert j['gpu_nodes'] == 3
+paths = [n['path'] for n in j['nodes']]
+assert paths == ['/dev/nvproxy', '/dev/nvproxy-uvm', '/dev/nvproxy0', '/dev/nvproxy1', '/dev/nvproxy2'], paths
+assert all(n['present'] and n['major'] == $nmaj and n['minor'] == $nmin for n in j['nodes'])"
+
+	# ---- cdi ------------------------------------------------------------------------
+	# cdi_ok DESC FILE N [numbers]: the spec's structure, for N GPUs
+	cdi_ok() {
+		npc_py "$1" "$2" "
+import re
+n = $3
+numbers = '${4:-}' == 'numbers'
+assert j['cdiVersion'] == '0.6.0', j['cdiVersion']
+assert re.fullmatch(r'[A-Za-z0-9][A-Za-z0-9_.-]*\\.[A-Za-z]+/[A-Za-z0-9][A-Za-z0-9_.-]*', j['kind'])
+assert j['kind'] == 'nvmediate.io/gpu'
+names = [d['name'] for d in j['devices']]
+assert names == [str(i) for i in range(n)] + ['all'], names
+nodes = list(j['containerEdits']['deviceNodes'])
+for d in j['devices']:
+    dn = d['containerEdits']['deviceNodes']
+    assert dn, d
+    nodes += dn
+for x in nodes:
+    assert x['path'].startswith('/dev/nvidia'), x
+    assert x['hostPath'].startswith('/dev/nvproxy'), x
+    assert x['type'] == 'c', x
+    h = x['hostPath'][len('/dev/nvproxy'):]
+    want = {'': '/dev/nvidiactl', '-uvm': '/dev/nvidia-uvm'}.get(h, '/dev/nvidia' + h)
+    assert x['path'] == want, x
+    assert ('major' in x) == numbers and ('minor' in x) == numbers, x
+common = sorted(x['hostPath'] for x in j['containerEdits']['deviceNodes'])
+assert common == ['/dev/nvproxy', '/dev/nvproxy-uvm'], common
+for i in range(n):
+    assert [x['hostPath'] for x in j['devices'][i]['containerEdits']['deviceNodes']] == ['/dev/nvproxy%d' % i]
+assert [x['path'] for x in j['devices'][n]['containerEdits']['deviceNodes']] == ['/dev/nvidia%d' % i for i in range(n)]"
+	}
+	npc_rc "cdi --gpus 2, no nodes on the host" 0 $X cdi --gpus 2
+	cp "$T/out" "$T/cdi1"
+	cdi_ok "cdi --gpus 2: structure, numbers left out" "$T/cdi1" 2
+	npc_rc "cdi --output FILE" 0 $X cdi --gpus 4 --output "$T/cdi.json"
+	cdi_ok "cdi --output: the file holds the spec" "$T/cdi.json" 4
+	npc_rc "cdi without nodes and without --gpus: exit 3" 3 $X cdi
+	has "... says why" "$T/out" "no /dev/nvproxyN node found"
+	npc_rc "cdi with nodes present" 0 $Y cdi
+	cp "$T/out" "$T/cdi2"
+	cdi_ok "cdi: N from /dev/nvproxyN, device numbers from the nodes" "$T/cdi2" 3 numbers
+	npc_rc "cdi, unwritable output: exit 1" 1 $X cdi --gpus 1 --output "$T/none/x/spec.json"
+}
+
+if [ -z "${NVPROXYCTL_FROM_RUN:-}" ]; then
+	set -u
+	here=$(cd "$(dirname "$0")" && pwd)
+	root=$(cd "$here/../.." && pwd)
+	T=$(mktemp -d "${TMPDIR:-/tmp}/nvproxyctl-test.XXXXXX")
+	trap 'rm -rf "$T"' EXIT INT TERM
+	pass=0
+	fail=0
+	ok() {
+		pass=$((pass + 1))
+		echo "ok $((pass + fail)) - $1"
+	}
+	nok() {
+		fail=$((fail + 1))
+		echo "not ok $((pass + fail)) - $1"
+		if [ -n "${2:-}" ] && [ -f "$2" ]; then
+			sed 's/^/#   /' "$2" | head -n 40
+		fi
+	}
+	has() {
+		if grep -qF -- "$3" "$2"; then ok "$1"; else nok "$1 (no '$3')" "$2"; fi
+	}
+	nvproxyctl_tests
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+fi

@@ -1,0 +1,1286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvproxyctl: inspect nvmediate from user space.
+ *
+ *   nvproxyctl status [--json]
+ *   nvproxyctl explain NUMBER [--version V] [--family F] [--abi DIR]
+ *   nvproxyctl cdi [--gpus N] [--output FILE]
+ *
+ * The ABI data comes from the generated tables (abi/generated/), compiled
+ * in; command names come from abi/releases/<release>.abi when that
+ * directory can be found. See README.md for the exit codes.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "nvabi_tables.h"
+
+#define EXIT_OK		0
+#define EXIT_ERR	1
+#define EXIT_USAGE	2
+#define EXIT_NOTLOADED	3
+#define EXIT_UNKNOWN	4
+#define EXIT_OUTSIDE	5
+
+/* Numbers the validator uses besides the tables (abi/base_fds.h). */
+#define ESC_RM_CONTROL		0x2a
+#define ESC_RM_ALLOC		0x2b
+#define ESC_XFER		0xd3
+#define CTRL_GSS_LEGACY		0x8000
+#define CLS_ROOT		0x0
+#define CLS_ROOT_NON_PRIV	0x1
+#define CLS_ROOT_CLIENT		0x41
+#define CLS_EVENT_KCB		0x78
+#define CLS_EVENT_KCB_EX	0x7e
+#define PARAMS_MAX		(1U << 20)
+
+#define MAX_GPUS		254
+
+static const char *prog = "nvproxyctl";
+
+/* Every path under /sys and /dev is read below this prefix (tests). */
+static const char *root_prefix = "";
+
+static const char *const node_s[] = { "-", "control (/dev/nvidiactl)", "gpu (/dev/nvidiaN)",
+				      "either (/dev/nvidiactl or /dev/nvidiaN)",
+				      "uvm (/dev/nvidia-uvm)", "uvm-tools (/dev/nvidia-uvm-tools)" };
+static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
+
+static void err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void hostpath(char *buf, size_t len, const char *path)
+{
+	snprintf(buf, len, "%s%s", root_prefix, path);
+}
+
+/* Read the first line of a file into @buf; -1 when it cannot be read. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	hostpath(p, sizeof(p), path);
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		/* an empty file (a string parameter left empty) reads as "" */
+		int bad = ferror(f);
+
+		buf[0] = '\0';
+		fclose(f);
+		return bad ? -1 : 0;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int path_exists(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	hostpath(p, sizeof(p), path);
+	return stat(p, &st) == 0;
+}
+
+static int module_loaded(void)
+{
+	return path_exists("/sys/module/nvmediate") || path_exists("/sys/class/nvmediate");
+}
+
+/* ---- policy ------------------------------------------------------------- */
+
+struct policy {
+	int allow_root, allow_finn, allow_gss, audit;
+	int from_sysfs;
+};
+
+static int read_bool_param(const char *name, int *val)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/nvmediate/parameters/%s", name);
+	if (read_line(path, buf, sizeof(buf)))
+		return -1;
+	*val = buf[0] == 'Y' || buf[0] == 'y' || buf[0] == '1';
+	return 0;
+}
+
+static void read_policy(struct policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (read_bool_param("allow_root", &p->allow_root) ||
+	    read_bool_param("allow_finn", &p->allow_finn) ||
+	    read_bool_param("allow_gss", &p->allow_gss) ||
+	    read_bool_param("audit", &p->audit)) {
+		memset(p, 0, sizeof(*p));	/* the module's defaults: all N */
+		return;
+	}
+	p->from_sysfs = 1;
+}
+
+/* ---- JSON output -------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* A JSON string, or null when @s is NULL. */
+static void json_str_or_null(FILE *f, const char *s)
+{
+	if (s)
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
+/* ---- versions and ranges ------------------------------------------------ */
+
+static int parse_version(const char *s, __u64 *key)
+{
+	unsigned long p[3] = { 0, 0, 0 };
+	int n = 0;
+	char *end;
+
+	for (;;) {
+		if (n == 3 || *s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		p[n++] = strtoul(s, &end, 10);
+		if (errno || p[n - 1] >= 1UL << NVABI_VERSION_PART_BITS)
+			return -1;
+		s = end;
+		if (!*s)
+			break;
+		if (*s++ != '.')
+			return -1;
+	}
+	*key = NVABI_VERSION(p[0], p[1], p[2]);
+	return 0;
+}
+
+struct lookup {
+	const struct nvabi_range *range;
+	const char *release;	/* the release whose .abi file describes the ABI */
+	const char *tier;
+};
+
+/* As 'nvabi show' and the module: a release is exact, strictly inside a range interpolated. */
+static void lookup_version(__u64 key, struct lookup *lk)
+{
+	unsigned int i;
+
+	memset(lk, 0, sizeof(*lk));
+	lk->tier = "outside";
+	for (i = 0; i < NVABI_NR_RELEASES; i++) {
+		if (nvabi_releases[i].version == key) {
+			lk->range = &nvabi_ranges[nvabi_releases[i].range];
+			lk->release = nvabi_releases[i].name;
+			lk->tier = "exact";
+			return;
+		}
+	}
+	for (i = 0; i < NVABI_NR_RANGES; i++) {
+		if (nvabi_ranges[i].first < key && key < nvabi_ranges[i].last) {
+			lk->range = &nvabi_ranges[i];
+			lk->release = nvabi_ranges[i].first_name;
+			lk->tier = "interpolated";
+			return;
+		}
+	}
+}
+
+/* Binary search the first entry with @key, then the one whose set has @abi. */
+#define DEFINE_LOOKUP(fn, type, table, count, field)				\
+static const type *fn(__u32 key, unsigned int abi)				\
+{										\
+	unsigned int lo = 0, hi = (count);					\
+										\
+	while (lo < hi) {							\
+		unsigned int mid = lo + (hi - lo) / 2;				\
+										\
+		if ((table)[mid].field < key)					\
+			lo = mid + 1;						\
+		else								\
+			hi = mid;						\
+	}									\
+	for (; lo < (count) && (table)[lo].field == key; lo++)			\
+		if (nvabi_set_has((table)[lo].set, abi))			\
+			return &(table)[lo];					\
+	return NULL;								\
+}
+
+DEFINE_LOOKUP(find_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
+DEFINE_LOOKUP(find_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
+DEFINE_LOOKUP(find_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
+DEFINE_LOOKUP(find_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+
+/* ---- names from abi/releases/<release>.abi ------------------------------ */
+
+static char abi_dir[PATH_MAX];
+
+static int is_abi_dir(const char *dir)
+{
+	char p[2 * PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/releases", dir);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --abi DIR, else $NVPROXYCTL_ABI, else abi/ next to the tool. */
+static void find_abi_dir(const char *opt)
+{
+	static const char *const rel[] = { "../../abi", "../abi", "abi",
+					   "../share/nvmediate/abi" };
+	char exe[PATH_MAX], cand[PATH_MAX + 32];
+	const char *env = getenv("NVPROXYCTL_ABI");
+	ssize_t n;
+	size_t i;
+	char *slash;
+
+	abi_dir[0] = '\0';
+	if (opt) {
+		snprintf(abi_dir, sizeof(abi_dir), "%s", opt);
+		return;
+	}
+	if (env && *env) {
+		snprintf(abi_dir, sizeof(abi_dir), "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(cand, sizeof(cand), "%s/%s", exe, rel[i]);
+		if (is_abi_dir(cand)) {
+			if (!realpath(cand, abi_dir) && strlen(cand) < sizeof(abi_dir))
+				memcpy(abi_dir, cand, strlen(cand) + 1);
+			return;
+		}
+	}
+}
+
+struct names {
+	char name[128];		/* first @ token: escape, class or UVM command name; a control's resource */
+	char params[256];	/* params type(s), without the layout hash */
+	char extra[64];		/* x=... flags of a control */
+};
+
+/* Look up @family's entry @key in the release file; 0 when found. */
+static int release_names(const char *release, const char *family, __u32 key, struct names *out)
+{
+	char path[PATH_MAX + 64], line[4096];
+	FILE *f;
+	int found = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!abi_dir[0] || !release)
+		return -1;
+	snprintf(path, sizeof(path), "%s/releases/%s.abi", abi_dir, release);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok, *kw, *num;
+		unsigned long k;
+
+		kw = strtok_r(line, " \t\n", &save);
+		if (!kw || strcmp(kw, family))
+			continue;
+		num = strtok_r(NULL, " \t\n", &save);
+		if (!num)
+			continue;
+		k = strtoul(num, NULL, 16);
+		if (k != key)
+			continue;
+		while ((tok = strtok_r(NULL, " \t\n", &save))) {
+			char *h;
+
+			if (tok[0] == '@' && !out->name[0]) {
+				snprintf(out->name, sizeof(out->name), "%s", tok + 1);
+			} else if (!strncmp(tok, "x=", 2)) {
+				snprintf(out->extra, sizeof(out->extra), "%s", tok + 2);
+			} else if ((h = strchr(tok, '#')) && !out->params[0]) {
+				/* TYPE#hash[,TYPE#hash]: keep the types */
+				char *p = tok, *o = out->params;
+				size_t left = sizeof(out->params) - 1;
+				int skip = 0;
+
+				for (; *p && left; p++) {
+					if (*p == '#')
+						skip = 1;
+					else if (*p == ',') {
+						skip = 0;
+						*o++ = ',';
+						left--;
+						if (left) {
+							*o++ = ' ';
+							left--;
+						}
+					} else if (!skip) {
+						*o++ = *p;
+						left--;
+					}
+				}
+				*o = '\0';
+			}
+		}
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+/* ---- explain ------------------------------------------------------------ */
+
+struct verdict {
+	const char *admit;	/* "yes", "no", "root" (CAP_SYS_ADMIN callers only) */
+	char why[256];
+};
+
+static void priv_verdict(unsigned int priv, const struct policy *pol, const char *rule,
+			 struct verdict *v)
+{
+	switch (priv) {
+	case NVABI_PRIV_UNKNOWN:
+	case NVABI_PRIV_USER:
+		v->admit = "yes";
+		snprintf(v->why, sizeof(v->why), "%s",
+			 priv == NVABI_PRIV_USER ? "any caller" :
+			 "privilege not encoded in this release; the driver checks it");
+		break;
+	case NVABI_PRIV_ROOT:
+		if (pol->allow_root) {
+			v->admit = "root";
+			snprintf(v->why, sizeof(v->why),
+				 "administrator-only: forwarded for callers with CAP_SYS_ADMIN (allow_root=Y), else EPERM (%s)",
+				 rule);
+		} else {
+			v->admit = "no";
+			snprintf(v->why, sizeof(v->why),
+				 "administrator-only: EPERM (%s) unless allow_root=Y and CAP_SYS_ADMIN", rule);
+		}
+		break;
+	default:
+		v->admit = "no";
+		snprintf(v->why, sizeof(v->why), "%s: EPERM (kernel-only), never from user space",
+			 priv < 6 ? priv_s[priv] : "?");
+	}
+}
+
+static void size_desc(char *buf, size_t len, __u32 size)
+{
+	if (size == NVABI_SIZE_UNKNOWN)
+		snprintf(buf, len, "not recorded");
+	else
+		snprintf(buf, len, "%u", size);
+}
+
+static void fds_desc(char *buf, size_t len, unsigned int fd, unsigned int nfd)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nfd && fd + i < NVABI_NR_FDS && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u(%u bytes)", i ? ", " : "",
+				      nvabi_fds[fd + i].off, nvabi_fds[fd + i].size);
+}
+
+struct explain_out {
+	int json;
+	int first;	/* first entry of the JSON "entries" list */
+};
+
+static void print_flags(const struct explain_out *o, unsigned int flags, unsigned int fd,
+			unsigned int nfd)
+{
+	char fds[512];
+
+	fds_desc(fds, sizeof(fds), fd, nfd);
+	if (o->json) {
+		printf(",\"pointers\":%s,\"fds\":%s,\"fds_nested\":%s,\"fd_offsets\":[",
+		       flags & NVABI_F_PTR ? "true" : "false",
+		       flags & NVABI_F_FD ? "true" : "false",
+		       flags & NVABI_F_FD_NESTED ? "true" : "false");
+		for (unsigned int i = 0; i < nfd && fd + i < NVABI_NR_FDS; i++)
+			printf("%s%u", i ? "," : "", nvabi_fds[fd + i].off);
+		printf("]");
+		return;
+	}
+	printf("  pointers:  %s\n", flags & NVABI_F_PTR ? "yes (payload holds user pointers)" : "no");
+	if (flags & NVABI_F_FD)
+		printf("  fds:       yes%s%s%s\n", nfd ? ", at offsets " : "", fds,
+		       flags & NVABI_F_FD_NESTED ? " (some inside an array or union)" : "");
+	else
+		printf("  fds:       no\n");
+}
+
+static void print_names(const struct explain_out *o, const struct names *n, int have,
+			const char *name_label)
+{
+	if (o->json) {
+		printf(",\"name\":");
+		json_str_or_null(stdout, have && n->name[0] ? n->name : NULL);
+		printf(",\"params_type\":");
+		json_str_or_null(stdout, have && n->params[0] ? n->params : NULL);
+		return;
+	}
+	if (!have)
+		return;
+	if (n->name[0])
+		printf("  %-10s %s\n", name_label, n->name);
+	if (n->params[0])
+		printf("  params:    %s\n", n->params);
+}
+
+static void entry_begin(struct explain_out *o, const char *family, __u32 number)
+{
+	if (o->json) {
+		printf("%s{\"family\":\"%s\",\"number\":%u", o->first ? "" : ",", family, number);
+		o->first = 0;
+	} else {
+		printf("\n%s 0x%x:\n", family, number);
+	}
+}
+
+static void entry_verdict(const struct explain_out *o, const struct verdict *v)
+{
+	if (o->json) {
+		printf(",\"admitted\":\"%s\",\"reason\":", v->admit);
+		json_str(stdout, v->why);
+		printf("}");
+	} else {
+		printf("  admitted:  %s: %s\n", v->admit, v->why);
+	}
+}
+
+static void explain_esc(struct explain_out *o, const struct nvabi_esc *e, const char *release,
+			const struct policy *pol)
+{
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "esc", e->nr, &n);
+	char sz[96];
+
+	switch (e->kind) {
+	case NVABI_SIZE_EXACT:
+		if (e->size2)
+			snprintf(sz, sizeof(sz), "%u or %u", e->size, e->size2);
+		else
+			snprintf(sz, sizeof(sz), "%u", e->size);
+		break;
+	case NVABI_SIZE_ARRAY:
+		snprintf(sz, sizeof(sz), "a non-zero multiple of %u", e->size);
+		break;
+	case NVABI_SIZE_MIN:
+		snprintf(sz, sizeof(sz), "at least %u", e->size);
+		break;
+	default:
+		snprintf(sz, sizeof(sz), "%u (not checked by the driver; nvmediate requires it)",
+			 e->size);
+	}
+	priv_verdict(e->priv, pol, "esc-root", &v);
+	if (!strcmp(v.admit, "yes") || !strcmp(v.admit, "root")) {
+		size_t l = strlen(v.why);
+
+		if (e->nr == ESC_RM_CONTROL)
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; each RM control inside is checked too (explain --family control)");
+		else if (e->nr == ESC_RM_ALLOC)
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; each class allocated is checked too (explain --family class)");
+		else if (e->nr == ESC_XFER)
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; the inner escape is checked as a direct one (not another XFER)");
+	}
+	entry_begin(o, "escape", e->nr);
+	if (o->json) {
+		printf(",\"size\":%u,\"size2\":%u,\"size_check\":\"%s\",\"node\":\"%s\",\"privilege\":\"%s\"",
+		       e->size, e->size2,
+		       e->kind == NVABI_SIZE_EXACT ? "exact" : e->kind == NVABI_SIZE_ARRAY ? "array" :
+		       e->kind == NVABI_SIZE_MIN ? "min" : "unchecked",
+		       e->node == NVABI_NODE_CTL ? "control" : e->node == NVABI_NODE_GPU ? "gpu" :
+		       e->node == NVABI_NODE_ANY ? "either" : "other",
+		       e->priv < 6 ? priv_s[e->priv] : "?");
+	} else {
+		printf("  size:      %s\n", sz);
+		printf("  node:      %s\n", e->node < 6 ? node_s[e->node] : "?");
+		printf("  privilege: %s\n", e->priv < 6 ? priv_s[e->priv] : "?");
+	}
+	print_names(o, &n, have, "name:");
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void explain_ctrl(struct explain_out *o, const struct nvabi_ctrl *e, const char *release,
+			 const struct policy *pol)
+{
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "ctrl", e->cmd, &n);
+	char sz[32];
+
+	size_desc(sz, sizeof(sz), e->size);
+	if ((e->cmd & CTRL_GSS_LEGACY) && !pol->allow_gss) {
+		v.admit = "no";
+		snprintf(v.why, sizeof(v.why),
+			 "GSS-legacy command (cmd & 0x8000): EPERM (ctrl-gss-legacy) unless allow_gss=Y");
+	} else {
+		priv_verdict(e->priv, pol, "ctrl-root", &v);
+		if (strcmp(v.admit, "no") && e->size == NVABI_SIZE_UNKNOWN) {
+			v.admit = "no";
+			snprintf(v.why, sizeof(v.why),
+				 "params not recorded: EPERM (kernel-only)");
+		} else if (strcmp(v.admit, "no")) {
+			size_t l = strlen(v.why);
+
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; paramsSize must be %u; FINN-serialized params %s", e->size,
+				 pol->allow_finn ? "allowed (allow_finn=Y)" :
+				 "refused with EPERM (ctrl-finn) unless allow_finn=Y");
+		}
+	}
+	entry_begin(o, "control", e->cmd);
+	if (o->json) {
+		printf(",\"size\":");
+		if (e->size == NVABI_SIZE_UNKNOWN)
+			printf("null");
+		else
+			printf("%u", e->size);
+		printf(",\"node\":\"control\",\"privilege\":\"%s\",\"root_without_access_rights\":%s,\"test_only\":%s,\"access_right\":%u,\"gss_legacy\":%s",
+		       e->priv < 6 ? priv_s[e->priv] : "?",
+		       e->flags & NVABI_F_ROOT_NO_RIGHTS ? "true" : "false",
+		       e->flags & NVABI_F_TEST_ONLY ? "true" : "false", e->access,
+		       e->cmd & CTRL_GSS_LEGACY ? "true" : "false");
+	} else {
+		printf("  size:      %s (paramsSize of NV_ESC_RM_CONTROL)\n", sz);
+		printf("  node:      control (/dev/nvidiactl), inside NV_ESC_RM_CONTROL\n");
+		printf("  privilege: %s%s%s\n", e->priv < 6 ? priv_s[e->priv] : "?",
+		       e->flags & NVABI_F_ROOT_NO_RIGHTS ? ", root unless access rights are on" : "",
+		       e->flags & NVABI_F_TEST_ONLY ? ", test only" : "");
+		if (e->access)
+			printf("  access:    right %u required\n", e->access);
+		if (e->cmd & CTRL_GSS_LEGACY)
+			printf("  gss:       GSS-legacy command\n");
+	}
+	print_names(o, &n, have, "resource:");
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void explain_class(struct explain_out *o, const struct nvabi_class *e, const char *release,
+			  const struct policy *pol)
+{
+	static const char *const params_s[] = { "none", "optional", "required" };
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "class", e->hclass, &n);
+	char sz[32];
+
+	size_desc(sz, sizeof(sz), e->size);
+	if (e->hclass == CLS_ROOT || e->hclass == CLS_ROOT_NON_PRIV || e->hclass == CLS_ROOT_CLIENT) {
+		v.admit = "yes";
+		snprintf(v.why, sizeof(v.why),
+			 "root-client class: any caller (its optional NvHandle must be readable)");
+	} else if (e->hclass == CLS_EVENT_KCB || e->hclass == CLS_EVENT_KCB_EX) {
+		v.admit = "no";
+		snprintf(v.why, sizeof(v.why),
+			 "kernel-callback event class: EPERM (class-kernel-callback)");
+	} else {
+		priv_verdict(e->priv, pol, "class-root", &v);
+		if (strcmp(v.admit, "no") && e->size == NVABI_SIZE_UNKNOWN) {
+			v.admit = "no";
+			snprintf(v.why, sizeof(v.why), "params not recorded: EPERM (kernel-only)");
+		} else if (strcmp(v.admit, "no") && e->size > PARAMS_MAX) {
+			v.admit = "no";
+			snprintf(v.why, sizeof(v.why), "params over 1 MiB: E2BIG (class-params-too-big)");
+		} else if (strcmp(v.admit, "no") && e->params == NVABI_PARAMS_REQUIRED && e->size) {
+			size_t l = strlen(v.why);
+
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; pAllocParms must not be NULL (class-params-null)");
+		}
+	}
+	entry_begin(o, "class", e->hclass);
+	if (o->json) {
+		printf(",\"size\":");
+		if (e->size == NVABI_SIZE_UNKNOWN)
+			printf("null");
+		else
+			printf("%u", e->size);
+		printf(",\"node\":\"control\",\"privilege\":\"%s\",\"params\":\"%s\"",
+		       e->priv < 6 ? priv_s[e->priv] : "?", e->params < 3 ? params_s[e->params] : "?");
+	} else {
+		printf("  size:      %s (class params)\n", sz);
+		printf("  node:      control (/dev/nvidiactl), allocated with NV_ESC_RM_ALLOC\n");
+		printf("  privilege: %s\n", e->priv < 6 ? priv_s[e->priv] : "?");
+		printf("  params:    %s\n", e->params < 3 ? params_s[e->params] : "?");
+	}
+	if (!o->json && have) {
+		if (n.name[0])
+			printf("  name:      %s\n", n.name);
+		if (n.params[0])
+			printf("  type:      %s\n", n.params);
+	} else {
+		print_names(o, &n, have, "name:");
+	}
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void explain_uvm(struct explain_out *o, const struct nvabi_uvm *e, const char *release)
+{
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "uvm", e->cmd, &n);
+
+	if (e->node == NVABI_NODE_UVM) {
+		v.admit = "yes";
+		snprintf(v.why, sizeof(v.why), "any caller on /dev/nvproxy-uvm");
+	} else {
+		v.admit = "no";
+		snprintf(v.why, sizeof(v.why),
+			 "a command of /dev/nvidia-uvm-tools, which is not mediated: EINVAL (uvm-node)");
+	}
+	entry_begin(o, "uvm", e->cmd);
+	if (o->json)
+		printf(",\"size\":%u,\"node\":\"%s\"", e->size,
+		       e->node == NVABI_NODE_UVM ? "uvm" : "uvm-tools");
+	else {
+		printf("  size:      %u\n", e->size);
+		printf("  node:      %s\n", e->node < 6 ? node_s[e->node] : "?");
+	}
+	print_names(o, &n, have, "name:");
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void usage_explain(FILE *f)
+{
+	fprintf(f,
+		"usage: %s explain NUMBER [--version V] [--family escape|control|class|uvm]\n"
+		"                  [--abi DIR] [--json]\n"
+		"\n"
+		"Say what NUMBER is in the ioctl ABI of driver version V: for each family\n"
+		"(escape number, RM control command, RM allocation class, UVM command) where\n"
+		"the number exists, its size, node, privilege, flags (pointers, fds) and\n"
+		"whether nvmediate's policy admits it. NUMBER is decimal or 0x-hex.\n"
+		"\n"
+		"  --version V   driver version (default: /sys/class/nvmediate/driver_version)\n"
+		"  --family F    only this family: escape, control, class or uvm\n"
+		"  --abi DIR     abi/ directory whose releases/*.abi give command names\n"
+		"                (default: $NVPROXYCTL_ABI, else abi/ next to the tool)\n"
+		"  --json        one JSON object\n"
+		"\n"
+		"The policy is the module parameters allow_root, allow_finn, allow_gss read\n"
+		"from /sys/module/nvmediate/parameters/ when nvmediate is loaded, else their\n"
+		"defaults (all N).\n"
+		"\n"
+		"exit: 0 found, 1 error, 2 usage, 3 nvmediate not loaded (and no --version),\n"
+		"      4 the number is in no family of that version, 5 the version is outside\n"
+		"      every known range\n",
+		prog);
+}
+
+static int parse_u32(const char *s, __u32 *out)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end || x > 0xffffffffULL)
+		return -1;
+	*out = (__u32)x;
+	return 0;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	const char *number = NULL, *version = NULL, *family = NULL, *abiopt = NULL;
+	char sysver[128];
+	struct explain_out o = { 0, 1 };
+	struct policy pol;
+	struct lookup lk;
+	unsigned int abi;
+	__u64 key;
+	__u32 num;
+	int i, found = 0;
+	int fe, fc, fk, fu;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage_explain(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--json")) {
+			o.json = 1;
+		} else if (!strcmp(a, "--version") || !strcmp(a, "--family") || !strcmp(a, "--abi")) {
+			if (i + 1 >= argc) {
+				err("explain: %s needs a value", a);
+				usage_explain(stderr);
+				return EXIT_USAGE;
+			}
+			if (!strcmp(a, "--version"))
+				version = argv[++i];
+			else if (!strcmp(a, "--family"))
+				family = argv[++i];
+			else
+				abiopt = argv[++i];
+		} else if (!strncmp(a, "--version=", 10)) {
+			version = a + 10;
+		} else if (!strncmp(a, "--family=", 9)) {
+			family = a + 9;
+		} else if (!strncmp(a, "--abi=", 6)) {
+			abiopt = a + 6;
+		} else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+			err("explain: unknown option '%s'", a);
+			usage_explain(stderr);
+			return EXIT_USAGE;
+		} else if (!number) {
+			number = a;
+		} else {
+			err("explain: one NUMBER only ('%s')", a);
+			usage_explain(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!number) {
+		err("explain: NUMBER missing");
+		usage_explain(stderr);
+		return EXIT_USAGE;
+	}
+	if (parse_u32(number, &num)) {
+		err("explain: '%s' is not a number (decimal or 0x-hex, 32 bits)", number);
+		return EXIT_USAGE;
+	}
+	fe = fc = fk = fu = !family;
+	if (family) {
+		if (!strcmp(family, "escape"))
+			fe = 1;
+		else if (!strcmp(family, "control"))
+			fc = 1;
+		else if (!strcmp(family, "class"))
+			fk = 1;
+		else if (!strcmp(family, "uvm"))
+			fu = 1;
+		else {
+			err("explain: unknown family '%s' (escape, control, class or uvm)", family);
+			return EXIT_USAGE;
+		}
+	}
+	if (!version) {
+		if (read_line("/sys/class/nvmediate/driver_version", sysver, sizeof(sysver))) {
+			err("nvmediate is not loaded (no /sys/class/nvmediate/driver_version); pass --version V");
+			return EXIT_NOTLOADED;
+		}
+		if (!strcmp(sysver, "none") || !sysver[0]) {
+			err("nvmediate has not detected the driver's version yet (driver_version is '%s'); pass --version V",
+			    sysver);
+			return EXIT_ERR;
+		}
+		version = sysver;
+	}
+	if (parse_version(version, &key)) {
+		err("explain: '%s' is not a driver version (e.g. 595.45.04)", version);
+		return EXIT_USAGE;
+	}
+	lookup_version(key, &lk);
+	if (!lk.range) {
+		err("driver version %s is outside every known ABI range: nvmediate refuses it", version);
+		return EXIT_OUTSIDE;
+	}
+	abi = lk.range->abi;
+	read_policy(&pol);
+	find_abi_dir(abiopt);
+
+	if (o.json) {
+		printf("{\"number\":%u,\"version\":", num);
+		json_str(stdout, version);
+		printf(",\"tier\":\"%s\",\"range\":{\"first\":", lk.tier);
+		json_str(stdout, lk.range->first_name);
+		printf(",\"last\":");
+		json_str(stdout, lk.range->last_name);
+		printf("},\"abi\":%u,\"policy\":{\"allow_root\":%s,\"allow_finn\":%s,\"allow_gss\":%s,\"source\":\"%s\"},\"entries\":[",
+		       abi, pol.allow_root ? "true" : "false", pol.allow_finn ? "true" : "false",
+		       pol.allow_gss ? "true" : "false", pol.from_sysfs ? "sysfs" : "defaults");
+	} else {
+		printf("0x%x (%u) in driver %s (%s, range %s..%s, ABI %u)\n", num, num, version, lk.tier,
+		       lk.range->first_name, lk.range->last_name, abi);
+		printf("policy: allow_root=%c allow_finn=%c allow_gss=%c (%s)%s\n",
+		       pol.allow_root ? 'Y' : 'N', pol.allow_finn ? 'Y' : 'N',
+		       pol.allow_gss ? 'Y' : 'N',
+		       pol.from_sysfs ? "from /sys/module/nvmediate/parameters" : "defaults: nvmediate not loaded",
+		       pol.audit ? "; audit=Y: refused calls are forwarded and logged" : "");
+	}
+	if (fe && num <= 0xff) {
+		const struct nvabi_esc *e = find_esc(num, abi);
+
+		if (e) {
+			explain_esc(&o, e, lk.release, &pol);
+			found++;
+		}
+	}
+	if (fc) {
+		const struct nvabi_ctrl *e = find_ctrl(num, abi);
+
+		if (e) {
+			explain_ctrl(&o, e, lk.release, &pol);
+			found++;
+		}
+	}
+	if (fk) {
+		const struct nvabi_class *e = find_class(num, abi);
+
+		if (e) {
+			explain_class(&o, e, lk.release, &pol);
+			found++;
+		}
+	}
+	if (fu) {
+		const struct nvabi_uvm *e = find_uvm(num, abi);
+
+		if (e) {
+			explain_uvm(&o, e, lk.release);
+			found++;
+		}
+	}
+	if (o.json)
+		printf("]}\n");
+	if (!found) {
+		err("0x%x is not %s in driver %s's ABI", num,
+		    family ? (!strcmp(family, "escape") ? "an escape" :
+			      !strcmp(family, "control") ? "an RM control command" :
+			      !strcmp(family, "class") ? "a class" : "a UVM command") :
+		    "an escape, RM control command, class or UVM command", version);
+		return EXIT_UNKNOWN;
+	}
+	return EXIT_OK;
+}
+
+/* ---- status ------------------------------------------------------------- */
+
+struct node {
+	char path[32];		/* /dev/... as seen on the host */
+	char mediates[32];
+	int present, chr;
+	unsigned int major, minor;
+};
+
+static void stat_node(struct node *n)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	hostpath(p, sizeof(p), n->path);
+	n->present = stat(p, &st) == 0;
+	n->chr = n->present && S_ISCHR(st.st_mode);
+	n->major = n->chr ? major(st.st_rdev) : 0;
+	n->minor = n->chr ? minor(st.st_rdev) : 0;
+}
+
+/* The GPU nodes present: /dev/nvproxyN; returns how many were found. */
+static int gpu_nodes(int present[MAX_GPUS])
+{
+	char p[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	memset(present, 0, sizeof(int) * MAX_GPUS);
+	hostpath(p, sizeof(p), "/dev");
+	dir = opendir(p);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		const char *s = d->d_name;
+		char *end;
+		unsigned long k;
+
+		if (strncmp(s, "nvproxy", 7) || s[7] < '0' || s[7] > '9')
+			continue;
+		k = strtoul(s + 7, &end, 10);
+		if (*end || k >= MAX_GPUS || (s[7] == '0' && s[8]))
+			continue;
+		if (!present[k])
+			n++;
+		present[k] = 1;
+	}
+	closedir(dir);
+	return n;
+}
+
+static void usage_status(FILE *f)
+{
+	fprintf(f,
+		"usage: %s status [--json]\n"
+		"\n"
+		"Show nvmediate's state: the module version, the host driver version, the\n"
+		"tier, range and version source nvmediate chose, the number of ranges\n"
+		"compiled in (/sys/class/nvmediate/), the module parameters\n"
+		"(/sys/module/nvmediate/parameters/), and the mediated nodes present in\n"
+		"/dev with their device numbers.\n"
+		"\n"
+		"  --json   one JSON object\n"
+		"\n"
+		"exit: 0 ok, 1 error, 2 usage, 3 nvmediate not loaded\n",
+		prog);
+}
+
+static const char *const param_names[] = { "num_gpus", "uvm_path", "force_version",
+					   "accept_outside", "allow_root", "allow_finn",
+					   "allow_gss", "audit" };
+#define NPARAMS (sizeof(param_names) / sizeof(param_names[0]))
+
+static int cmd_status(int argc, char **argv)
+{
+	static const char *const cls[] = { "driver_version", "tier", "range", "version_source",
+					   "ranges" };
+	char modver[64], vals[5][128], params[NPARAMS][256];
+	int have[5], phave[NPARAMS];
+	int json = 0, i, ngpu, present[MAX_GPUS];
+	struct node nodes[2 + MAX_GPUS];
+	int nn = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage_status(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else {
+			err("status: unknown argument '%s'", argv[i]);
+			usage_status(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!module_loaded()) {
+		err("nvmediate is not loaded (no /sys/module/nvmediate): load it with 'modprobe nvmediate'");
+		return EXIT_NOTLOADED;
+	}
+	if (read_line("/sys/module/nvmediate/version", modver, sizeof(modver)))
+		snprintf(modver, sizeof(modver), "unknown");
+	for (i = 0; i < 5; i++) {
+		char path[96];
+
+		snprintf(path, sizeof(path), "/sys/class/nvmediate/%s", cls[i]);
+		have[i] = !read_line(path, vals[i], sizeof(vals[i]));
+	}
+	for (i = 0; i < (int)NPARAMS; i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "/sys/module/nvmediate/parameters/%s", param_names[i]);
+		phave[i] = !read_line(path, params[i], sizeof(params[i]));
+	}
+
+	snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy");
+	snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidiactl");
+	snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy-uvm");
+	snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidia-uvm");
+	ngpu = gpu_nodes(present);
+	for (i = 0; i < MAX_GPUS; i++) {
+		if (!present[i])
+			continue;
+		snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy%d", i);
+		snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidia%d", i);
+	}
+	for (i = 0; i < nn; i++)
+		stat_node(&nodes[i]);
+
+	if (json) {
+		printf("{\"loaded\":true,\"module_version\":");
+		json_str(stdout, modver);
+		printf(",\"driver_version\":");
+		json_str_or_null(stdout, have[0] ? vals[0] : NULL);
+		printf(",\"tier\":");
+		json_str_or_null(stdout, have[1] ? vals[1] : NULL);
+		printf(",\"range\":");
+		json_str_or_null(stdout, have[2] ? vals[2] : NULL);
+		printf(",\"version_source\":");
+		json_str_or_null(stdout, have[3] ? vals[3] : NULL);
+		printf(",\"ranges\":");
+		if (have[4] && vals[4][0] >= '0' && vals[4][0] <= '9')
+			printf("%lu", strtoul(vals[4], NULL, 10));
+		else
+			printf("null");
+		printf(",\"parameters\":{");
+		for (i = 0; i < (int)NPARAMS; i++) {
+			printf("%s\"%s\":", i ? "," : "", param_names[i]);
+			json_str_or_null(stdout, phave[i] ? params[i] : NULL);
+		}
+		printf("},\"gpu_nodes\":%d,\"nodes\":[", ngpu);
+		for (i = 0; i < nn; i++) {
+			printf("%s{\"path\":\"%s\",\"mediates\":\"%s\",\"present\":%s", i ? "," : "",
+			       nodes[i].path, nodes[i].mediates, nodes[i].present ? "true" : "false");
+			if (nodes[i].chr)
+				printf(",\"major\":%u,\"minor\":%u", nodes[i].major, nodes[i].minor);
+			printf("}");
+		}
+		printf("]}\n");
+		return EXIT_OK;
+	}
+	printf("nvmediate %s\n", modver);
+	printf("  driver version:  %s\n", have[0] ? vals[0] : "(unreadable)");
+	printf("  tier:            %s\n", have[1] ? vals[1] : "(unreadable)");
+	printf("  range:           %s\n", have[2] ? vals[2] : "(unreadable)");
+	printf("  version source:  %s\n", have[3] ? vals[3] : "(unreadable)");
+	printf("  ranges known:    %s\n", have[4] ? vals[4] : "(unreadable)");
+	printf("parameters:\n");
+	for (i = 0; i < (int)NPARAMS; i++)
+		printf("  %-15s  %s\n", param_names[i],
+		       phave[i] ? (params[i][0] ? params[i] : "(empty)") : "(unreadable)");
+	printf("nodes:\n");
+	for (i = 0; i < nn; i++) {
+		if (nodes[i].chr)
+			printf("  %-18s %3u:%-3u  mediates %s\n", nodes[i].path, nodes[i].major,
+			       nodes[i].minor, nodes[i].mediates);
+		else
+			printf("  %-18s %-7s  mediates %s\n", nodes[i].path,
+			       nodes[i].present ? "not chr" : "missing", nodes[i].mediates);
+	}
+	return EXIT_OK;
+}
+
+/* ---- cdi ---------------------------------------------------------------- */
+
+static void usage_cdi(FILE *f)
+{
+	fprintf(f,
+		"usage: %s cdi [--gpus N] [--output FILE]\n"
+		"\n"
+		"Write a Container Device Interface spec (cdiVersion 0.6.0, kind\n"
+		"nvmediate.io/gpu) with devices \"0\"..\"N-1\" and \"all\" that give a\n"
+		"container the mediated nodes under the names CUDA expects:\n"
+		"  /dev/nvproxy -> /dev/nvidiactl, /dev/nvproxyK -> /dev/nvidiaK,\n"
+		"  /dev/nvproxy-uvm -> /dev/nvidia-uvm.\n"
+		"Device numbers are read from the host nodes when they exist, and left\n"
+		"out otherwise (the runtime then reads them itself).\n"
+		"\n"
+		"  --gpus N       number of GPU devices (default: the /dev/nvproxyN present)\n"
+		"  --output FILE  write the spec there (default: standard output)\n"
+		"\n"
+		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after copying\n"
+		"it to /etc/cdi/nvmediate.json.\n"
+		"\n"
+		"exit: 0 ok, 1 error, 2 usage, 3 no GPU nodes found and no --gpus\n",
+		prog);
+}
+
+static void cdi_node(FILE *f, const char *host, const char *ctr, int last, const char *indent)
+{
+	struct node n;
+
+	memset(&n, 0, sizeof(n));
+	snprintf(n.path, sizeof(n.path), "%s", host);
+	stat_node(&n);
+	fprintf(f, "%s{\"path\": \"%s\", \"hostPath\": \"%s\", \"type\": \"c\"", indent, ctr, host);
+	if (n.chr)
+		fprintf(f, ", \"major\": %u, \"minor\": %u", n.major, n.minor);
+	fprintf(f, "}%s\n", last ? "" : ",");
+}
+
+static void cdi_gpu(FILE *f, int k, int last, const char *indent)
+{
+	char host[32], ctr[32];
+
+	snprintf(host, sizeof(host), "/dev/nvproxy%d", k);
+	snprintf(ctr, sizeof(ctr), "/dev/nvidia%d", k);
+	cdi_node(f, host, ctr, last, indent);
+}
+
+static int cmd_cdi(int argc, char **argv)
+{
+	const char *output = NULL, *gpus = NULL;
+	int present[MAX_GPUS];
+	char tmp[PATH_MAX + 16];
+	long n;
+	int i;
+	FILE *f = stdout;
+	const char *ind = "          ";
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage_cdi(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--gpus") || !strcmp(a, "--output") || !strcmp(a, "-o")) {
+			if (i + 1 >= argc) {
+				err("cdi: %s needs a value", a);
+				usage_cdi(stderr);
+				return EXIT_USAGE;
+			}
+			if (!strcmp(a, "--gpus"))
+				gpus = argv[++i];
+			else
+				output = argv[++i];
+		} else if (!strncmp(a, "--gpus=", 7)) {
+			gpus = a + 7;
+		} else if (!strncmp(a, "--output=", 9)) {
+			output = a + 9;
+		} else {
+			err("cdi: unknown argument '%s'", a);
+			usage_cdi(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (gpus) {
+		char *end;
+
+		errno = 0;
+		n = strtol(gpus, &end, 10);
+		if (errno || !*gpus || *end || n < 1 || n > MAX_GPUS) {
+			err("cdi: --gpus wants a number from 1 to %d, not '%s'", MAX_GPUS, gpus);
+			return EXIT_USAGE;
+		}
+	} else {
+		int cnt = gpu_nodes(present);
+
+		/* N: one past the highest GPU node present */
+		n = 0;
+		for (i = 0; i < MAX_GPUS; i++)
+			if (present[i])
+				n = i + 1;
+		if (!cnt) {
+			err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
+			return EXIT_NOTLOADED;
+		}
+	}
+	if (output) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", output);
+		f = fopen(tmp, "w");
+		if (!f) {
+			err("cdi: cannot write %s: %s", tmp, strerror(errno));
+			return EXIT_ERR;
+		}
+	}
+	fprintf(f, "{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"nvmediate.io/gpu\",\n");
+	fprintf(f, "  \"devices\": [\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "    {\n      \"name\": \"%d\",\n      \"containerEdits\": {\n"
+			"        \"deviceNodes\": [\n", i);
+		cdi_gpu(f, i, 1, ind);
+		fprintf(f, "        ]\n      }\n    },\n");
+	}
+	fprintf(f, "    {\n      \"name\": \"all\",\n      \"containerEdits\": {\n"
+		"        \"deviceNodes\": [\n");
+	for (i = 0; i < n; i++)
+		cdi_gpu(f, i, i == n - 1, ind);
+	fprintf(f, "        ]\n      }\n    }\n  ],\n");
+	fprintf(f, "  \"containerEdits\": {\n    \"deviceNodes\": [\n");
+	cdi_node(f, "/dev/nvproxy", "/dev/nvidiactl", 0, "      ");
+	cdi_node(f, "/dev/nvproxy-uvm", "/dev/nvidia-uvm", 1, "      ");
+	fprintf(f, "    ]\n  }\n}\n");
+	if (output) {
+		if (fflush(f) || ferror(f)) {
+			err("cdi: cannot write %s: %s", tmp, strerror(errno));
+			fclose(f);
+			unlink(tmp);
+			return EXIT_ERR;
+		}
+		if (fclose(f) || rename(tmp, output)) {
+			err("cdi: cannot write %s: %s", output, strerror(errno));
+			unlink(tmp);
+			return EXIT_ERR;
+		}
+	} else if (fflush(stdout)) {
+		err("cdi: cannot write the spec: %s", strerror(errno));
+		return EXIT_ERR;
+	}
+	return EXIT_OK;
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s COMMAND [ARGS]\n"
+		"\n"
+		"Inspect nvmediate, the kernel module mediating NVIDIA device nodes.\n"
+		"\n"
+		"commands:\n"
+		"  status    module, driver version, ABI range, parameters and nodes\n"
+		"  explain   what an ioctl number is in a driver version's ABI, and the policy\n"
+		"  cdi       write a Container Device Interface spec for the mediated nodes\n"
+		"  help      this text; 'COMMAND --help' for a command's own\n"
+		"\n"
+		"exit: 0 ok, 1 error, 2 usage, 3 nvmediate not loaded,\n"
+		"      4 explain: unknown number, 5 explain: version outside every range\n",
+		prog);
+}
+
+int main(int argc, char **argv)
+{
+	const char *root = getenv("NVPROXYCTL_ROOT");
+
+	if (root)
+		root_prefix = root;
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "status"))
+		return cmd_status(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explain"))
+		return cmd_explain(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "cdi"))
+		return cmd_cdi(argc - 1, argv + 1);
+	err("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
