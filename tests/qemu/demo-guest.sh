@@ -39,19 +39,34 @@ else
 	ncalls=0
 fi
 
-say "What nvmediate refused (its kernel log lines during the session)"
-dmesg | sed -n '/nvmguest: demo session begin/,$p' | grep 'nvmediate:' > /tmp/refused
-cat /tmp/refused
+say "What nvmediate said during the session (kernel log)"
+dmesg | sed -n '/nvmguest: demo session begin/,$p' | grep 'nvmediate:'
+
+# Refused calls never reach the driver, and nvmediate does not log them by
+# default (user space gets the answer).  Its audit mode names each one: run
+# the same session again with audit=1, which forwards and logs instead.
+say "What nvmediate refused, by rule (the same session again, with audit=1)"
+echo "nvmguest: demo audit begin" > /dev/kmsg
+if rmmod nvmediate && modprobe nvmediate audit=1; then
+	/bin/nvsession --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm > /dev/null 2>&1
+	dmesg | sed -n '/nvmguest: demo audit begin/,$p' | grep 'nvmediate: audit:' |
+		sed 's/^\[[ 0-9.]*\] //' > /tmp/refused
+	cat /tmp/refused
+else
+	echo "(could not reload nvmediate with audit=1)"
+	: > /tmp/refused
+fi
 nrefused=$(grep -c . /tmp/refused)
 
 say "Summary"
 echo "modules loaded:        $loaded"
 echo "nvsession exit status: $status"
 echo "calls the driver saw:  $ncalls"
-echo "nvmediate log lines:   $nrefused"
+echo "calls nvmediate refused: $nrefused"
 if [ "$loaded" = yes ] && [ "$status" -eq 0 ]; then
-	echo "The session ran through the mediated nodes: every call above reached the driver"
-	echo "only after nvmediate checked it; the log lines are the calls it refused."
+	echo "The session ran through the mediated nodes: every call the driver saw was"
+	echo "checked by nvmediate first; the refused ones above never reached it, and the"
+	echo "session got nvmediate's answer instead (see its transcript)."
 else
 	echo "The session did not complete: see the messages above."
 fi
