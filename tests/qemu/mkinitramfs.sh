@@ -95,6 +95,11 @@ for c in "$src"/tests/guest/*.c; do
 	name=$(basename "$c" .c)
 	build "guest-$name" gcc "${cflags[@]}" -o "$bins/$name" "$c" || true
 done
+# nvproxyctl, static, for the guest tests of the tool (no abi/releases in
+# the guest: it explains by number only there).
+build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
+	-I"$src/abi/generated" -o "$bins/nvproxyctl" "$src/tools/nvproxyctl/nvproxyctl.c" \
+	"$src/abi/generated/nvabi_tables.c" || true
 
 # The tree.
 rm -rf "$root"
