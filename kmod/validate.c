@@ -41,35 +41,13 @@
 #include <linux/uaccess.h>
 
 #include "nvm.h"
-#include "nvabi_tables.h"
+#include "nvabi_lookup.h"
 
-/*
- * Lookups: binary search for the first entry with the key, then the entry
- * whose ABI set holds @abi (see nvabi_types.h).
- */
-#define NVM_DEFINE_LOOKUP(fn, type, table, count, field)			\
-const type *fn(u32 key, unsigned int abi)					\
-{										\
-	unsigned int lo = 0, hi = (count);					\
-										\
-	while (lo < hi) {							\
-		unsigned int mid = lo + (hi - lo) / 2;				\
-										\
-		if ((table)[mid].field < key)					\
-			lo = mid + 1;						\
-		else								\
-			hi = mid;						\
-	}									\
-	for (; lo < (count) && (table)[lo].field == key; lo++)			\
-		if (nvabi_set_has((table)[lo].set, abi))			\
-			return &(table)[lo];					\
-	return NULL;								\
-}
-
-NVM_DEFINE_LOOKUP(nvm_abi_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
-NVM_DEFINE_LOOKUP(nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
-NVM_DEFINE_LOOKUP(nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
-NVM_DEFINE_LOOKUP(nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+/* Lookups of the generated tables for one ABI (nvabi_lookup.h). */
+NVABI_DEFINE_LOOKUP(, nvm_abi_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
+NVABI_DEFINE_LOOKUP(, nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
+NVABI_DEFINE_LOOKUP(, nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
+NVABI_DEFINE_LOOKUP(, nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
 
 /**
  * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi

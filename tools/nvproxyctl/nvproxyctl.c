@@ -24,7 +24,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "nvabi_tables.h"
+#include "nvabi_lookup.h"
 
 #define EXIT_OK		0
 #define EXIT_ERR	1
@@ -229,30 +229,11 @@ static void lookup_version(__u64 key, struct lookup *lk)
 	}
 }
 
-/* Binary search the first entry with @key, then the one whose set has @abi. */
-#define DEFINE_LOOKUP(fn, type, table, count, field)				\
-static const type *fn(__u32 key, unsigned int abi)				\
-{										\
-	unsigned int lo = 0, hi = (count);					\
-										\
-	while (lo < hi) {							\
-		unsigned int mid = lo + (hi - lo) / 2;				\
-										\
-		if ((table)[mid].field < key)					\
-			lo = mid + 1;						\
-		else								\
-			hi = mid;						\
-	}									\
-	for (; lo < (count) && (table)[lo].field == key; lo++)			\
-		if (nvabi_set_has((table)[lo].set, abi))			\
-			return &(table)[lo];					\
-	return NULL;								\
-}
-
-DEFINE_LOOKUP(find_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
-DEFINE_LOOKUP(find_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
-DEFINE_LOOKUP(find_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
-DEFINE_LOOKUP(find_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+/* Lookups of the generated tables for one ABI, as the module does them. */
+NVABI_DEFINE_LOOKUP(static, find_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
+NVABI_DEFINE_LOOKUP(static, find_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
+NVABI_DEFINE_LOOKUP(static, find_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
+NVABI_DEFINE_LOOKUP(static, find_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
 
 /* ---- names from abi/releases/<release>.abi ------------------------------ */
 
