@@ -10,57 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvabi_tables.h"
+#include "nvabi_lookup.h"
 
 static const char *const node_s[] = { "-", "ctl", "gpu", "any", "uvm", "uvm-tools" };
 static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
 static const char *const kind_s[] = { "exact", "array", "min", "unchecked" };
 
-static int parse(const char *s, __u64 *key)
-{
-	unsigned long p[3] = { 0, 0, 0 };
-	int n = 0;
-	char *end;
-
-	for (;;) {
-		if (n == 3 || *s < '0' || *s > '9')
-			return -1;
-		p[n++] = strtoul(s, &end, 10);
-		if (p[n - 1] >= 1UL << NVABI_VERSION_PART_BITS)
-			return -1;
-		s = end;
-		if (!*s)
-			break;
-		if (*s++ != '.')
-			return -1;
-	}
-	*key = NVABI_VERSION(p[0], p[1], p[2]);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	const struct nvabi_range *r = NULL;
-	const char *tier = "outside";
+	const struct nvabi_range *r;
+	const char *tier;
 	unsigned int i, abi;
 	__u64 key;
 
-	if (argc != 2 || parse(argv[1], &key)) {
+	if (argc != 2 || nvabi_parse_version(argv[1], &key)) {
 		fprintf(stderr, "usage: lookup VERSION\n");
 		return 2;
 	}
-	for (i = 0; i < NVABI_NR_RELEASES; i++) {
-		if (nvabi_releases[i].version == key) {
-			r = &nvabi_ranges[nvabi_releases[i].range];
-			tier = "exact";
-		}
-	}
-	for (i = 0; !r && i < NVABI_NR_RANGES; i++) {
-		if (nvabi_ranges[i].first < key && key < nvabi_ranges[i].last) {
-			r = &nvabi_ranges[i];
-			tier = "interpolated";
-		}
-	}
+	r = nvabi_find_version(key, &tier, NULL);
 	printf("version %s\ntier %s\n", argv[1], tier);
 	if (!r) {
 		printf("range -\n");

@@ -175,58 +175,16 @@ static void json_str_or_null(FILE *f, const char *s)
 
 /* ---- versions and ranges ------------------------------------------------ */
 
-static int parse_version(const char *s, __u64 *key)
-{
-	unsigned long p[3] = { 0, 0, 0 };
-	int n = 0;
-	char *end;
-
-	for (;;) {
-		if (n == 3 || *s < '0' || *s > '9')
-			return -1;
-		errno = 0;
-		p[n++] = strtoul(s, &end, 10);
-		if (errno || p[n - 1] >= 1UL << NVABI_VERSION_PART_BITS)
-			return -1;
-		s = end;
-		if (!*s)
-			break;
-		if (*s++ != '.')
-			return -1;
-	}
-	*key = NVABI_VERSION(p[0], p[1], p[2]);
-	return 0;
-}
-
 struct lookup {
 	const struct nvabi_range *range;
 	const char *release;	/* the release whose .abi file describes the ABI */
 	const char *tier;
 };
 
-/* As 'nvabi show' and the module: a release is exact, strictly inside a range interpolated. */
+/* As 'nvabi show' and the module decide (nvabi_lookup.h). */
 static void lookup_version(__u64 key, struct lookup *lk)
 {
-	unsigned int i;
-
-	memset(lk, 0, sizeof(*lk));
-	lk->tier = "outside";
-	for (i = 0; i < NVABI_NR_RELEASES; i++) {
-		if (nvabi_releases[i].version == key) {
-			lk->range = &nvabi_ranges[nvabi_releases[i].range];
-			lk->release = nvabi_releases[i].name;
-			lk->tier = "exact";
-			return;
-		}
-	}
-	for (i = 0; i < NVABI_NR_RANGES; i++) {
-		if (nvabi_ranges[i].first < key && key < nvabi_ranges[i].last) {
-			lk->range = &nvabi_ranges[i];
-			lk->release = nvabi_ranges[i].first_name;
-			lk->tier = "interpolated";
-			return;
-		}
-	}
+	lk->range = nvabi_find_version(key, &lk->tier, &lk->release);
 }
 
 /* Lookups of the generated tables for one ABI, as the module does them. */
@@ -812,7 +770,7 @@ static int cmd_explain(int argc, char **argv)
 		}
 		version = sysver;
 	}
-	if (parse_version(version, &key)) {
+	if (nvabi_parse_version(version, &key)) {
 		err("explain: '%s' is not a driver version (e.g. 595.45.04)", version);
 		return EXIT_USAGE;
 	}
