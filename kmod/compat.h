@@ -22,4 +22,13 @@
 #define NVM_DEVNODE_CONST
 #endif
 
+/* vm_flags are changed through helpers from 6.3. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define nvm_vm_flags_set(vma, f)	vm_flags_set(vma, f)
+#define nvm_vm_flags_clear(vma, f)	vm_flags_clear(vma, f)
+#else
+#define nvm_vm_flags_set(vma, f)	((vma)->vm_flags |= (f))
+#define nvm_vm_flags_clear(vma, f)	((vma)->vm_flags &= ~(f))
+#endif
+
 #endif /* NVM_COMPAT_H */

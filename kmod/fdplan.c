@@ -3,9 +3,11 @@
  * nvmediate: which fd numbers a forwarded call makes the driver look up in
  * the caller's fd table (see docs/design.md, "the private fd table").
  *
- * Only the fields are read here, from the caller's memory; nothing is
- * trusted: a number that changes before the driver reads it again simply
- * names nothing in the private table, and the driver fails the call.
+ * Escapes' fields are read from the validator's kernel copy, the bytes
+ * the driver is handed from the bounce area; UVM fields from the caller's
+ * memory.  Nothing is trusted: a number that changes before the driver
+ * reads it again simply names nothing in the private table, and the
+ * driver fails the call.
  */
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
@@ -27,7 +29,8 @@ const struct nvm_fd_field *nvm_fd_fields(unsigned int *count)
 }
 
 static int nvm_fdplan_fields(struct nvm_fdplan *plan, enum nvm_fd_family family,
-			     unsigned int cmd, const void __user *payload, unsigned int size)
+			     unsigned int cmd, const void __user *payload, const void *kbuf,
+			     unsigned int size)
 {
 	unsigned int i;
 	int fd;
@@ -41,7 +44,9 @@ static int nvm_fdplan_fields(struct nvm_fdplan *plan, enum nvm_fd_family family,
 		plan->swap = true;
 		if (size < f->off + sizeof(int))
 			continue;
-		if (get_user(fd, (const int __user *)(payload + f->off)))
+		if (kbuf)
+			memcpy(&fd, kbuf + f->off, sizeof(fd));
+		else if (get_user(fd, (const int __user *)(payload + f->off)))
 			return -EFAULT;
 		if (fd >= 0 && plan->nfds < NVM_FDPLAN_MAX)
 			plan->fds[plan->nfds++] = fd;
@@ -52,17 +57,15 @@ static int nvm_fdplan_fields(struct nvm_fdplan *plan, enum nvm_fd_family family,
 /**
  * nvm_fdplan_build() - find the fd lookups a call will make in the driver
  * @nf: the mediated file the call is made on
- * @cmd: the ioctl command
- * @arg: the caller's argument
+ * @req: the call, as the validator left it (its kernel copy of an
+ *	escape's payload is read, never the caller's memory again)
  * @plan: filled in; empty when the call needs nothing from the fd table
  *
  * Return: 0, or -EFAULT when a field cannot be read.
  */
-int nvm_fdplan_build(const struct nvm_file *nf, unsigned int cmd,
-		     unsigned long arg, struct nvm_fdplan *plan)
+int nvm_fdplan_build(const struct nvm_file *nf, const struct nvm_req *req,
+		     struct nvm_fdplan *plan)
 {
-	const void __user *payload = (const void __user *)arg;
-	unsigned int nr, size;
 	u32 hclass;
 
 	memset(plan, 0, sizeof(*plan));
@@ -71,33 +74,22 @@ int nvm_fdplan_build(const struct nvm_file *nf, unsigned int cmd,
 		unsigned int i;
 
 		for (i = 0; i < ARRAY_SIZE(nvm_gpu_node_uvm_cmds); i++)
-			if (cmd == nvm_gpu_node_uvm_cmds[i])
+			if (req->cmd == nvm_gpu_node_uvm_cmds[i])
 				plan->gpu_nodes = plan->swap = true;
 		/* UVM commands are plain numbers; the driver copies its own size. */
-		return nvm_fdplan_fields(plan, NVM_FD_UVM, cmd, payload, UINT_MAX);
+		return nvm_fdplan_fields(plan, NVM_FD_UVM, req->cmd, req->arg, NULL, UINT_MAX);
 	}
 
-	nr = _IOC_NR(cmd);
-	size = _IOC_SIZE(cmd);
-	if (nr == NVM_NV_ESC_XFER) {
-		struct { u32 cmd; u32 size; u64 ptr; } xfer;
-
-		if (size != NVM_NV_XFER_SIZE)
-			return 0;
-		if (copy_from_user(&xfer, payload, sizeof(xfer)))
-			return -EFAULT;
-		nr = xfer.cmd;
-		size = xfer.size;
-		payload = u64_to_user_ptr(xfer.ptr);
-	}
-
-	if (nr == NVM_NV_ESC_RM_ALLOC &&
-	    (size == NVM_NV_NVOS21_SIZE || size == NVM_NV_NVOS64_SIZE)) {
-		if (get_user(hclass, (const u32 __user *)(payload + NVM_NV_ALLOC_HCLASS_OFF)))
-			return -EFAULT;
+	/* Escapes: the validator's copy, which is what the driver will read. */
+	if (!req->kbuf)
+		return 0;
+	if (req->nr == NVM_NV_ESC_RM_ALLOC &&
+	    (req->size == NVM_NV_NVOS21_SIZE || req->size == NVM_NV_NVOS64_SIZE)) {
+		memcpy(&hclass, req->kbuf + NVM_NV_ALLOC_HCLASS_OFF, sizeof(hclass));
 		plan->gpu_nodes = hclass == NVM_NV01_DEVICE_0;
 		plan->swap = plan->gpu_nodes;
 		return 0;
 	}
-	return nvm_fdplan_fields(plan, NVM_FD_ESCAPE, nr, payload, size);
+	return nvm_fdplan_fields(plan, NVM_FD_ESCAPE, req->nr, req->payload, req->kbuf,
+				 req->size);
 }

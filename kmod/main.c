@@ -48,6 +48,10 @@ module_param_named(audit, nvm_audit, bool, 0444);
 MODULE_PARM_DESC(audit,
 		 "Forward the calls the validator would refuse, and log each (ratelimited) with the rule (default N: refuse)");
 
+module_param_named(bounce, nvm_bounce_mode, uint, 0644);
+MODULE_PARM_DESC(bounce,
+		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never, 1 where the address space allows it (default), 2 always, refusing calls (EPERM) where it cannot be done");
+
 static int __init nvm_init(void)
 {
 	int ret;
@@ -56,9 +60,16 @@ static int __init nvm_init(void)
 		pr_err("num_gpus=%u: at most %u GPU nodes\n", nvm_num_gpus, NVM_MAX_GPUS);
 		return -EINVAL;
 	}
-	ret = nvm_abi_init();
+	if (nvm_bounce_mode > 2) {
+		pr_err("bounce=%u: 0, 1 or 2\n", nvm_bounce_mode);
+		return -EINVAL;
+	}
+	ret = nvm_bounce_init();
 	if (ret)
 		return ret;
+	ret = nvm_abi_init();
+	if (ret)
+		goto err_bounce;
 	ret = nvm_node_init();
 	if (ret) {
 		pr_err("cannot register the mediated nodes: %d\n", ret);
@@ -71,6 +82,8 @@ static int __init nvm_init(void)
 
 err_abi:
 	nvm_abi_exit();
+err_bounce:
+	nvm_bounce_exit();
 	return ret;
 }
 
@@ -78,6 +91,7 @@ static void __exit nvm_exit(void)
 {
 	nvm_node_exit();
 	nvm_abi_exit();
+	nvm_bounce_exit();
 }
 
 module_init(nvm_init);

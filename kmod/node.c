@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cdev.h>
 #include <linux/compat.h>
 #include <linux/device.h>
@@ -34,7 +35,9 @@
 #include <linux/kdev_t.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "nvm.h"
 #include "nvmediate.h"
@@ -109,33 +112,126 @@ static int nvm_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long arg,
-			      bool compat)
+/*
+ * Place the checked payload in the bounce area (bounce.c) and point the
+ * call at it: @bc->uaddr replaces the caller's argument; for XFER, the
+ * header is rewritten to point at the inner payload just after it.
+ */
+static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
+			       struct nvm_bounce_call *bc)
 {
-	struct nvm_file *nf = file->private_data;
+	unsigned int hdr = req->xfer ? sizeof(req->xfer_hdr) : 0;
+	int ret;
+
+	if (!req->kbuf || !req->size || !nvm_bounce_mode)
+		return -ENOSPC;
+	/*
+	 * A caller that may map low memory (CAP_SYS_RAWIO: host root, not a
+	 * container) could reach the area; it could open the driver's nodes
+	 * itself anyway.
+	 */
+	if (has_capability_noaudit(current, CAP_SYS_RAWIO))
+		return -ENOSPC;
+	/* An address space found unable to hold an area: retried each second. */
+	if (READ_ONCE(nf->nobounce_mm) == current->mm &&
+	    time_before(jiffies, READ_ONCE(nf->nobounce_until)))
+		return -ENOSPC;
+	ret = nvm_bounce_get(bc, hdr + req->size);
+	if (ret == -ENOSPC) {
+		pr_warn_once("pid %d (%s): no payload bounce possible (vm.mmap_min_addr is below 64 KiB, or the process maps low memory): calls are forwarded from the caller's memory, which it could change after the check. Remedy: sysctl vm.mmap_min_addr=65536 (docs/security.md)\n",
+			     task_pid_nr(current), current->comm);
+		WRITE_ONCE(nf->nobounce_until, jiffies + HZ);
+		WRITE_ONCE(nf->nobounce_mm, current->mm);
+	}
+	if (ret)
+		return ret;
+	if (req->xfer) {
+		typeof(req->xfer_hdr) h = req->xfer_hdr;
+
+		h.ptr = bc->uaddr + hdr;
+		memcpy(bc->kaddr, &h, hdr);
+	}
+	memcpy(bc->kaddr + hdr, req->kbuf, req->size);
+	return 0;
+}
+
+/* What the driver wrote back goes to the caller's own payload. */
+static int nvm_bounce_finish(struct nvm_req *req, struct nvm_bounce_call *bc)
+{
+	unsigned int hdr = req->xfer ? sizeof(req->xfer_hdr) : 0;
+	int ret = 0;
+
+	if (nvm_bounce_written(bc) &&
+	    copy_to_user(req->payload, bc->kaddr + hdr, req->size))
+		ret = -EFAULT;
+	nvm_bounce_put(bc);
+	return ret;
+}
+
+static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned long arg)
+{
 	struct nvm_fdplan plan;
 	struct nvm_fdctx *ctx;
 	long ret;
 
-	/* Checked against the file's ABI and the policy first (validate.c). */
-	ret = nvm_validate(nf, cmd, arg, compat);
-	if (ret)
-		return ret == NVM_ANSWERED ? 0 : ret;
-	ret = nvm_fdplan_build(nf, cmd, arg, &plan);
+	ret = nvm_fdplan_build(nf, req, &plan);
 	if (ret)
 		return ret;
 	if (!plan.swap)
-		return nvm_drv_ioctl(nf->backing, cmd, arg, compat);
+		return nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 
 	ctx = nvm_fdctx_create(&plan);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = nvm_fdctx_enter(ctx);
 	if (!ret) {
-		ret = nvm_drv_ioctl(nf->backing, cmd, arg, compat);
+		ret = nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 		nvm_fdctx_leave(ctx);
 	}
 	nvm_fdctx_destroy(ctx);
+	return ret;
+}
+
+static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long arg,
+			      bool compat)
+{
+	struct nvm_file *nf = file->private_data;
+	struct nvm_req req = {
+		.cmd = cmd,
+		.compat = compat,
+		.arg = compat ? compat_ptr(arg) : (void __user *)arg,
+	};
+	struct nvm_bounce_call bc;
+	long ret;
+	int err;
+
+	/* Checked against the file's ABI and the policy first (validate.c). */
+	ret = nvm_validate(nf, &req);
+	if (ret) {
+		ret = ret == NVM_ANSWERED ? 0 : ret;
+		goto out;
+	}
+	/* Then handed to the driver from where the caller cannot change it. */
+	err = nvm_bounce_prepare(nf, &req, &bc);
+	if (err == -ENOSPC && nvm_bounce_mode >= 2 && req.kbuf && req.size) {
+		pr_warn_ratelimited("pid %d (%s): no payload bounce possible in this address space; call refused (bounce=2, see docs/security.md)\n",
+				    task_pid_nr(current), current->comm);
+		ret = -EPERM;
+		goto out;
+	} else if (err && err != -ENOSPC) {
+		ret = err;
+		goto out;
+	}
+	if (!err) {
+		ret = nvm_call_driver(nf, &req, bc.uaddr);
+		err = nvm_bounce_finish(&req, &bc);
+		if (err && ret >= 0)
+			ret = err;
+	} else {
+		ret = nvm_call_driver(nf, &req, arg);
+	}
+out:
+	nvm_req_free(&req);
 	return ret;
 }
 

@@ -25,12 +25,17 @@ enum nvm_kind {
  * @kind: which real node it mediates
  * @gpu: GPU index for %NVM_NODE_GPU
  * @range: the ABI range selected at open, kept until release
+ * @nobounce_mm: an address space last found unable to hold a bounce area
+ *	(compared only, never dereferenced)
+ * @nobounce_until: when to try @nobounce_mm again (jiffies)
  */
 struct nvm_file {
 	struct file *backing;
 	enum nvm_kind kind;
 	unsigned int gpu;
 	const struct nvm_range *range;
+	struct mm_struct *nobounce_mm;
+	unsigned long nobounce_until;
 };
 
 /* main.c: module parameters. */
@@ -53,6 +58,34 @@ __poll_t nvm_drv_poll(struct file *backing, struct poll_table_struct *wait);
 struct nvm_version;
 int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source);
 
+/* bounce.c: checked payloads placed where the caller cannot change them. */
+#define NVM_BOUNCE_MAX	(5 * PAGE_SIZE)	/* XFER header + 16384-byte payload */
+
+struct nvm_bounce;
+
+/**
+ * struct nvm_bounce_call - one call's pages in the bounce area
+ * @b: the area
+ * @first: first page
+ * @n: number of pages
+ * @uaddr: user address of the first page
+ * @kaddr: kernel address of the first page
+ */
+struct nvm_bounce_call {
+	struct nvm_bounce *b;
+	unsigned int first;
+	unsigned int n;
+	unsigned long uaddr;
+	void *kaddr;
+};
+
+extern unsigned int nvm_bounce_mode;
+int nvm_bounce_init(void);
+void nvm_bounce_exit(void);
+int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len);
+bool nvm_bounce_written(const struct nvm_bounce_call *bc);
+void nvm_bounce_put(struct nvm_bounce_call *bc);
+
 /* fdplan.c: which fd numbers a call needs to find in the caller's table. */
 #define NVM_FDPLAN_MAX	4
 
@@ -71,8 +104,9 @@ struct nvm_fdplan {
 	bool gpu_nodes;
 };
 
-int nvm_fdplan_build(const struct nvm_file *nf, unsigned int cmd,
-		     unsigned long arg, struct nvm_fdplan *plan);
+struct nvm_req;
+int nvm_fdplan_build(const struct nvm_file *nf, const struct nvm_req *req,
+		     struct nvm_fdplan *plan);
 const struct nvm_fd_field *nvm_fd_fields(unsigned int *count);
 
 /* fdctx.c: running a call with a private fd table. */
@@ -229,7 +263,38 @@ bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *
 		    const char *rule);
 bool nvm_decide(const struct nvm_call *c, struct nvm_verdict *v);
 bool nvm_decide_payload(const struct nvm_call *c, struct nvm_verdict *v);
-int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat);
+/**
+ * struct nvm_req - one ioctl on its way from the caller to the driver
+ * @cmd: the ioctl command
+ * @compat: it came in through compat_ioctl
+ * @arg: the caller's argument
+ * @nr: escape number after unwrapping XFER, or the UVM command
+ * @size: payload size (the ioctl's, XFER's inner size, or the UVM size)
+ * @xfer: the call came wrapped in NV_ESC_IOCTL_XFER_CMD
+ * @xfer_hdr: the XFER header as checked, when @xfer
+ * @payload: the caller's payload (XFER's inner pointer when @xfer)
+ * @kbuf: the validator's copy of the @size bytes at @payload, or NULL
+ * @small: storage for a small @kbuf
+ */
+struct nvm_req {
+	unsigned int cmd;
+	bool compat;
+	void __user *arg;
+	unsigned int nr;
+	unsigned int size;
+	bool xfer;
+	struct {
+		u32 cmd;
+		u32 size;
+		u64 ptr;
+	} xfer_hdr;
+	void __user *payload;
+	void *kbuf;
+	u8 small[64] __aligned(8);
+};
+
+int nvm_validate(const struct nvm_file *nf, struct nvm_req *req);
+void nvm_req_free(struct nvm_req *req);
 
 /* escape.c, ctrl.c, alloc.c, uvm.c: the decision of each family (pure). */
 bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);

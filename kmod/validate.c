@@ -13,9 +13,10 @@
  * readable at the size the table gives, and writes the driver's status
  * into a payload the validator answers itself.
  *
- * The driver still reads the caller's own memory after these checks (see
- * docs/design.md, section 5): a payload rewritten in between is not caught
- * yet.
+ * The kernel copy stays with the request (struct nvm_req) after the
+ * checks: node.c hands exactly those bytes to the driver from the bounce
+ * area (bounce.c), so a payload rewritten after the check does not reach
+ * the driver.
  *
  * Answers (docs/errors.md lists them all):
  *   -ENOTTY  unknown escape or UVM command, or not an NVIDIA ioctl
@@ -170,31 +171,28 @@ static unsigned int nvm_policy(void)
 	return p;
 }
 
-#define NVM_ONSTACK	64
-
-/* A kernel copy of a payload: on the stack when small. */
-struct nvm_copy {
-	void *buf;
-	u8 small[NVM_ONSTACK] __aligned(8);
-};
-
-static int nvm_copy_in(struct nvm_copy *k, const void __user *src, unsigned int size)
+static int nvm_copy_in(struct nvm_req *req, const void __user *src, unsigned int size)
 {
-	k->buf = k->small;
-	if (size > NVM_ONSTACK) {
-		k->buf = kmalloc(size, GFP_KERNEL_ACCOUNT);
-		if (!k->buf)
+	req->kbuf = req->small;
+	if (size > sizeof(req->small)) {
+		req->kbuf = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!req->kbuf)
 			return -ENOMEM;
 	}
-	if (copy_from_user(k->buf, src, size))
+	if (copy_from_user(req->kbuf, src, size))
 		return -EFAULT;
 	return 0;
 }
 
-static void nvm_copy_free(struct nvm_copy *k)
+/**
+ * nvm_req_free() - release what the validator kept of a request
+ * @req: the request
+ */
+void nvm_req_free(struct nvm_req *req)
 {
-	if (k->buf != k->small)
-		kfree(k->buf);
+	if (req->kbuf != req->small)
+		kfree(req->kbuf);
+	req->kbuf = NULL;
 }
 
 /*
@@ -257,81 +255,79 @@ static unsigned int nvm_file_abi(const struct nvm_file *nf)
 	return r ? r->abi : 0;
 }
 
-static int nvm_validate_uvm(const struct nvm_file *nf, unsigned int cmd, void __user *arg)
+static int nvm_validate_uvm(const struct nvm_file *nf, struct nvm_req *req)
 {
-	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .nr = cmd };
+	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .nr = req->cmd };
 	struct nvm_verdict v = { };
 	u32 size;
 
+	req->nr = req->cmd;
 	if (!nvm_uvm_decide(&c, &v, &size))
-		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
-	return nvm_check_readable((u64)(uintptr_t)arg, size);
+		return nvm_verdict_apply(nf, req->cmd, &c, &v, req->arg);
+	req->size = size;
+	return nvm_check_readable((u64)(uintptr_t)req->arg, size);
 }
 
-static int nvm_validate_esc(const struct nvm_file *nf, unsigned int cmd, void __user *arg)
+static int nvm_validate_esc(const struct nvm_file *nf, struct nvm_req *req)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .policy = nvm_policy(),
-			      .nr = _IOC_NR(cmd), .size = _IOC_SIZE(cmd) };
+			      .nr = _IOC_NR(req->cmd), .size = _IOC_SIZE(req->cmd) };
 	struct nvm_verdict v = { };
-	struct nvm_copy k;
+	void __user *arg = req->arg;
 	int ret;
 
-	if (_IOC_TYPE(cmd) != NVM_NV_IOCTL_MAGIC) {
+	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
 		nvm_refuse(&v, -ENOTTY, "esc-unknown");
-		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
 	}
 	if (!nvm_esc_decide(&c, &v))
-		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
 
 	if (c.nr == NVM_NV_ESC_XFER) {
-		struct { u32 cmd; u32 size; u64 ptr; } xfer;
-
-		if (copy_from_user(&xfer, arg, sizeof(xfer)))
+		if (copy_from_user(&req->xfer_hdr, arg, sizeof(req->xfer_hdr)))
 			return -EFAULT;
-		c.nr = xfer.cmd;
-		c.size = xfer.size;
+		c.nr = req->xfer_hdr.cmd;
+		c.size = req->xfer_hdr.size;
 		c.xfer = true;
-		arg = u64_to_user_ptr(xfer.ptr);
+		req->xfer = true;
+		arg = u64_to_user_ptr(req->xfer_hdr.ptr);
 		/* The driver answers an inner size over 16384 with -EINVAL. */
 		if (c.size > NVM_NV_MAX_IOCTL_SIZE) {
 			nvm_refuse(&v, -EINVAL, "xfer-size");
-			return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+			return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
 		}
 		if (!nvm_esc_decide(&c, &v))
-			return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+			return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
 	}
+	req->nr = c.nr;
+	req->size = c.size;
+	req->payload = arg;
 
-	ret = nvm_copy_in(&k, arg, c.size);
+	ret = nvm_copy_in(req, arg, c.size);
 	if (ret)
-		goto out;
-	c.payload = k.buf;
-	if (!nvm_decide_payload(&c, &v)) {
-		ret = nvm_verdict_apply(nf, cmd, &c, &v, arg);
-		goto out;
-	}
-	ret = nvm_check_readable(v.nested, v.nested_size);
-out:
-	nvm_copy_free(&k);
-	return ret;
+		return ret;
+	c.payload = req->kbuf;
+	if (!nvm_decide_payload(&c, &v))
+		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
+	return nvm_check_readable(v.nested, v.nested_size);
 }
 
 /**
  * nvm_validate() - check one ioctl before it is forwarded
  * @nf: the mediated file
- * @cmd: the ioctl command
- * @arg: the caller's argument
- * @compat: the call came in through compat_ioctl
+ * @req: the request: @req->cmd, @req->arg and @req->compat set, the rest
+ *	zero; the validator fills in the escape and size after unwrapping
+ *	XFER and keeps its kernel copy of the payload in @req->kbuf (release
+ *	with nvm_req_free() whatever this returns)
  *
  * Return: 0 to forward the call; %NVM_ANSWERED when the validator answered
  * it in the payload (the ioctl returns 0 without reaching the driver); a
  * negative errno to return without forwarding (see the file comment).
  * With the module parameter audit=1, refusals are logged and 0 returned.
  */
-int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat)
+int nvm_validate(const struct nvm_file *nf, struct nvm_req *req)
 {
-	void __user *p = compat ? compat_ptr(arg) : (void __user *)arg;
-
 	if (nf->kind == NVM_NODE_UVM)
-		return nvm_validate_uvm(nf, cmd, p);
-	return nvm_validate_esc(nf, cmd, p);
+		return nvm_validate_uvm(nf, req);
+	return nvm_validate_esc(nf, req);
 }

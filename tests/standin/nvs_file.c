@@ -272,7 +272,7 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		snprintf(head, sizeof(head),
 			 "nr=0x%x size=%u inner=0x%x isize=%u xsum=%016llx",
 			 NVS_ESC_IOCTL_XFER_CMD, (u32)sizeof(x), nr, size,
-			 nvs_fnv1a(NVS_FNV_INIT, &x, sizeof(x)));
+			 nvs_fnv1a(NVS_FNV_INIT, &x, offsetof(typeof(x), ptr)));
 		if (size > NVS_MAX_IOCTL_SIZE) {
 			ret = -EINVAL;
 			goto log;

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: the payload bounce.
+ *
+ * The driver reads an ioctl's payload from user memory itself.  If it
+ * read the caller's buffer, another thread of the caller could rewrite
+ * the payload between the validator's check and the driver's read.  So
+ * the bytes the validator checked (the RM control and alloc structs,
+ * XFER's header and inner struct) are handed to the driver from a bounce
+ * area instead: pages of nvmediate's own, mapped into the caller's
+ * address space, that no thread of the caller can write while the driver
+ * reads them.
+ *
+ * How the area holds:
+ *  - Its pages are mapped read-only (the mapping is shared and writable,
+ *    with pfn_mkwrite, so every write faults).  A write fault is granted
+ *    only to the thread whose call owns the page, while that call is in
+ *    the driver; the driver writes its results back after it has read
+ *    the payload.  Every other write gets SIGSEGV (or -EFAULT in the
+ *    kernel).  Pages that were written are unmapped before they are
+ *    handed to another call.
+ *  - The area lies below vm.mmap_min_addr, where the caller cannot map
+ *    anything without CAP_SYS_RAWIO in the initial user namespace.  The
+ *    caller may unmap the area, but cannot put memory of its own at its
+ *    addresses: a driver read after that faults.  An area is placed only
+ *    after a probe showed that the caller itself cannot map there.
+ *  - It refuses to be split, moved, copied into a child or dumped; the
+ *    pages are VM_PFNMAP|VM_IO, so get_user_pages(), /proc/pid/mem and
+ *    ptrace cannot write them either.
+ *  - When an area is unmapped while calls are using it, no new area is
+ *    made for that address space until those calls have returned, so a
+ *    driver still reading the old address never sees another call's
+ *    payload.
+ * Where the probe fails (vm.mmap_min_addr below the area's top, or the
+ * caller is privileged), calls are forwarded from the caller's memory as
+ * before, said once in the log; with bounce=2 they are refused instead.
+ *
+ * One area per address space, NVM_BOUNCE_PAGES pages from
+ * NVM_BOUNCE_BASE; a call takes the pages its payload needs and waits
+ * when all are in use.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+
+#include "nvm.h"
+
+#define NVM_BOUNCE_BASE		PAGE_SIZE
+#define NVM_BOUNCE_PAGES	15	/* up to 64 KiB, Debian's vm.mmap_min_addr */
+
+/**
+ * struct nvm_bounce - the bounce area of one address space
+ * @ref: held by the VMA and by every call using the area
+ * @mm: the address space (not referenced: compared only)
+ * @node: entry in nvm_bounce_list
+ * @lock: protects the page state below
+ * @busy: pages owned by a call
+ * @dirty: pages the driver wrote, still mapped writable
+ * @zapping: dirty pages being unmapped
+ * @written: pages written during their current call
+ * @owner: the thread whose call owns each busy page
+ * @wait: calls waiting for free pages
+ * @nvmas: VMAs of the area (two only while mremap tries to move it)
+ * @mapped: @nvmas is not 0
+ * @dead: the area was unmapped: a new one may be made once @ref is gone
+ * @npages: pages in the area
+ * @kaddr: kernel mapping of the pages
+ */
+struct nvm_bounce {
+	struct kref ref;
+	struct mm_struct *mm;
+	struct list_head node;
+	spinlock_t lock;
+	unsigned long busy;
+	unsigned long dirty;
+	unsigned long zapping;
+	unsigned long written;
+	struct task_struct *owner[NVM_BOUNCE_PAGES];
+	wait_queue_head_t wait;
+	unsigned int nvmas;
+	bool mapped;
+	bool dead;
+	unsigned int npages;
+	void *kaddr;
+};
+
+unsigned int nvm_bounce_mode = 1;
+
+/*
+ * Every area, for the rare paths only: creation and the final put (which
+ * may run under the mmap lock, from the VMA's close: hence a spinlock).
+ * Creation is serialized by nvm_bounce_create_lock, taken before the
+ * mmap lock.
+ */
+static LIST_HEAD(nvm_bounce_list);
+static DEFINE_SPINLOCK(nvm_bounce_list_lock);
+static DEFINE_MUTEX(nvm_bounce_create_lock);
+static DECLARE_WAIT_QUEUE_HEAD(nvm_bounce_gone);
+static const struct cred *nvm_bounce_cred;
+
+static void nvm_bounce_free(struct kref *ref)
+{
+	struct nvm_bounce *b = container_of(ref, struct nvm_bounce, ref);
+
+	spin_lock(&nvm_bounce_list_lock);
+	list_del(&b->node);
+	spin_unlock(&nvm_bounce_list_lock);
+	wake_up_all(&nvm_bounce_gone);
+	vfree(b->kaddr);
+	kfree(b);
+}
+
+static void nvm_bounce_put_ref(struct nvm_bounce *b)
+{
+	kref_put(&b->ref, nvm_bounce_free);
+}
+
+static struct nvm_bounce *nvm_bounce_of(struct vm_fault *vmf, unsigned int *idx)
+{
+	struct nvm_bounce *b = vmf->vma->vm_private_data;
+
+	*idx = (vmf->address - vmf->vma->vm_start) >> PAGE_SHIFT;
+	return *idx < b->npages ? b : NULL;
+}
+
+/* A write to a mapped page: only the owning call's thread, while in the driver. */
+static vm_fault_t nvm_bounce_pfn_mkwrite(struct vm_fault *vmf)
+{
+	unsigned int idx;
+	struct nvm_bounce *b = nvm_bounce_of(vmf, &idx);
+	vm_fault_t ret = VM_FAULT_SIGSEGV;
+
+	if (!b)
+		return ret;
+	spin_lock(&b->lock);
+	if (b->owner[idx] == current) {
+		__set_bit(idx, &b->written);
+		ret = 0;
+	}
+	spin_unlock(&b->lock);
+	return ret;
+}
+
+/* A page not mapped: mapped for its owner only (read-only unless written). */
+static vm_fault_t nvm_bounce_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned int idx;
+	struct nvm_bounce *b = nvm_bounce_of(vmf, &idx);
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	unsigned long pfn;
+
+	if (!b)
+		return VM_FAULT_SIGSEGV;
+	spin_lock(&b->lock);
+	if (b->owner[idx] != current) {
+		spin_unlock(&b->lock);
+		return VM_FAULT_SIGSEGV;
+	}
+	if (write)
+		__set_bit(idx, &b->written);
+	spin_unlock(&b->lock);
+	pfn = vmalloc_to_pfn(b->kaddr + idx * PAGE_SIZE);
+	if (write)
+		return vmf_insert_pfn_prot(vma, vmf->address & PAGE_MASK, pfn,
+					   vm_get_page_prot(vma->vm_flags));
+	return vmf_insert_pfn(vma, vmf->address & PAGE_MASK, pfn);
+}
+
+/* A copy of the VMA: only mremap makes one (and then undoes the move). */
+static void nvm_bounce_vm_open(struct vm_area_struct *vma)
+{
+	struct nvm_bounce *b = vma->vm_private_data;
+
+	kref_get(&b->ref);
+	spin_lock(&b->lock);
+	b->nvmas++;
+	spin_unlock(&b->lock);
+}
+
+static void nvm_bounce_vm_close(struct vm_area_struct *vma)
+{
+	struct nvm_bounce *b = vma->vm_private_data;
+
+	spin_lock(&b->lock);
+	if (!--b->nvmas) {
+		b->mapped = false;
+		WRITE_ONCE(b->dead, true);
+	}
+	spin_unlock(&b->lock);
+	wake_up_all(&b->wait);
+	nvm_bounce_put_ref(b);
+}
+
+static int nvm_bounce_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static int nvm_bounce_mremap(struct vm_area_struct *vma)
+{
+	return -EINVAL;
+}
+
+static const char *nvm_bounce_name(struct vm_area_struct *vma)
+{
+	return "[nvmediate-bounce]";
+}
+
+static const struct vm_operations_struct nvm_bounce_vm_ops = {
+	.open		= nvm_bounce_vm_open,
+	.close		= nvm_bounce_vm_close,
+	.may_split	= nvm_bounce_may_split,
+	.mremap		= nvm_bounce_mremap,
+	.fault		= nvm_bounce_fault,
+	.pfn_mkwrite	= nvm_bounce_pfn_mkwrite,
+	.name		= nvm_bounce_name,
+};
+
+static int nvm_bounce_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct nvm_bounce *b = file->private_data;
+
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != (unsigned long)b->npages << PAGE_SHIFT ||
+	    !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	nvm_vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	nvm_vm_flags_clear(vma, VM_MAYEXEC);
+	vma->vm_ops = &nvm_bounce_vm_ops;
+	vma->vm_private_data = b;
+	kref_get(&b->ref);
+	b->nvmas = 1;
+	b->mapped = true;
+	return 0;
+}
+
+static const struct file_operations nvm_bounce_fops = {
+	.owner	= THIS_MODULE,
+	.mmap	= nvm_bounce_file_mmap,
+};
+
+/*
+ * Could the caller map its own memory at @addr?  The kernel refuses user
+ * mappings below vm.mmap_min_addr without CAP_SYS_RAWIO (and the LSM's
+ * own minimum); one page is tried with the caller's credentials.
+ */
+static bool nvm_bounce_user_can_map(unsigned long addr)
+{
+	unsigned long r;
+
+	r = vm_mmap(NULL, addr, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+		    MAP_FIXED_NOREPLACE, 0);
+	if (IS_ERR_VALUE(r))
+		return r != -EPERM && r != -EACCES;
+	vm_munmap(r, PAGE_SIZE);
+	return true;
+}
+
+/* The area of current->mm, with a reference; NULL when it has none. */
+static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma = find_vma(mm, NVM_BOUNCE_BASE);
+	struct nvm_bounce *b;
+
+	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_start != NVM_BOUNCE_BASE)
+		return NULL;
+	b = vma->vm_private_data;
+	kref_get(&b->ref);
+	return b;
+}
+
+static bool nvm_bounce_old_in_use(struct mm_struct *mm)
+{
+	struct nvm_bounce *b;
+	bool found = false;
+
+	spin_lock(&nvm_bounce_list_lock);
+	list_for_each_entry(b, &nvm_bounce_list, node)
+		if (b->mm == mm && READ_ONCE(b->dead))
+			found = true;
+	spin_unlock(&nvm_bounce_list_lock);
+	return found;
+}
+
+static int nvm_bounce_create_locked(struct mm_struct *mm)
+{
+	unsigned long len = NVM_BOUNCE_PAGES * PAGE_SIZE, r;
+	const struct cred *old;
+	struct nvm_bounce *b;
+	struct file *file;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return -ENOMEM;
+	kref_init(&b->ref);
+	b->mm = mm;
+	spin_lock_init(&b->lock);
+	init_waitqueue_head(&b->wait);
+	b->npages = NVM_BOUNCE_PAGES;
+	b->kaddr = vzalloc(len);
+	if (!b->kaddr) {
+		kfree(b);
+		return -ENOMEM;
+	}
+	spin_lock(&nvm_bounce_list_lock);
+	list_add(&b->node, &nvm_bounce_list);
+	spin_unlock(&nvm_bounce_list_lock);
+
+	file = anon_inode_getfile("[nvmediate-bounce]", &nvm_bounce_fops, b, O_RDWR);
+	if (IS_ERR(file)) {
+		nvm_bounce_put_ref(b);
+		return PTR_ERR(file);
+	}
+	/* Below vm.mmap_min_addr: mapped with the kernel's credentials. */
+	old = override_creds(nvm_bounce_cred);
+	r = vm_mmap(file, NVM_BOUNCE_BASE, len, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_FIXED_NOREPLACE, 0);
+	revert_creds(old);
+	fput(file);
+	nvm_bounce_put_ref(b);
+	if (IS_ERR_VALUE(r))
+		return (int)r;
+	return 0;
+}
+
+static bool nvm_bounce_exists(struct mm_struct *mm)
+{
+	struct nvm_bounce *b;
+
+	mmap_read_lock(mm);
+	b = nvm_bounce_find(mm);
+	mmap_read_unlock(mm);
+	if (b)
+		nvm_bounce_put_ref(b);
+	return b;
+}
+
+/*
+ * Make the area of current->mm, one thread at a time.  0 also when
+ * another thread made it meanwhile; -EPERM when the caller could map
+ * memory of its own at the area's addresses.
+ */
+static int nvm_bounce_create(void)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long top = NVM_BOUNCE_BASE + (NVM_BOUNCE_PAGES - 1) * PAGE_SIZE;
+	int ret;
+
+	/* A call may still read an unmapped, older area's addresses. */
+	ret = wait_event_killable(nvm_bounce_gone, !nvm_bounce_old_in_use(mm));
+	if (ret)
+		return ret;
+	ret = mutex_lock_killable(&nvm_bounce_create_lock);
+	if (ret)
+		return ret;
+	if (nvm_bounce_exists(mm))
+		ret = 0;
+	else if (nvm_bounce_old_in_use(mm))
+		ret = -EAGAIN;
+	else if (nvm_bounce_user_can_map(top))
+		ret = -EPERM;
+	else
+		ret = nvm_bounce_create_locked(mm);
+	mutex_unlock(&nvm_bounce_create_lock);
+	return ret;
+}
+
+/* Unmap the dirty pages of @b, which must be mapped at @vma. */
+static void nvm_bounce_zap(struct nvm_bounce *b, struct vm_area_struct *vma)
+{
+	unsigned long mask;
+	unsigned int i;
+
+	spin_lock(&b->lock);
+	mask = b->dirty & ~b->zapping;
+	b->zapping |= mask;
+	spin_unlock(&b->lock);
+	if (!mask)
+		return;
+	for_each_set_bit(i, &mask, b->npages)
+		zap_vma_ptes(vma, vma->vm_start + i * PAGE_SIZE, PAGE_SIZE);
+	spin_lock(&b->lock);
+	b->dirty &= ~mask;
+	b->zapping &= ~mask;
+	spin_unlock(&b->lock);
+	wake_up_all(&b->wait);
+}
+
+/* Take @n free, clean pages for the current thread; -EAGAIN if none. */
+static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *first)
+{
+	unsigned long used;
+	unsigned int i;
+	int ret = -EAGAIN;
+
+	spin_lock(&b->lock);
+	if (!b->mapped) {
+		ret = -EFAULT;
+		goto out;
+	}
+	used = b->busy | b->dirty;
+	i = bitmap_find_next_zero_area(&used, b->npages, 0, n, 0);
+	if (i < b->npages) {
+		bitmap_set(&b->busy, i, n);
+		bitmap_clear(&b->written, i, n);
+		while (n--)
+			b->owner[i + n] = current;
+		*first = i;
+		ret = 0;
+	}
+out:
+	spin_unlock(&b->lock);
+	return ret;
+}
+
+static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
+{
+	unsigned long used;
+	bool ok;
+
+	spin_lock(&b->lock);
+	used = b->busy | b->zapping;
+	ok = !b->mapped || bitmap_find_next_zero_area(&used, b->npages, 0, n, 0) < b->npages;
+	spin_unlock(&b->lock);
+	return ok;
+}
+
+/**
+ * nvm_bounce_get() - take bounce pages for a call of the current thread
+ * @bc: the call's bounce, filled in
+ * @len: bytes the call needs, at most NVM_BOUNCE_MAX
+ *
+ * The pages are mapped read-only at @bc->uaddr; the caller writes the
+ * checked bytes at @bc->kaddr before it calls the driver.
+ *
+ * Return: 0; -ENOSPC when this address space cannot have a protected
+ * area (the caller decides what to do); another negative errno on
+ * failure.
+ */
+int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), first, i;
+	struct vm_area_struct *vma;
+	struct nvm_bounce *b;
+	bool created = false;
+	int ret;
+
+	if (!mm || !len || len > NVM_BOUNCE_MAX)
+		return -EINVAL;
+	for (;;) {
+		mmap_read_lock(mm);
+		b = nvm_bounce_find(mm);
+		if (b)
+			break;
+		mmap_read_unlock(mm);
+		if (created)
+			return -EFAULT;
+		ret = nvm_bounce_create();
+		if (ret == -EPERM)
+			return -ENOSPC;
+		if (ret == -EAGAIN)
+			continue;
+		if (ret)
+			return ret;
+		created = true;
+	}
+
+	for (;;) {
+		/* The VMA is stable while the read lock is held. */
+		vma = find_vma(mm, NVM_BOUNCE_BASE);
+		ret = nvm_bounce_take(b, n, &first);
+		if (ret != -EAGAIN)
+			break;
+		nvm_bounce_zap(b, vma);
+		ret = nvm_bounce_take(b, n, &first);
+		if (ret != -EAGAIN)
+			break;
+		mmap_read_unlock(mm);
+		ret = wait_event_killable(b->wait, nvm_bounce_may_take(b, n));
+		if (ret) {
+			nvm_bounce_put_ref(b);
+			return ret;
+		}
+		mmap_read_lock(mm);
+		if (!READ_ONCE(b->mapped)) {
+			mmap_read_unlock(mm);
+			nvm_bounce_put_ref(b);
+			return -EFAULT;
+		}
+	}
+	if (ret) {
+		mmap_read_unlock(mm);
+		nvm_bounce_put_ref(b);
+		return ret;
+	}
+	/* Mapped read-only now, saving the driver's first read a fault. */
+	for (i = first; i < first + n; i++)
+		vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
+			       vmalloc_to_pfn(b->kaddr + i * PAGE_SIZE));
+	mmap_read_unlock(mm);
+
+	bc->b = b;
+	bc->first = first;
+	bc->n = n;
+	bc->uaddr = NVM_BOUNCE_BASE + first * PAGE_SIZE;
+	bc->kaddr = b->kaddr + first * PAGE_SIZE;
+	return 0;
+}
+
+/**
+ * nvm_bounce_written() - did the driver write to a call's pages?
+ * @bc: from nvm_bounce_get(), not yet put
+ *
+ * Return: true when it did; @bc->kaddr then holds what it wrote.
+ */
+bool nvm_bounce_written(const struct nvm_bounce_call *bc)
+{
+	struct nvm_bounce *b = bc->b;
+	unsigned long mask = 0;
+	bool written;
+
+	bitmap_set(&mask, bc->first, bc->n);
+	spin_lock(&b->lock);
+	written = b->written & mask;
+	spin_unlock(&b->lock);
+	return written;
+}
+
+/**
+ * nvm_bounce_put() - end a call's use of its bounce pages
+ * @bc: from nvm_bounce_get()
+ *
+ * Pages the driver wrote stay mapped writable until they are unmapped
+ * before their next use.
+ */
+void nvm_bounce_put(struct nvm_bounce_call *bc)
+{
+	struct nvm_bounce *b = bc->b;
+	unsigned long mask = 0;
+	unsigned int i;
+
+	bitmap_set(&mask, bc->first, bc->n);
+	spin_lock(&b->lock);
+	for (i = bc->first; i < bc->first + bc->n; i++)
+		b->owner[i] = NULL;
+	b->dirty |= b->written & mask;
+	b->busy &= ~mask;
+	spin_unlock(&b->lock);
+	wake_up(&b->wait);
+	nvm_bounce_put_ref(b);
+}
+
+int nvm_bounce_init(void)
+{
+	nvm_bounce_cred = prepare_kernel_cred(&init_task);
+	return nvm_bounce_cred ? 0 : -ENOMEM;
+}
+
+void nvm_bounce_exit(void)
+{
+	put_cred(nvm_bounce_cred);
+}
