@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bouncecheck: what a process sees of nvmediate's payload bounce, and that
+ * it cannot get around it.  Run without CAP_SYS_RAWIO (as a container).
+ *
+ * usage: bouncecheck CTL_NODE [THREADS CALLS]
+ *
+ * Prints one line per check, "ok NAME" or "FAIL NAME: why", then
+ * "bouncecheck: N ok, M failed"; exits 1 when any failed.  The checks:
+ * RM_ALLOC of a client works and its handle reaches the caller; the area
+ * is mapped at 0x1000-0x10000; the caller cannot write it, map over it,
+ * split, move or poke it; once unmapped it cannot put memory there, and
+ * the next call maps a new area; a forked child gets an area of its own;
+ * XFER-wrapped calls work; THREADS threads making CALLS calls each all
+ * succeed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nvstruct.h"
+
+#define AREA_START	0x1000UL
+#define AREA_END	0x10000UL
+#define AREA_LEN	(AREA_END - AREA_START)
+
+static int nok, nfailed;
+static const char *ctl_path;
+
+static void result(const char *name, int ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void result(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("ok %s\n", name);
+		nok++;
+		return;
+	}
+	printf("FAIL %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	nfailed++;
+}
+
+/* The line of /proc/self/maps that names the area, or "" */
+static void area_line(char *out, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "nvmediate-bounce")) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(out, len, "%s", line);
+			break;
+		}
+	fclose(f);
+}
+
+/* RM_ALLOC of a client, then RM_FREE; 0 when both worked. */
+static int client_cycle(int fd, int xfer, uint32_t *handle)
+{
+	struct nvos21 a = { .hClass = NV01_ROOT };
+	struct nvos00 f = { 0 };
+	struct nv_xfer x = { .cmd = NV_ESC_RM_ALLOC, .size = sizeof(a),
+			     .ptr = (uintptr_t)&a };
+	int ret;
+
+	if (xfer)
+		ret = ioctl(fd, NV_IOC(NV_ESC_IOCTL_XFER_CMD, sizeof(x)), &x);
+	else
+		ret = ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a);
+	if (ret || a.status != NV_OK || !a.hObjectNew)
+		return -1;
+	if (handle)
+		*handle = a.hObjectNew;
+	f.hRoot = a.hObjectNew;
+	f.hObjectOld = a.hObjectNew;
+	ret = ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f);
+	return ret || f.status != NV_OK ? -1 : 0;
+}
+
+static sigjmp_buf segv_jmp;
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jmp, sig);
+}
+
+/* Does a user write to @addr fault?  1 yes, 0 no. */
+static int write_faults(volatile char *addr)
+{
+	struct sigaction sa = { .sa_handler = on_segv }, old_segv, old_bus;
+	int faulted;
+
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	if (sigsetjmp(segv_jmp, 1)) {
+		faulted = 1;
+	} else {
+		*addr = 0x5a;
+		faulted = 0;
+	}
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return faulted;
+}
+
+struct worker {
+	pthread_t t;
+	int fd;
+	int calls;
+	int failed;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	int i;
+
+	for (i = 0; i < w->calls; i++)
+		if (client_cycle(w->fd, i & 1, NULL))
+			w->failed++;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int fd, threads = 8, calls = 500, i, memfd, status;
+	char line[512];
+	uint32_t handle = 0;
+	void *p;
+	pid_t pid;
+	long r;
+
+	if (argc != 2 && argc != 4) {
+		fprintf(stderr, "usage: bouncecheck CTL_NODE [THREADS CALLS]\n");
+		return 2;
+	}
+	ctl_path = argv[1];
+	if (argc == 4) {
+		threads = atoi(argv[2]);
+		calls = atoi(argv[3]);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fd = open(ctl_path, O_RDWR);
+	if (fd < 0) {
+		perror(ctl_path);
+		return 2;
+	}
+
+	area_line(line, sizeof(line));
+	result("no-area-before-call", !line[0], "mapped before any call: %s", line);
+
+	result("alloc-client", !client_cycle(fd, 0, &handle), "RM_ALLOC/RM_FREE of a client failed");
+	result("handle-written-back", handle != 0, "the driver's handle did not reach the caller");
+
+	area_line(line, sizeof(line));
+	result("area-mapped", !strncmp(line, "00001000-00010000 ", 18),
+	       "want the area at 00001000-00010000, maps says '%s'", line);
+
+	/*
+	 * Pages no call owns: never written by the driver, they are mapped
+	 * read-only or not at all; written ones stay writable until they are
+	 * unmapped before their next use, so only the untouched last page is
+	 * certain to refuse (writes during a call: tests/guest/81-hard-flip.sh).
+	 */
+	result("write-faults", write_faults((volatile char *)(AREA_END - 1)),
+	       "a user write to the area's last page did not fault");
+
+	memfd = open("/proc/self/mem", O_RDWR);
+	if (memfd >= 0) {
+		char c = 0x5a;
+
+		r = pwrite(memfd, &c, 1, AREA_START);
+		result("proc-mem-write-refused", r != 1, "/proc/self/mem wrote into the area");
+		close(memfd);
+	}
+
+	p = mmap((void *)(AREA_START + 0x1000), 0x1000, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	result("map-over-refused", p == MAP_FAILED && (errno == EPERM || errno == EACCES),
+	       "mmap MAP_FIXED over the area: %s", p == MAP_FAILED ? strerror(errno) : "mapped");
+	if (p != MAP_FAILED)
+		munmap(p, 0x1000);
+
+	result("split-unmap-refused", munmap((void *)(AREA_START + 0x1000), 0x1000) != 0,
+	       "unmapping one page of the area worked");
+	result("split-mprotect-refused",
+	       mprotect((void *)(AREA_START + 0x1000), 0x1000, PROT_READ) != 0,
+	       "changing one page's protection worked");
+
+	p = mremap((void *)AREA_START, AREA_LEN, AREA_LEN, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   (void *)0x7e0000000000UL);
+	result("move-refused", p == MAP_FAILED, "mremap moved the area");
+
+	result("mprotect-whole", mprotect((void *)AREA_START, AREA_LEN, PROT_READ | PROT_WRITE) == 0,
+	       "mprotect of the whole area: %s", strerror(errno));
+	result("write-faults-after-mprotect", write_faults((volatile char *)(AREA_END - 1)),
+	       "after mprotect, a user write did not fault");
+	result("alloc-after-mprotect", !client_cycle(fd, 0, NULL), "a call after mprotect failed");
+
+	result("unmap-whole", munmap((void *)AREA_START, AREA_LEN) == 0,
+	       "munmap of the whole area: %s", strerror(errno));
+	p = mmap((void *)AREA_START, 0x1000, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	result("map-after-unmap-refused", p == MAP_FAILED,
+	       "mapped memory of its own at the area's address");
+	result("alloc-after-unmap", !client_cycle(fd, 0, NULL), "a call after munmap failed");
+	area_line(line, sizeof(line));
+	result("area-remapped", !strncmp(line, "00001000-00010000 ", 18),
+	       "after munmap and a call, maps says '%s'", line);
+
+	result("xfer-alloc", !client_cycle(fd, 1, NULL), "XFER-wrapped RM_ALLOC failed");
+
+	pid = fork();
+	if (pid == 0) {
+		area_line(line, sizeof(line));
+		if (line[0])
+			_exit(3);
+		if (client_cycle(fd, 0, NULL))
+			_exit(4);
+		area_line(line, sizeof(line));
+		_exit(line[0] ? 0 : 5);
+	}
+	waitpid(pid, &status, 0);
+	result("fork-own-area", WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "child: status %d (3 inherited the area, 4 call failed, 5 no area of its own)",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+
+	{
+		struct worker *w = calloc(threads, sizeof(*w));
+		int failed = 0;
+
+		for (i = 0; i < threads; i++) {
+			w[i].fd = fd;
+			w[i].calls = calls;
+			pthread_create(&w[i].t, NULL, work, &w[i]);
+		}
+		for (i = 0; i < threads; i++) {
+			pthread_join(w[i].t, NULL);
+			failed += w[i].failed;
+		}
+		result("threads", !failed, "%d of %d client alloc/free cycles failed", failed,
+		       threads * calls);
+		free(w);
+	}
+
+	close(fd);
+	printf("bouncecheck: %d ok, %d failed\n", nok, nfailed);
+	return nfailed ? 1 : 0;
+}
