@@ -117,6 +117,7 @@
 #define NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2		0x00000205u
 #define NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES		0x00800280u
 #define NV2080_CTRL_CMD_GPU_GET_GID_INFO		0x2080014au
+#define NV2080_CTRL_CMD_GPU_GET_PIDS			0x2080018du
 #define NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION		0x20800301u
 #define NV2080_CTRL_CMD_EVENT_SET_TRIGGER		0x20800302u
 
@@ -364,6 +365,17 @@ struct nvs_ctrl_gid_info {	/* NV2080_CTRL_GPU_GET_GID_INFO_PARAMS */
 	__u8  data[NV2080_GPU_MAX_GID_LENGTH];
 };
 
+/* NV2080_CTRL_GPU_GET_PIDS_PARAMS (ctrl2080gpu.h): 3812 bytes in every release. */
+#define NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT	950
+#define NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_CLASS	0
+
+struct nvs_ctrl_get_pids {
+	__u32 idType;
+	__u32 id;
+	__u32 pidTblCount;
+	__u32 pidTbl[NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT];
+};
+
 struct nvs_ctrl_set_notification { /* NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS */
 	__u32 event;
 	__u32 action;
@@ -461,6 +473,7 @@ static inline void nvs_abi_build_check(void)
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info_v2) != 32);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_num_subdevices) != 4);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_gid_info) != 268);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_get_pids) != 3812);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_set_notification) != 20);
 	BUILD_BUG_ON(NVS_BUILD_VERSION_V2_SIZE_OLD != 776);
 	BUILD_BUG_ON(NVS_BUILD_VERSION_V2_SIZE_NEW != 1032);

@@ -102,6 +102,8 @@ void nvs_log_call(const char *kind, const char *fmt, ...)
 	va_list args;
 	size_t n;
 
+	if (!READ_ONCE(nvs_log_calls))
+		return;
 	mutex_lock(&nvs_log.lock);
 	if (!nvs_log.buf)
 		goto out;

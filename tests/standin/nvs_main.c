@@ -39,6 +39,10 @@ unsigned int nvs_ioctl_delay_ms;
 module_param_named(ioctl_delay_ms, nvs_ioctl_delay_ms, uint, 0644);
 MODULE_PARM_DESC(ioctl_delay_ms, "fault injection: sleep this long in every ioctl, after the copy-in");
 
+bool nvs_log_calls = true;
+module_param_named(log_calls, nvs_log_calls, bool, 0644);
+MODULE_PARM_DESC(log_calls, "record each call in the call log (default on; off for benchmarks)");
+
 static unsigned int log_kib = 8192;
 module_param(log_kib, uint, 0444);
 MODULE_PARM_DESC(log_kib, "size of the call log ring in KiB (default 8192)");

@@ -684,6 +684,43 @@ static u32 nvs_ctrl_gid_info(struct nvs_ctrl *x)
 	return NV_OK;
 }
 
+/* Objects that belong to one GPU (o->gpu is meaningful). */
+static bool nvs_obj_on_gpu(const struct nvs_object *o, unsigned int gpu)
+{
+	return (o->hclass == NV01_DEVICE_0 || o->hclass == NV20_SUBDEVICE_0 ||
+		o->hclass == NV01_MEMORY_SYSTEM) && o->gpu == gpu;
+}
+
+/*
+ * subdeviceCtrlCmdGpuGetPids() -> gpuGetProcWithObject(): the processes
+ * whose clients hold an object of class @id on this GPU, each once, as the
+ * init pid namespace numbers them.  Only the class form is supported.
+ */
+static u32 nvs_ctrl_get_pids(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_get_pids *p = x->params;
+	unsigned int gpu = x->obj->gpu, i, n = 0;
+	struct nvs_client *cl;
+	struct nvs_object *o;
+
+	if (p->idType != NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_CLASS)
+		return NV_ERR_INVALID_ARGUMENT;
+	memset(p->pidTbl, 0, sizeof(p->pidTbl));
+	list_for_each_entry(cl, &nvs.clients, node) {
+		list_for_each_entry(o, &cl->objects, node)
+			if (o->hclass == p->id && nvs_obj_on_gpu(o, gpu))
+				break;
+		if (list_entry_is_head(o, &cl->objects, node))
+			continue;
+		for (i = 0; i < n && p->pidTbl[i] != (u32)cl->tgid; i++)
+			;
+		if (i == n && n < NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT)
+			p->pidTbl[n++] = cl->tgid;
+	}
+	p->pidTblCount = n;
+	return NV_OK;
+}
+
 static u32 nvs_ctrl_set_notification(struct nvs_ctrl *x)
 {
 	struct nvs_ctrl_set_notification *p = x->params;
@@ -734,6 +771,8 @@ static const struct nvs_method {
 	  sizeof(struct nvs_ctrl_num_subdevices), nvs_ctrl_num_subdevices },
 	{ NV2080_CTRL_CMD_GPU_GET_GID_INFO, NV20_SUBDEVICE_0,
 	  sizeof(struct nvs_ctrl_gid_info), nvs_ctrl_gid_info },
+	{ NV2080_CTRL_CMD_GPU_GET_PIDS, NV20_SUBDEVICE_0,
+	  sizeof(struct nvs_ctrl_get_pids), nvs_ctrl_get_pids },
 	{ NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION, NV20_SUBDEVICE_0,
 	  sizeof(struct nvs_ctrl_set_notification), nvs_ctrl_set_notification },
 	{ NV2080_CTRL_CMD_EVENT_SET_TRIGGER, NV20_SUBDEVICE_0, 0,
