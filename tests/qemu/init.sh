@@ -15,6 +15,7 @@
 #
 # Kernel command line options (all optional):
 #   nvm_mode=demo        run /demo.sh instead of the tests
+#   nvm_mode=bench       run /bench.sh (make bench) instead of the tests
 #   nvm_timeout=SECS     per-test time limit (default 180)
 #   nvm_tests=PATTERN    run only the test scripts whose name matches PATTERN
 #                        (a shell pattern, e.g. 10-*)
@@ -142,6 +143,8 @@ fi
 
 if [ "$mode" = demo ]; then
 	sh /demo.sh
+elif [ "$mode" = bench ]; then
+	sh /bench.sh
 else
 	[ "$kind" = debug ] && run_kunit
 	for t in /tests/[0-9]*.sh; do

@@ -4,10 +4,11 @@
 #
 #   tests/qemu/mkinitramfs.sh KIND OUT      KIND: stock or debug
 #
-# It holds busybox-static (with its applet links), tests/qemu/init.sh as /init
-# and demo-guest.sh as /demo.sh, our modules under /lib/modules/<ver>/extra/
-# with a depmod'ed tree, the guest test programs (tests/guest/*.c, static) in
-# /bin and tests/guest/*.sh in /tests.  Modules are built against the kind's
+# It holds busybox-static (with its applet links), tests/qemu/init.sh as /init,
+# demo-guest.sh as /demo.sh and tests/bench/guest.sh as /bench.sh, our
+# modules under /lib/modules/<ver>/extra/ with a depmod'ed tree, the guest
+# programs (tests/guest/*.c and tests/bench/*.c, static) in /bin and
+# tests/guest/*.sh in /tests.  Modules are built against the kind's
 # kernel from a copy of the sources in build/<kind>/src, so the two kinds never
 # share object files.
 #
@@ -95,6 +96,12 @@ for c in "$src"/tests/guest/*.c; do
 	name=$(basename "$c" .c)
 	build "guest-$name" gcc "${cflags[@]}" -o "$bins/$name" "$c" || true
 done
+# The benchmark program (tests/bench/, make bench), also used by a guest test.
+for c in "$src"/tests/bench/*.c; do
+	[ -e "$c" ] || continue
+	name=$(basename "$c" .c)
+	build "guest-$name" gcc "${cflags[@]}" -o "$bins/$name" "$c" || true
+done
 # nvproxyctl, static, for the guest tests of the tool (no abi/releases in
 # the guest: it explains by number only there).
 build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
@@ -111,6 +118,7 @@ for applet in $("$root/bin/busybox" --list-full); do
 done
 install -m 0755 "$NVM_ROOT/tests/qemu/init.sh" "$root/init"
 install -m 0755 "$NVM_ROOT/tests/qemu/demo-guest.sh" "$root/demo.sh"
+install -m 0755 "$NVM_ROOT/tests/bench/guest.sh" "$root/bench.sh"
 echo "$kind" > "$root/etc/nvm/kind"
 cp "$bins"/* "$root/bin/" 2>/dev/null || true
 cp "$src"/tests/guest/*.sh "$root/tests/" 2>/dev/null || true

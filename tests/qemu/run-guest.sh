@@ -9,13 +9,14 @@
 # under a hard time limit, keeps the console in build/<KIND>/console.log and
 # judges it with verdict.sh, which writes build/<KIND>/result.  With
 # NVM_MODE=demo the guest runs /demo.sh instead of the tests, the console goes
-# to build/<KIND>/demo-console.log and nothing is judged.
+# to build/<KIND>/demo-console.log and nothing is judged; NVM_MODE=bench
+# likewise runs /bench.sh (make bench) into build/<KIND>/bench-console.log.
 #
 # Environment:
 #   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default: stock 600, debug 1200)
 #   NVM_TEST_TIMEOUT  per-test limit inside the guest, seconds (stock 180, debug 300)
 #   NVM_TESTS         only run the guest test scripts matching this shell pattern
-#   NVM_MODE          test (default) or demo
+#   NVM_MODE          test (default), demo or bench
 #   NVM_APPEND        more kernel command line
 #   NVM_VERBOSE=1     show the console while it runs, and every passing case
 # Exit status: 0 when every test passed and the kernel log is clean.
@@ -37,9 +38,10 @@ mode=${NVM_MODE:-test}
 case $mode in
 test) console=$work/console.log ;;
 demo) console=$work/demo-console.log ;;
-*) nvm_die "NVM_MODE must be test or demo" ;;
+bench) console=$work/bench-console.log ;;
+*) nvm_die "NVM_MODE must be test, demo or bench" ;;
 esac
-[ "$mode" = demo ] || rm -f "$work/result"
+[ "$mode" != test ] || rm -f "$work/result"
 rm -f "$console"
 
 fail_early() {
@@ -85,6 +87,6 @@ fi
 set -e
 echo "run-guest: $kind guest ran $(( $(date +%s) - start ))s (QEMU status $status)" >&2
 
-# Demo runs are read by a person (tests/demo.sh), not judged.
+# Demo and bench runs are read by tests/demo.sh and tests/bench/run.sh, not judged.
 [ "$mode" = test ] || exit 0
 exec "$NVM_ROOT/tests/qemu/verdict.sh" "$kind" "$console" "$work/build.result" "$status"

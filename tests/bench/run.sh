@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: boot the stock guest in bench mode, run nvbench there through
+# the stand-in driver's own nodes and through nvmediate's, and print the
+# results as Markdown tables (also written to build/bench/results.md):
+# per-call latency of each operation direct and mediated, the added cost in
+# null-syscall (getppid) units, thread scaling, memory per open file, and
+# the size of nvmediate.ko against the targets of the benchmark issue.
+#
+#   tests/bench/run.sh                     (make bench)
+#
+# Environment:
+#   NVM_BENCH_ARGS    more nvbench arguments, e.g. "--iters 4000" (nvbench.c)
+#   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default 900)
+#   NVM_BENCH_REPORT_ONLY=1  no guest run: tabulate the last one again
+#                     (build/stock/bench-console.log)
+# Exit status: 0 when the guest finished and every call succeeded; the
+# targets being missed does not fail it (the table says so).
+set -euo pipefail
+. "$(dirname "$0")/../qemu/lib.sh"
+cd "$NVM_ROOT"
+
+out=$NVM_BUILD/bench
+mkdir -p "$out"
+args=${NVM_BENCH_ARGS:-}
+append=${NVM_APPEND:-}
+[ -z "$args" ] || append="$append nvm_bench=$(echo "$args" | tr ' ' ',')"
+
+start=$(date +%s)
+if [ -z "${NVM_BENCH_REPORT_ONLY:-}" ]; then
+	NVM_MODE=bench NVM_QEMU_TIMEOUT=${NVM_QEMU_TIMEOUT:-900} NVM_APPEND="$append" \
+		tests/qemu/run-guest.sh stock
+fi
+took=$(( $(date +%s) - start ))
+log=$NVM_BUILD/stock/bench-console.log
+tr -d '\r' < "$log" | grep '^NVMBENCH ' > "$out/raw.txt" || true
+sed -n 's/^NVMBUILD FAIL /build failed: /p' "$NVM_BUILD/stock/build.result"
+
+# Sizes of the allocated sections of an object, by kind: text (code),
+# rodata (read-only data), data (writable, .bss included).
+sizes() {	# sizes FILE -> "text rodata data"
+	objdump -h "$1" | awk '
+	function hex(s,   i, c, v) {
+		v = 0
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+			v = v * 16 + c
+		}
+		return v
+	}
+	$1 ~ /^[0-9]+$/ { size = hex($3); next }
+	size != "" {
+		if ($0 ~ /ALLOC/) {
+			if ($0 ~ /CODE/) t += size
+			else if ($0 ~ /READONLY/) r += size
+			else d += size
+		}
+		size = ""
+	}
+	END { printf "%d %d %d\n", t, r, d }'
+}
+ko=$NVM_BUILD/stock/src/nvmediate.ko
+tables=$NVM_BUILD/stock/src/abi/generated/nvabi_tables.o
+modsize="0 0 0"
+tabsize="0 0 0"
+[ -f "$ko" ] && modsize=$(sizes "$ko")
+[ -f "$tables" ] && tabsize=$(sizes "$tables")
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+host="$cpu, $(nproc) cores, $(qemu-system-x86_64 --version | head -n 1 | sed 's/ (.*//'), TCG, -smp 2 -m 2G"
+guest=$(sed -n 's/^NVMBENCH begin kernel=\([^ ]*\).*/\1/p' "$out/raw.txt")
+
+awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$host" -v guest="${guest:-?}" \
+    -v took="$took" -v args="${args:-(defaults)}" -v modsize="$modsize" -v tabsize="$tabsize" '
+function kb(b) { return sprintf("%.1f KiB", b / 1024) }
+$2 ~ /^op=/ {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	k = f["op"] SUBSEP f["side"]
+	med[k] = f["median_ns"]; p99[k] = f["p99_ns"]; n[k] = f["n"]; fails[k] = f["fails"]
+	if (!(f["op"] in seen)) { seen[f["op"]] = 1; order[++nops] = f["op"] }
+	next
+}
+$2 ~ /^scale/ {
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	rate[f["side"], f["threads"]] = f["rate"]
+	rmin[f["side"], f["threads"]] = f["min"]; rmax[f["side"], f["threads"]] = f["max"]
+	reps = f["reps"]; ms = f["ms"]
+	next
+}
+$2 ~ /^mem/ {
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	mfiles[f["side"]] = f["files"]; slab[f["side"]] = f["slab_kb"]
+	avail[f["side"]] = f["memavail_kb"]
+	next
+}
+$2 ~ /^module/ { split($3, kv, "="); coresize = kv[2]; next }
+$2 ~ /^info/ { info = $0; sub(/^NVMBENCH info /, "", info); next }
+$2 ~ /^end/ { split($3, kv, "="); endfails = kv[2]; next }
+$2 ~ /^fail/ { nfail++; if (nfail <= 5) failure[nfail] = $0; next }
+END {
+	unit = med["getppid", "direct"]
+	target["ctrl-small"] = 2; target["register-fd"] = 5
+	desc["getppid"] = "getppid (the unit; same call both sides)"
+	desc["ctrl-small"] = "RM_CONTROL, 32 B params (GPU_GET_ID_INFO_V2)"
+	desc["ctrl-4k"] = "RM_CONTROL, 3812 B params (GPU_GET_PIDS)"
+	desc["alloc-free"] = "RM_ALLOC + RM_FREE (a client)"
+	desc["register-fd"] = "REGISTER_FD (carries an fd)"
+	desc["uvm"] = "UVM_PAGEABLE_MEM_ACCESS"
+	desc["open-close"] = "open + close of the control node"
+	desc["mmap-munmap"] = "mmap + munmap of 64 KiB RM memory"
+	print "# nvmediate benchmark"
+	print ""
+	print "- date: " date
+	print "- host: " host
+	print "- guest kernel: " guest
+	print "- nvbench: " info " (arguments: " args ")"
+	print "- make bench took " took " s"
+	print ""
+	print "## Per call (median / p99, ns; added cost in getppid units = (mediated - direct median) / getppid median)"
+	print ""
+	print "| operation | calls per side | direct | mediated | added (units) | ratio | target | met |"
+	print "|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= nops; i++) {
+		o = order[i]; d = o SUBSEP "direct"; m = o SUBSEP "mediated"
+		added = unit > 0 ? (med[m] - med[d]) / unit : 0
+		ratio = med[d] > 0 ? med[m] / med[d] : 0
+		tg = "-"; met = "-"
+		if (o in target) {
+			tg = "<= " target[o]
+			met = added <= target[o] ? "yes" : sprintf("no (+%.1f)", added - target[o])
+		}
+		printf "| %s | %s | %s / %s | %s / %s | %.2f | %.2f | %s | %s |\n", \
+			(o in desc ? desc[o] : o), n[d], med[d], p99[d], med[m], p99[m], \
+			added, ratio, tg, met
+	}
+	print ""
+	printf "## Thread scaling: small RM_CONTROL, each thread its own file and client (calls/s, median of %s runs of %s ms)\n", reps, ms
+	print ""
+	print "| threads | direct | x 1 thread | mediated | x 1 thread | mediated / direct | target | met |"
+	print "|---|---|---|---|---|---|---|---|"
+	for (t = 1; t <= 8; t *= 2) {
+		d1 = rate["direct", 1]; m1 = rate["mediated", 1]
+		sd = d1 > 0 ? rate["direct", t] / d1 : 0
+		sm = m1 > 0 ? rate["mediated", t] / m1 : 0
+		tg = "-"; met = "-"
+		if (t == 2) { tg = ">= 1.8 x"; met = sm >= 1.8 ? "yes" : sprintf("no (%.2f)", sm) }
+		md = rate["direct", t] > 0 ? rate["mediated", t] / rate["direct", t] : 0
+		printf "| %d | %d | %.2f | %d | %.2f | %.2f | %s | %s |\n", t, rate["direct", t], sd, \
+			rate["mediated", t], sm, md, tg, met
+	}
+	print ""
+	print "## Memory per open file (control node, all held open at once)"
+	print ""
+	print "| side | files | Slab increase | per file | MemAvailable decrease | per file |"
+	print "|---|---|---|---|---|---|"
+	for (s = 0; s < 2; s++) {
+		side = s ? "mediated" : "direct"
+		nf = mfiles[side] > 0 ? mfiles[side] : 1
+		printf "| %s | %d | %d KiB | %d B | %d KiB | %d B |\n", side, mfiles[side], slab[side], \
+			slab[side] * 1024 / nf, avail[side], avail[side] * 1024 / nf
+	}
+	nf = mfiles["mediated"] > 0 ? mfiles["mediated"] : 1
+	printf "| mediated - direct | | %d KiB | %d B | %d KiB | %d B |\n", \
+		slab["mediated"] - slab["direct"], (slab["mediated"] - slab["direct"]) * 1024 / nf, \
+		avail["mediated"] - avail["direct"], (avail["mediated"] - avail["direct"]) * 1024 / nf
+	print ""
+	print "## Module size (nvmediate.ko built for the guest kernel, every range compiled in)"
+	print ""
+	split(modsize, ms_, " "); split(tabsize, ts_, " ")
+	print "| object | text | rodata | data | allocated in all | target | met |"
+	print "|---|---|---|---|---|---|---|"
+	printf "| nvmediate.ko | %s | %s | %s | %s | - | - |\n", kb(ms_[1]), kb(ms_[2]), kb(ms_[3]), \
+		kb(ms_[1] + ms_[2] + ms_[3])
+	tot = ts_[1] + ts_[2] + ts_[3]
+	met = tot <= 512 * 1024 ? "yes" : "no"
+	printf "| of which the descriptor tables (abi/generated/nvabi_tables.o) | %s | %s | %s | %s | <= 512 KiB | %s |\n", \
+		kb(ts_[1]), kb(ts_[2]), kb(ts_[3]), kb(tot), met
+	if (coresize != "")
+		printf "\nLoaded in the guest: /sys/module/nvmediate/coresize = %s (%s).\n", coresize, kb(coresize)
+	print ""
+	if (endfails == "")
+		print "**nvbench did not finish** (see build/stock/bench-console.log)."
+	else
+		printf "Failed calls: %d.\n", endfails
+	for (i = 1; i <= nfail && i <= 5; i++)
+		print "    " failure[i]
+}' "$out/raw.txt" > "$out/results.md"
+cat "$out/results.md"
+grep -q '^NVMBENCH end fails=0$' "$out/raw.txt"

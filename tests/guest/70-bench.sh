@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark program (make bench) still works: a quick run of nvbench
+# through the real and the mediated nodes completes with every call
+# succeeding, prints every row, and its calls reach the driver.
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+if ! load_standin version=595.45.04 num_gpus=1; then
+	fail bench-setup "cannot load the stand-in driver (modprobe nvidia / nvidia-uvm)"
+	nvm_end
+fi
+if ! load_nvmediate > "$T/load.txt" 2>&1; then
+	fail bench-setup "nvmediate is not available: $(tr '\n' ' ' < "$T/load.txt")"
+	nvm_end
+fi
+
+nvbench --quick > "$T/out.txt" 2>&1
+rc=$?
+check bench-quick-runs "nvbench --quick exited $rc: $(grep -m 5 'fail' "$T/out.txt" | tr '\n' ';')" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^NVMBENCH end fails=0$' '$T/out.txt'"
+
+# Every operation on both sides, each call timed and none failed
+# (--quick: 200 iterations for weight 4; weights in nvbench.c).
+missing=
+for row in getppid:200 ctrl-small:200 ctrl-4k:200 alloc-free:100 register-fd:50 uvm:200 \
+	open-close:100 mmap-munmap:100; do
+	op=${row%%:*}
+	n=${row#*:}
+	for side in direct mediated; do
+		grep -Eq "^NVMBENCH op=$op side=$side n=$n median_ns=[1-9][0-9]* p99_ns=[1-9][0-9]* .* fails=0$" \
+			"$T/out.txt" || missing="$missing $op/$side"
+	done
+done
+for t in 1 2 4 8; do
+	for side in direct mediated; do
+		grep -Eq "^NVMBENCH scale side=$side threads=$t .* rate=[1-9][0-9]* .* fails=0$" \
+			"$T/out.txt" || missing="$missing scale-$t/$side"
+	done
+done
+for side in direct mediated; do
+	grep -Eq "^NVMBENCH mem side=$side files=300 .* fails=0$" "$T/out.txt" ||
+		missing="$missing mem/$side"
+done
+check bench-quick-rows "rows missing or failed:$missing" [ -z "$missing" ]
+
+# The driver answered exactly the 4 KB controls nvbench made (3812-byte
+# params read), on both sides: 2 x (50 warm-up + 200 timed).
+calls_clear
+nvbench --quick --only ctrl-4k > "$T/only.txt" 2>&1
+rc=$?
+calls_save "$T/calls"
+n4k=$(grep -c 'op=ioctl nr=0x2a size=32 ret=0 status=0x0 .* cmd=0x2080018d psize=3812 psum=' "$T/calls")
+check bench-quick-reached-driver "nvbench --only ctrl-4k exited $rc; the driver saw $n4k successful GET_PIDS controls, want 500" \
+	[ "$rc $n4k" = "0 500" ]
+leaks=$(state_leaks)
+check bench-quick-no-leak "state after nvbench: $leaks" [ -z "$leaks" ]
+
+nvm_end
