@@ -8,7 +8,7 @@ VERSION := $(shell cat VERSION)
 CC ?= gcc
 
 .PHONY: all modules install clean distclean sparse w1 tools standin kunit e2e check \
-	demo dkms-install help install-headers
+	demo bench dkms-install help install-headers
 
 all: modules
 
@@ -21,6 +21,7 @@ help:
 	@echo "make tools                       build the user-space tools (tools/nvabi/nvabi)"
 	@echo "make standin                     build the stand-in nvidia driver (tests only)"
 	@echo "make demo                        boot a guest and show mediation at work"
+	@echo "make bench                       measure mediation in a guest (not part of check; ~5 min)"
 	@echo "make kunit                       the KUnit suites, in the debug guest kernel"
 	@echo "make e2e                         the guest tests, in the stock and the debug kernel"
 	@echo "make distclean                   also remove build/ (guest kernels, ~10 min to rebuild)"
@@ -57,6 +58,11 @@ dkms-install:
 
 demo:
 	tests/demo.sh
+
+# Per-call cost, thread scaling, memory per file, module size (BENCHMARKS.md);
+# the table also goes to build/bench/results.md.
+bench:
+	tests/bench/run.sh
 
 # KUnit suites alone: the debug guest runs them at boot (no guest tests).
 kunit:

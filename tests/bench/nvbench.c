@@ -5,6 +5,12 @@
  *   nvbench [--quick] [--iters N] [--scale-ms MS] [--reps R] [--files N]
  *           [--only OP]
  *
+ * Defaults: 50000 calls per side of the cheap operations (fewer of the
+ * dearer ones: ops[].weight), in blocks of 250 per side; thread scaling 5
+ * runs of 1000 ms per thread count and kind; 10000 files.  --quick: 200
+ * calls in blocks of 50, one run of 100 ms, 300 files (the guest test).
+ * --only OP runs one operation, or only "scale" or "mem".
+ *
  * Runs each operation on the driver's own nodes (/dev/nvidiactl,
  * /dev/nvidia0, /dev/nvidia-uvm: "direct") and on nvmediate's
  * (/dev/nvproxy, /dev/nvproxy0, /dev/nvproxy-uvm: "mediated"), alternating
@@ -21,7 +27,8 @@
  * close untimed), a UVM call (PAGEABLE_MEM_ACCESS), open + close of the
  * control node, mmap + munmap of RM memory.  Then thread scaling: 1, 2, 4
  * and 8 threads, each with its own control file and client, doing the small
- * control for a fixed time.  Then memory: N control files held open at once,
+ * control for a fixed time, and getppid likewise (what the machine itself
+ * scales to).  Then memory: N control files held open at once,
  * Slab and MemAvailable before and after.
  *
  * Output, one line each, for tests/bench/run.sh:
@@ -71,6 +78,7 @@ NVS_CHECK(sizeof(struct uvm_pageable_mem_access) == 8);
 #define NSIDES		2
 
 static const char *const side_name[NSIDES] = { "direct", "mediated" };
+static const char *const scale_name[NSIDES + 1] = { "direct", "mediated", "getppid" };
 
 struct paths {
 	const char *ctl, *gpu, *uvm;
@@ -522,8 +530,8 @@ static void bench_op(const struct op *op, struct side *sides, unsigned int n,
 
 struct scale {
 	pthread_barrier_t start;
-	volatile int stop;
-	const char *ctl_path;
+	int stop;			/* __atomic */
+	const char *ctl_path;		/* NULL: getppid, the machine's own scaling */
 	uint32_t gpu_id;
 };
 
@@ -543,12 +551,21 @@ static void *worker_main(void *arg)
 	uint32_t client;
 	int ctl, ret;
 
+	if (!w->sc->ctl_path) {
+		pthread_barrier_wait(&w->sc->start);
+		while (!__atomic_load_n(&w->sc->stop, __ATOMIC_RELAXED)) {
+			if (syscall(SYS_getppid) <= 0)
+				w->fails++;
+			w->calls++;
+		}
+		return NULL;
+	}
 	w->setup_ret = client_open(w->sc->ctl_path, &ctl, &client);
 	pthread_barrier_wait(&w->sc->start);
 	if (w->setup_ret)
 		return NULL;
 	ctrl_small_prepare(&c, &info, client, w->sc->gpu_id);
-	while (!w->sc->stop) {
+	while (!__atomic_load_n(&w->sc->stop, __ATOMIC_RELAXED)) {
 		ret = ctrl_small_call(ctl, &c, &info);
 		if (ret) {
 			w->fails++;
@@ -566,10 +583,14 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* @threads workers for @ms milliseconds: calls per second, -1 on failure. */
+/*
+ * @threads workers for @ms milliseconds: calls per second, -1 on failure.
+ * Side NSIDES is getppid.
+ */
 static double scale_once(int side, int threads, unsigned int ms, uint32_t gpu_id, int *fails)
 {
-	struct scale sc = { .ctl_path = side_paths[side].ctl, .gpu_id = gpu_id };
+	struct scale sc = { .ctl_path = side < NSIDES ? side_paths[side].ctl : NULL,
+			    .gpu_id = gpu_id };
 	struct worker w[8];
 	struct timespec d = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
 	uint64_t a, b, calls = 0;
@@ -587,12 +608,13 @@ static double scale_once(int side, int threads, unsigned int ms, uint32_t gpu_id
 	pthread_barrier_wait(&sc.start);
 	a = now_ns();
 	nanosleep(&d, NULL);
-	sc.stop = 1;
+	__atomic_store_n(&sc.stop, 1, __ATOMIC_RELAXED);
 	b = now_ns();
 	for (i = 0; i < threads; i++) {
 		pthread_join(w[i].tid, NULL);
 		if (w[i].setup_ret) {
-			failf("op=scale side=%s what=setup ret=%d", side_name[side], w[i].setup_ret);
+			failf("op=scale side=%s what=setup ret=%d", scale_name[side],
+			      w[i].setup_ret);
 			bad = 1;
 		}
 		calls += w[i].calls;
@@ -613,25 +635,29 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * For each thread count, @reps rounds of: direct, mediated, getppid (the
+ * order rotating by round); the median rate of each.
+ */
 static void bench_scale(unsigned int ms, int reps, uint32_t gpu_id)
 {
 	static const int counts[] = { 1, 2, 4, 8 };
-	double rate[NSIDES][16];
+	double rate[NSIDES + 1][16];
 	unsigned int c;
 	int r, k, i;
 
 	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-		int fails[NSIDES] = { 0 };
+		int fails[NSIDES + 1] = { 0 };
 
 		for (r = 0; r < reps; r++)
-			for (k = 0; k < NSIDES; k++) {
-				i = r & 1 ? NSIDES - 1 - k : k;
+			for (k = 0; k <= NSIDES; k++) {
+				i = (k + r) % (NSIDES + 1);
 				rate[i][r] = scale_once(i, counts[c], ms, gpu_id, &fails[i]);
 			}
-		for (i = 0; i < NSIDES; i++) {
+		for (i = 0; i <= NSIDES; i++) {
 			qsort(rate[i], reps, sizeof(double), cmp_double);
 			printf("NVMBENCH scale side=%s threads=%d reps=%d ms=%u rate=%.0f min=%.0f max=%.0f fails=%d\n",
-			       side_name[i], counts[c], reps, ms, rate[i][reps / 2], rate[i][0],
+			       scale_name[i], counts[c], reps, ms, rate[i][reps / 2], rate[i][0],
 			       rate[i][reps - 1], fails[i]);
 		}
 		fflush(stdout);
@@ -714,10 +740,10 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	unsigned int iters = 20000, scale_ms = 1000, files = 10000, block = 1000;
+	unsigned int iters = 50000, scale_ms = 1000, files = 10000, block = 250;
 	struct side sides[NSIDES];
 	const char *only = NULL;
-	int reps = 3, i, ok = 1;
+	int reps = 5, i, ok = 1;
 	size_t k;
 
 	for (i = 1; i < argc; i++) {

@@ -34,7 +34,7 @@ for row in getppid:200 ctrl-small:200 ctrl-4k:200 alloc-free:100 register-fd:50 
 	done
 done
 for t in 1 2 4 8; do
-	for side in direct mediated; do
+	for side in direct mediated getppid; do
 		grep -Eq "^NVMBENCH scale side=$side threads=$t .* rate=[1-9][0-9]* .* fails=0$" \
 			"$T/out.txt" || missing="$missing scale-$t/$side"
 	done
