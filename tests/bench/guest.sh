@@ -4,15 +4,75 @@
 # its call log off and nvmediate, run nvbench, print its lines on the
 # console for tests/bench/run.sh.  Run by /init with nvm_mode=bench.
 #
+# Then, unless nvm_bench_trace=0, where the time of a mediated call goes:
+# a few thousand calls of some operations again under the function_graph
+# tracer, limited to nvmediate's functions and a few others, averaged per
+# function (the tracer's own cost inflates every figure; compare shares).
+#
 # Kernel command line: nvm_bench=ARGS passes ARGS to nvbench, commas for
-# spaces (e.g. nvm_bench=--iters,4000).
+# spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace.
 
 args=
+trace=1
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	nvm_bench=*) args=$(echo "${arg#*=}" | tr ',' ' ') ;;
+	nvm_bench_trace=*) trace=${arg#*=} ;;
 	esac
 done
+
+# The functions traced: the steps of a mediated call (nvmediate) and the
+# driver's entry points (the stand-in); each traced call adds the tracer's
+# own cost, so the list is short.
+TRACED="nvm_ioctl nvm_validate nvm_check_readable nvm_fdplan_build nvm_fdctx_create
+	nvm_fdctx_enter nvm_fdctx_leave nvm_fdctx_destroy nvm_drv_ioctl nvm_open nvm_drv_open
+	nvm_abi_select nvm_release nvm_drv_release nvm_mmap nvs_ioctl nvs_uvm_ioctl nvs_open
+	nvs_release"
+
+# trace_op OP ITERS: NVMBENCH trace lines, one per traced function called at
+# least ITERS/8 times, with its count and median inclusive time.
+trace_op() {
+	t=/sys/kernel/tracing
+	echo 0 > $t/tracing_on
+	echo nop > $t/current_tracer
+	echo 16384 > $t/buffer_size_kb
+	: > $t/set_ftrace_filter
+	for f in $TRACED; do
+		echo "$f" >> $t/set_ftrace_filter 2>/dev/null
+	done
+	echo function_graph > $t/current_tracer
+	echo funcgraph-tail > $t/trace_options
+	echo > $t/trace
+	echo 1 > $t/tracing_on
+	/bin/nvbench --only "$1" --iters "$2" > /tmp/trace-run.txt 2>&1
+	echo 0 > $t/tracing_on
+	grep -q '^NVMBENCH end fails=0$' /tmp/trace-run.txt ||
+		echo "NVMBENCH fail what=trace-$1 $(grep -m 3 fail /tmp/trace-run.txt | tr '\n' ' ')"
+	# One "function duration_ns" line per traced call, then per function
+	# (in order of first appearance) its count and median.
+	awk '
+	/ us / {
+		d = $0; sub(/ us .*/, "", d); sub(/.*[ !+#*@$]/, "", d)
+		name = ""
+		# "} /* fn [mod] */" closes a call, "fn [mod]();" is a leaf.
+		if (match($0, /\/\* [A-Za-z0-9_.]+( \[[A-Za-z0-9_]+\])? \*\//))
+			name = substr($0, RSTART + 3, RLENGTH - 6)
+		else if (match($0, /[A-Za-z0-9_.]+( \[[A-Za-z0-9_]+\])?\(\);/))
+			name = substr($0, RSTART, RLENGTH - 3)
+		sub(/ \[.*/, "", name)
+		if (name != "")
+			printf "%s %d\n", name, d * 1000
+	}' $t/trace > /tmp/trace-calls.txt
+	for f in $(awk '!seen[$1]++ { print $1 }' /tmp/trace-calls.txt); do
+		grep "^$f " /tmp/trace-calls.txt | sort -n -k 2 > /tmp/trace-fn.txt
+		n=$(wc -l < /tmp/trace-fn.txt)
+		[ "$n" -ge $(($2 / 8)) ] || continue
+		med=$(sed -n "$((n / 2 + 1))s/.* //p" /tmp/trace-fn.txt)
+		echo "NVMBENCH trace op=$1 fn=$f calls=$n median_ns=$med"
+	done
+	echo nop > $t/current_tracer
+	echo > $t/set_ftrace_filter
+}
 
 wait_node() {
 	i=0
@@ -41,4 +101,17 @@ start=$(date +%s)
 /bin/nvbench $args
 rc=$?
 echo "NVMBENCH took secs=$(( $(date +%s) - start )) status=$rc"
+if [ "$trace" != 0 ]; then
+	if [ -w /sys/kernel/tracing/current_tracer ] &&
+		grep -qw function_graph /sys/kernel/tracing/available_tracers; then
+		trace_op ctrl-small 2000
+		trace_op ctrl-4k 2000
+		trace_op uvm 2000
+		trace_op register-fd 4000
+		trace_op open-close 2000
+		trace_op mmap-munmap 2000
+	else
+		echo "NVMBENCH trace unavailable (no function_graph tracer)"
+	fi
+fi
 echo "NVMBENCH standin-after $(grep -E '^(log_lines|log_dropped|open_files|clients)=' /sys/kernel/debug/nvidia-standin/state | tr '\n' ' ')"

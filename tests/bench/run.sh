@@ -94,6 +94,11 @@ $2 ~ /^mem/ {
 	next
 }
 $2 ~ /^module/ { split($3, kv, "="); coresize = kv[2]; next }
+$2 ~ /^trace$/ {
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	trace[++ntrace] = sprintf("| %s | `%s` | %d | %d |", f["op"], f["fn"], f["calls"], f["median_ns"])
+	next
+}
 $2 ~ /^info/ { info = $0; sub(/^NVMBENCH info /, "", info); next }
 $2 ~ /^end/ { split($3, kv, "="); endfails = kv[2]; next }
 $2 ~ /^fail/ { nfail++; if (nfail <= 5) failure[nfail] = $0; next }
@@ -178,6 +183,19 @@ END {
 		kb(ts_[1]), kb(ts_[2]), kb(ts_[3]), kb(tot), met
 	if (coresize != "")
 		printf "\nLoaded in the guest: /sys/module/nvmediate/coresize = %s (%s).\n", coresize, kb(coresize)
+	if (ntrace) {
+		print ""
+		print "## Where the time goes: the same operations under the function_graph tracer"
+		print ""
+		print "Median inclusive time of each traced function (nvmediate\047s steps, the stand-in\047s entry points),"
+		print "both sides together for the driver\047s functions. The tracer adds its own cost to every traced call,"
+		print "so these are several times the untraced figures above: compare shares, not absolute values."
+		print ""
+		print "| operation | function | calls | median (ns) |"
+		print "|---|---|---|---|"
+		for (i = 1; i <= ntrace; i++)
+			print trace[i]
+	}
 	print ""
 	if (endfails == "")
 		print "**nvbench did not finish** (see build/stock/bench-console.log)."
