@@ -36,6 +36,7 @@
 #include <linux/compat.h>
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
+#include <linux/pagemap.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -197,35 +198,18 @@ void nvm_req_free(struct nvm_req *req)
 
 /*
  * Nested params must be readable at the size the table gives, as the
- * driver will read them: a bounded copy, a page at a time, into a scratch
- * page (never more than NVM_PARAMS_MAX bytes, checked by the decision).
+ * driver will read them: one byte of every page is touched, nothing is
+ * copied (never more than NVM_PARAMS_MAX bytes, checked by the decision).
  */
 static int nvm_check_readable(u64 uptr, u32 size)
 {
-	const void __user *p = u64_to_user_ptr(uptr);
-	void *page;
-	int ret = 0;
+	const char __user *p = u64_to_user_ptr(uptr);
 
 	if (!size)
 		return 0;
 	if (!access_ok(p, size))
 		return -EFAULT;
-	page = (void *)__get_free_page(GFP_KERNEL);
-	if (!page)
-		return -ENOMEM;
-	while (size) {
-		u32 n = min_t(u32, size, PAGE_SIZE);
-
-		if (copy_from_user(page, p, n)) {
-			ret = -EFAULT;
-			break;
-		}
-		p += n;
-		size -= n;
-		cond_resched();
-	}
-	free_page((unsigned long)page);
-	return ret;
+	return fault_in_readable(p, size) ? -EFAULT : 0;
 }
 
 /* Refuse, or in audit mode log and forward. */
