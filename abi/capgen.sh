@@ -70,7 +70,8 @@ HDR
 		seen[key] = 1
 		printf "%s\t{ %s, %s, %s, \"%s\" },\n", key, F[f], $2, mask, $4
 	}
-	END { if (bad) exit 1 }' "$in" | sort | cut -f2- | sed 's/^/\t/'
+	END { if (bad) exit 1 }' "$in" > "$tmp.body"
+	sort "$tmp.body" | cut -f2- | sed 's/^/\t/'
 	cat <<'FTR'
 };
 
@@ -79,7 +80,7 @@ FTR
 }
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.body"' EXIT
 gen > "$tmp"
 if [ "${1:-}" = "--check" ]; then
 	if ! cmp -s "$tmp" "$out"; then
