@@ -93,23 +93,87 @@ static struct nvm_profile *nvm_profile_dup(const struct nvm_profile *old)
 	return p;
 }
 
-static ssize_t nvm_profile_show(const struct nvm_profile *p, char *buf)
-{
-	char caps[96];
-	unsigned int i;
-	int n;
+/*
+ * The lists (allow entries, the whole profile, the audit record) can be
+ * longer than a page: they are bin attributes, rendered whole into a
+ * buffer and read by window.  The largest: NVM_ALLOW_MAX lines of
+ * "allow alloc 0xffffffff\n" and the knobs.
+ */
+#define NVM_LINE_MAX	48
+#define NVM_TEXT_MAX	((NVM_ALLOW_MAX + NVM_REC_MAX + 8) * NVM_LINE_MAX)
 
-	nvm_caps_format(p->caps, caps, sizeof(caps));
-	n = sysfs_emit(buf, "caps %s\naudit %d\nallow_root %d\nallow_finn %d\nallow_gss %d\n",
-		       caps, p->audit, p->allow_root, p->allow_finn, p->allow_gss);
+static size_t nvm_render_allow(const struct nvm_profile *p, char *buf, size_t size,
+			       const char *prefix)
+{
+	size_t n = 0;
+	unsigned int i;
+
 	for (i = 0; i < p->nallow; i++)
-		n += sysfs_emit_at(buf, n, "allow %s 0x%x\n",
-				   nvm_family_name(p->allow[i] >> 32), (u32)p->allow[i]);
+		n += scnprintf(buf + n, size - n, "%s%s 0x%x\n", prefix,
+			       nvm_family_name(p->allow[i] >> 32), (u32)p->allow[i]);
 	return n;
 }
 
-enum nvm_attr_field { NVM_A_CAPS, NVM_A_ALLOW, NVM_A_AUDIT, NVM_A_ROOT, NVM_A_FINN, NVM_A_GSS,
-		      NVM_A_PROFILE };
+static size_t nvm_render_profile(const struct nvm_profile *p, char *buf, size_t size)
+{
+	char caps[96];
+	size_t n;
+
+	nvm_caps_format(p->caps, caps, sizeof(caps));
+	n = scnprintf(buf, size, "caps %s\naudit %d\nallow_root %d\nallow_finn %d\nallow_gss %d\n",
+		      caps, p->audit, p->allow_root, p->allow_finn, p->allow_gss);
+	return n + nvm_render_allow(p, buf + n, size - n, "allow ");
+}
+
+static size_t nvm_render_record(struct nvm_record *r, char *buf, size_t size)
+{
+	unsigned long flags;
+	unsigned int i;
+	size_t n = 0;
+
+	spin_lock_irqsave(&r->lock, flags);
+	for (i = 0; i < r->n; i++)
+		n += scnprintf(buf + n, size - n, "%s 0x%x %s %lu\n",
+			       nvm_family_name(r->ent[i].family), r->ent[i].id, r->ent[i].rule,
+			       r->ent[i].count);
+	if (r->dropped)
+		n += scnprintf(buf + n, size - n, "# dropped %lu\n", r->dropped);
+	spin_unlock_irqrestore(&r->lock, flags);
+	return n;
+}
+
+enum nvm_text { NVM_T_ALLOW, NVM_T_PROFILE, NVM_T_REFUSED };
+
+/* Render one list of @set and copy the window [@off, @off + @count) of it. */
+static ssize_t nvm_text_read(struct nvm_set *set, enum nvm_text what, char *buf, loff_t off,
+			     size_t count)
+{
+	char *text = kvmalloc(NVM_TEXT_MAX, GFP_KERNEL);
+	size_t len;
+
+	if (!text)
+		return -ENOMEM;
+	if (what == NVM_T_REFUSED) {
+		len = nvm_render_record(&set->rec, text, NVM_TEXT_MAX);
+	} else {
+		mutex_lock(&set->update_lock);
+		if (what == NVM_T_ALLOW)
+			len = nvm_render_allow(nvm_set_profile(set), text, NVM_TEXT_MAX, "");
+		else
+			len = nvm_render_profile(nvm_set_profile(set), text, NVM_TEXT_MAX);
+		mutex_unlock(&set->update_lock);
+	}
+	if (off >= len) {
+		count = 0;
+	} else {
+		count = min_t(size_t, count, len - off);
+		memcpy(buf, text + off, count);
+	}
+	kvfree(text);
+	return count;
+}
+
+enum nvm_attr_field { NVM_A_CAPS, NVM_A_ALLOW, NVM_A_AUDIT, NVM_A_ROOT, NVM_A_FINN, NVM_A_GSS };
 
 struct nvm_set_attr {
 	struct kobj_attribute attr;
@@ -122,7 +186,6 @@ static ssize_t nvm_set_attr_show(struct kobject *kobj, struct kobj_attribute *at
 	struct nvm_set *set = to_nvm_set(kobj);
 	const struct nvm_profile *p;
 	ssize_t n = 0;
-	unsigned int i;
 
 	mutex_lock(&set->update_lock);
 	p = nvm_set_profile(set);
@@ -132,9 +195,6 @@ static ssize_t nvm_set_attr_show(struct kobject *kobj, struct kobj_attribute *at
 		n += sysfs_emit_at(buf, n, "\n");
 		break;
 	case NVM_A_ALLOW:
-		for (i = 0; i < p->nallow; i++)
-			n += sysfs_emit_at(buf, n, "%s 0x%x\n",
-					   nvm_family_name(p->allow[i] >> 32), (u32)p->allow[i]);
 		break;
 	case NVM_A_AUDIT:
 		n = sysfs_emit(buf, "%d\n", p->audit);
@@ -148,33 +208,29 @@ static ssize_t nvm_set_attr_show(struct kobject *kobj, struct kobj_attribute *at
 	case NVM_A_GSS:
 		n = sysfs_emit(buf, "%d\n", p->allow_gss);
 		break;
-	case NVM_A_PROFILE:
-		n = nvm_profile_show(p, buf);
-		break;
 	}
 	mutex_unlock(&set->update_lock);
 	return n;
 }
 
-static ssize_t nvm_set_attr_store(struct kobject *kobj, struct kobj_attribute *attr,
-				  const char *buf, size_t count)
+/* Build a new profile from the set's, changed by one write, and publish it. */
+static ssize_t nvm_set_write(struct nvm_set *set, enum nvm_attr_field field, const char *buf,
+			     size_t count)
 {
-	struct nvm_set_attr *a = container_of(attr, struct nvm_set_attr, attr);
-	struct nvm_set *set = to_nvm_set(kobj);
 	struct nvm_profile *p;
 	bool flag = false;
 	u32 caps = 0;
 	int ret = 0;
 
-	if (a->field == NVM_A_CAPS)
+	if (field == NVM_A_CAPS)
 		ret = nvm_caps_parse(buf, &caps);
-	else if (a->field != NVM_A_ALLOW)
+	else if (field != NVM_A_ALLOW)
 		ret = kstrtobool(buf, &flag);
 	if (ret)
 		return -EINVAL;
 
 	mutex_lock(&set->update_lock);
-	if (a->field == NVM_A_ALLOW)
+	if (field == NVM_A_ALLOW)
 		p = nvm_profile_edit_allow(nvm_set_profile(set), buf);
 	else
 		p = nvm_profile_dup(nvm_set_profile(set)) ?: ERR_PTR(-ENOMEM);
@@ -182,7 +238,7 @@ static ssize_t nvm_set_attr_store(struct kobject *kobj, struct kobj_attribute *a
 		ret = PTR_ERR(p);
 		goto out;
 	}
-	switch (a->field) {
+	switch (field) {
 	case NVM_A_CAPS:
 		p->caps = caps;
 		break;
@@ -207,6 +263,14 @@ out:
 	return ret ?: count;
 }
 
+static ssize_t nvm_set_attr_store(struct kobject *kobj, struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct nvm_set_attr *a = container_of(attr, struct nvm_set_attr, attr);
+
+	return nvm_set_write(to_nvm_set(kobj), a->field, buf, count);
+}
+
 #define NVM_SET_ATTR(_name, _field, _mode)						\
 	static struct nvm_set_attr nvm_set_attr_##_name = {				\
 		.attr = __ATTR(_name, _mode, nvm_set_attr_show, nvm_set_attr_store),	\
@@ -214,38 +278,60 @@ out:
 	}
 
 NVM_SET_ATTR(caps, NVM_A_CAPS, 0644);
-NVM_SET_ATTR(allow, NVM_A_ALLOW, 0644);
 NVM_SET_ATTR(audit, NVM_A_AUDIT, 0644);
 NVM_SET_ATTR(allow_root, NVM_A_ROOT, 0644);
 NVM_SET_ATTR(allow_finn, NVM_A_FINN, 0644);
 NVM_SET_ATTR(allow_gss, NVM_A_GSS, 0644);
-NVM_SET_ATTR(profile, NVM_A_PROFILE, 0444);
 
-static ssize_t refused_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t allow_read(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+			  char *buf, loff_t off, size_t count)
 {
-	struct nvm_record *r = &to_nvm_set(kobj)->rec;
-	unsigned long flags;
-	unsigned int i;
-	int n = 0;
-
-	spin_lock_irqsave(&r->lock, flags);
-	for (i = 0; i < r->n; i++)
-		n += sysfs_emit_at(buf, n, "%s 0x%x %s %lu\n", nvm_family_name(r->ent[i].family),
-				   r->ent[i].id, r->ent[i].rule, r->ent[i].count);
-	if (r->dropped)
-		n += sysfs_emit_at(buf, n, "# dropped %lu\n", r->dropped);
-	spin_unlock_irqrestore(&r->lock, flags);
-	return n;
+	return nvm_text_read(to_nvm_set(kobj), NVM_T_ALLOW, buf, off, count);
 }
 
-static ssize_t refused_store(struct kobject *kobj, struct kobj_attribute *attr,
-			     const char *buf, size_t count)
+/* Each write() is one edit (kernfs hands a write of up to a page at once). */
+static ssize_t allow_write(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+			   char *buf, loff_t off, size_t count)
+{
+	char *text = kmemdup_nul(buf, count, GFP_KERNEL);
+	ssize_t ret;
+
+	if (!text)
+		return -ENOMEM;
+	ret = nvm_set_write(to_nvm_set(kobj), NVM_A_ALLOW, text, count);
+	kfree(text);
+	return ret;
+}
+
+static ssize_t profile_read(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+			    char *buf, loff_t off, size_t count)
+{
+	return nvm_text_read(to_nvm_set(kobj), NVM_T_PROFILE, buf, off, count);
+}
+
+static ssize_t refused_read(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+			    char *buf, loff_t off, size_t count)
+{
+	return nvm_text_read(to_nvm_set(kobj), NVM_T_REFUSED, buf, off, count);
+}
+
+static ssize_t refused_write(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+			     char *buf, loff_t off, size_t count)
 {
 	nvm_record_clear(&to_nvm_set(kobj)->rec);
 	return count;
 }
 
-static struct kobj_attribute nvm_set_attr_refused = __ATTR_RW_MODE(refused, 0644);
+static BIN_ATTR_RW(allow, 0);
+static BIN_ATTR_RO(profile, 0);
+static BIN_ATTR_RW(refused, 0);
+
+static struct bin_attribute *nvm_set_bin_attrs[] = {
+	&bin_attr_allow,
+	&bin_attr_profile,
+	&bin_attr_refused,
+	NULL
+};
 
 static ssize_t open_files_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
@@ -256,17 +342,23 @@ static struct kobj_attribute nvm_set_attr_open_files = __ATTR_RO(open_files);
 
 static struct attribute *nvm_set_attrs[] = {
 	&nvm_set_attr_caps.attr.attr,
-	&nvm_set_attr_allow.attr.attr,
 	&nvm_set_attr_audit.attr.attr,
 	&nvm_set_attr_allow_root.attr.attr,
 	&nvm_set_attr_allow_finn.attr.attr,
 	&nvm_set_attr_allow_gss.attr.attr,
-	&nvm_set_attr_profile.attr.attr,
-	&nvm_set_attr_refused.attr,
 	&nvm_set_attr_open_files.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(nvm_set);
+
+static const struct attribute_group nvm_set_group = {
+	.attrs = nvm_set_attrs,
+	.bin_attrs = nvm_set_bin_attrs,
+};
+
+static const struct attribute_group *nvm_set_groups[] = {
+	&nvm_set_group,
+	NULL
+};
 
 static void nvm_set_release(struct kobject *kobj)
 {
