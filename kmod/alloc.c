@@ -35,7 +35,8 @@ bool nvm_alloc_is_client(u32 hclass)
  * its optional NvHandle read), unknown class (status
  * NV_ERR_INVALID_CLASS), kernel-callback event class (-EPERM), privilege
  * (-EPERM), params size not recorded (-EPERM), over 1 MiB (-E2BIG),
- * required params NULL (-EINVAL).
+ * required params NULL (-EINVAL); then, root clients included, not
+ * admitted by the profile (-EPERM, policy.c).
  *
  * Return: true when the call may be forwarded.
  */
@@ -60,9 +61,13 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	}
 	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
 	memcpy(&params, c->payload + off_params, sizeof(params));
+	v->family = NVM_FAM_ALLOC;
+	v->id = hclass;
 
 	e = nvm_abi_class(hclass, c->abi);
 	if (e && nvm_alloc_is_client(hclass)) {
+		if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass))
+			return false;
 		v->nested = params;
 		v->nested_size = params ? NVM_NV_ROOT_PARAMS_SIZE : 0;
 		return true;
@@ -80,6 +85,8 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_refuse(v, -E2BIG, "class-params-too-big");
 	if (!params && e->params == NVABI_PARAMS_REQUIRED && e->size)
 		return nvm_refuse(v, -EINVAL, "class-params-null");
+	if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass))
+		return false;
 	if (params && e->params != NVABI_PARAMS_NONE) {
 		v->nested = params;
 		v->nested_size = e->size;

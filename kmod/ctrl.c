@@ -38,7 +38,8 @@ static u64 nvm_rd64(const void *p, unsigned int off)
  * FINN-serialized (-EPERM unless allow_finn), GSS-legacy command (-EPERM
  * unless allow_gss), privilege (-EPERM),
  * paramsSize not the command's (-EINVAL; not checked for FINN-serialized
- * params, whose size is the serialized one).
+ * params, whose size is the serialized one), not admitted by the profile
+ * (status NV_ERR_NOT_SUPPORTED, policy.c).
  *
  * Return: true when the call may be forwarded.
  */
@@ -55,6 +56,8 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	flags = nvm_rd32(c->payload, l->ctl_flags);
 	params = nvm_rd64(c->payload, l->ctl_params);
 	psize = nvm_rd32(c->payload, l->ctl_psize);
+	v->family = NVM_FAM_CTRL;
+	v->id = cmd;
 
 	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
 		return nvm_refuse(v, -EINVAL, "ctrl-flags");
@@ -76,6 +79,8 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_refuse(v, -EPERM, "kernel-only");
 	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && psize != e->size)
 		return nvm_refuse(v, -EINVAL, "ctrl-size");
+	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, cmd))
+		return false;
 	v->nested = params;
 	v->nested_size = psize;
 	return true;

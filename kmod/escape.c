@@ -44,7 +44,8 @@ static bool nvm_esc_size_ok(const struct nvabi_esc *e, unsigned int size)
  * @v: verdict, set on refusal
  *
  * Order: unknown number (-ENOTTY), XFER inside XFER (-EINVAL), node
- * (-EINVAL), privilege (-EPERM), size (-EINVAL).
+ * (-EINVAL), privilege (-EPERM), size (-EINVAL), not admitted by the
+ * profile (-EPERM, policy.c).
  *
  * Return: true when the escape may go on to its payload checks.
  */
@@ -52,6 +53,8 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 {
 	const struct nvabi_esc *e = nvm_abi_esc(c->nr, c->abi);
 
+	v->family = NVM_FAM_ESC;
+	v->id = c->nr;
 	if (!e)
 		return nvm_refuse(v, -ENOTTY, "esc-unknown");
 	if (c->xfer && c->nr == NVM_NV_ESC_XFER)
@@ -62,5 +65,5 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	if (!nvm_esc_size_ok(e, c->size))
 		return nvm_refuse(v, -EINVAL, "esc-size");
-	return true;
+	return nvm_profile_check(c, v, NVM_FAM_ESC, c->nr);
 }

@@ -6,6 +6,11 @@
  *   /dev/nvproxy<N>     minor N    mediates /dev/nvidia<N>, N < num_gpus
  *   /dev/nvproxy-uvm    minor 254  mediates /dev/nvidia-uvm
  *
+ * Those are the nodes of the default set; set K (sets.c) has the minors
+ * K * 256 + the same, named /dev/nvmediate/<set>/nvidiactl, nvidia<N> and
+ * nvidia-uvm.  A file keeps the set it was opened on, and with it the
+ * set's profile.
+ *
  * Every operation is forwarded to the backing file opened for this file
  * (driver.c), in the caller's context; every ioctl is first checked by the
  * validator (validate.c), and one it refuses never reaches the driver;
@@ -59,6 +64,7 @@ struct nvm_file *nvm_file_of(struct file *file)
 
 static int nvm_minor_kind(unsigned int minor, enum nvm_kind *kind, unsigned int *gpu)
 {
+	minor %= NVM_MINORS;
 	*gpu = 0;
 	if (minor == NVM_MINOR_CTL)
 		*kind = NVM_NODE_CTL;
@@ -83,6 +89,11 @@ static int nvm_open(struct inode *inode, struct file *file)
 	ret = nvm_minor_kind(iminor(inode), &nf->kind, &nf->gpu);
 	if (ret)
 		goto err_free;
+	nf->set = nvm_set_open(iminor(inode) / NVM_MINORS);
+	if (!nf->set) {
+		ret = -ENXIO;
+		goto err_free;
+	}
 
 	backing = nvm_drv_open(nf->kind, nf->gpu, file->f_flags & (O_ACCMODE | O_NONBLOCK));
 	if (IS_ERR(backing)) {
@@ -99,6 +110,8 @@ static int nvm_open(struct inode *inode, struct file *file)
 err_backing:
 	nvm_drv_release(backing);
 err_free:
+	if (nf->set)
+		nvm_set_close(nf->set);
 	kfree(nf);
 	return ret;
 }
@@ -108,6 +121,7 @@ static int nvm_release(struct inode *inode, struct file *file)
 	struct nvm_file *nf = file->private_data;
 
 	nvm_drv_release(nf->backing);
+	nvm_set_close(nf->set);
 	kfree(nf);
 	return 0;
 }
@@ -297,45 +311,43 @@ static struct class nvm_class_struct = {
 static struct class *const nvm_class = &nvm_class_struct;
 
 /**
- * nvm_node_init() - register the mediated nodes
+ * nvm_node_add_set() - create the nodes of a set
+ * @set: the set; index 0 is the default set (/dev/nvproxy*)
  *
- * Return: 0 or a negative errno; nothing is left registered on failure.
+ * Return: 0 or a negative errno; nothing is left created on failure.
  */
-int nvm_node_init(void)
+int nvm_node_add_set(struct nvm_set *set)
 {
+	unsigned int base = set->index * NVM_MINORS;
 	struct device *dev;
 	unsigned int i = 0;
 	int ret;
 
-	ret = alloc_chrdev_region(&nvm_devt, 0, NVM_MINORS, "nvmediate");
-	if (ret)
-		return ret;
-
-	cdev_init(&nvm_cdev, &nvm_fops);
-	nvm_cdev.owner = THIS_MODULE;
-	ret = cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS);
-	if (ret)
-		goto err_region;
-
-	ret = class_register(nvm_class);
-	if (ret)
-		goto err_cdev;
-
-	dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
-			    NVM_NODE_NAME_CTL);
-	if (IS_ERR(dev)) {
-		ret = PTR_ERR(dev);
-		goto err_class;
-	}
-	dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM), NULL,
-			    NVM_NODE_NAME_UVM);
+	if (set->index)
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL),
+				    NULL, "nvmediate!%s!nvidiactl", set->name);
+	else
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
+				    NVM_NODE_NAME_CTL);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	if (set->index)
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM),
+				    NULL, "nvmediate!%s!nvidia-uvm", set->name);
+	else
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM), NULL,
+				    NVM_NODE_NAME_UVM);
 	if (IS_ERR(dev)) {
 		ret = PTR_ERR(dev);
 		goto err_devices;
 	}
 	for (i = 0; i < nvm_num_gpus; i++) {
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), i), NULL,
-				    NVM_NODE_NAME_CTL "%u", i);
+		if (set->index)
+			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + i), NULL,
+					    "nvmediate!%s!nvidia%u", set->name, i);
+		else
+			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), i), NULL,
+					    NVM_NODE_NAME_CTL "%u", i);
 		if (IS_ERR(dev)) {
 			ret = PTR_ERR(dev);
 			goto err_devices;
@@ -345,27 +357,72 @@ int nvm_node_init(void)
 
 err_devices:
 	while (i--)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL));
+		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
+	return ret;
+}
+
+/**
+ * nvm_node_del_set() - remove the nodes of a set
+ * @set: the set
+ */
+void nvm_node_del_set(struct nvm_set *set)
+{
+	unsigned int base = set->index * NVM_MINORS;
+	unsigned int i;
+
+	for (i = 0; i < nvm_num_gpus; i++)
+		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
+}
+
+/**
+ * nvm_node_init() - register the mediated nodes
+ *
+ * The minors of every possible set are registered; the nodes of the
+ * default set and of the sets named by the module parameter are created
+ * (sets.c).
+ *
+ * Return: 0 or a negative errno; nothing is left registered on failure.
+ */
+int nvm_node_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&nvm_devt, 0, NVM_MINORS * NVM_MAX_SETS, "nvmediate");
+	if (ret)
+		return ret;
+
+	cdev_init(&nvm_cdev, &nvm_fops);
+	nvm_cdev.owner = THIS_MODULE;
+	ret = cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS * NVM_MAX_SETS);
+	if (ret)
+		goto err_region;
+
+	ret = class_register(nvm_class);
+	if (ret)
+		goto err_cdev;
+
+	ret = nvm_sets_init();
+	if (ret)
+		goto err_class;
+	return 0;
+
 err_class:
 	class_unregister(nvm_class);
 err_cdev:
 	cdev_del(&nvm_cdev);
 err_region:
-	unregister_chrdev_region(nvm_devt, NVM_MINORS);
+	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 	return ret;
 }
 
 void nvm_node_exit(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < nvm_num_gpus; i++)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL));
+	nvm_sets_exit();
 	class_unregister(nvm_class);
 	cdev_del(&nvm_cdev);
-	unregister_chrdev_region(nvm_devt, NVM_MINORS);
+	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 }

@@ -6,7 +6,11 @@
 #define NVM_NVM_H
 
 #include <linux/fs.h>
+#include <linux/kobject.h>
+#include <linux/mutex.h>
 #include <linux/rbtree.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "base_fds.h"
@@ -28,6 +32,8 @@ enum nvm_kind {
  * @nobounce_mm: an address space last found unable to hold a bounce area
  *	(compared only, never dereferenced)
  * @nobounce_until: when to try @nobounce_mm again (jiffies)
+ * @set: the node set the file was opened on; its profile decides every
+ *	call of the file (the set cannot be removed while the file is open)
  */
 struct nvm_file {
 	struct file *backing;
@@ -36,6 +42,7 @@ struct nvm_file {
 	const struct nvm_range *range;
 	struct mm_struct *nobounce_mm;
 	unsigned long nobounce_until;
+	struct nvm_set *set;
 };
 
 /* main.c: module parameters. */
@@ -48,6 +55,9 @@ extern bool nvm_accept_outside;
 int nvm_node_init(void);
 void nvm_node_exit(void);
 struct nvm_file *nvm_file_of(struct file *file);
+struct nvm_set;
+int nvm_node_add_set(struct nvm_set *set);
+void nvm_node_del_set(struct nvm_set *set);
 
 /* driver.c: the only code that calls into the real driver. */
 struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int flags);
@@ -208,10 +218,13 @@ extern bool nvm_audit;
 /* nvm_validate(): answered in the payload, not forwarded, ioctl returns 0. */
 #define NVM_ANSWERED		1
 
+struct nvm_profile;
+
 /**
  * struct nvm_call - one call as the validator's decisions see it
  * @abi: ABI number of the file's range
  * @kind: node the call is made on
+ * @prof: profile of the file's set; NULL: no capability check (KUnit)
  * @policy: NVM_POLICY_* of the caller
  * @nr: escape number (after unwrapping XFER), or UVM command
  * @size: payload size (the ioctl's, or XFER's inner size)
@@ -221,6 +234,7 @@ extern bool nvm_audit;
 struct nvm_call {
 	unsigned int abi;
 	enum nvm_kind kind;
+	const struct nvm_profile *prof;
 	unsigned int policy;
 	unsigned int nr;
 	unsigned int size;
@@ -236,6 +250,8 @@ struct nvm_call {
  * @status_off: byte offset of the status field in the payload
  * @nested: user pointer to params the driver will read, or 0
  * @nested_size: bytes the driver reads at @nested
+ * @family: NVM_FAM_* of the call the decision is about
+ * @id: its number (escape, control command, class or UVM command)
  */
 struct nvm_verdict {
 	const char *rule;
@@ -244,6 +260,8 @@ struct nvm_verdict {
 	unsigned int status_off;
 	u64 nested;
 	u32 nested_size;
+	u8 family;
+	u32 id;
 };
 
 struct nvabi_esc;
@@ -302,5 +320,136 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v);
 bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v);
 bool nvm_alloc_is_client(u32 hclass);
 bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size);
+
+/* policy.c: capabilities, profiles and the audit record (docs/policy.md). */
+enum nvm_family {
+	NVM_FAM_ESC,		/* escape number */
+	NVM_FAM_CTRL,		/* RM control command */
+	NVM_FAM_ALLOC,		/* RM allocation class */
+	NVM_FAM_UVM,		/* UVM ioctl command */
+	NVM_FAM_COUNT,
+};
+
+#define NVM_CAP_COMPUTE		0x01
+#define NVM_CAP_UTILITY		0x02
+#define NVM_CAP_GRAPHICS	0x04
+#define NVM_CAP_VIDEO		0x08
+#define NVM_CAP_PROFILING	0x10
+#define NVM_CAP_FABRIC_IMEX	0x20
+#define NVM_CAP_RDMA		0x40
+#define NVM_CAP_ALL		0x7f
+#define NVM_CAP_BASE		0x80	/* every profile has it */
+#define NVM_CAP_DEFAULT		(NVM_CAP_COMPUTE | NVM_CAP_UTILITY)
+
+/* An entry of the generated capability table (abi/generated/nvm_caps.c). */
+struct nvm_cap_entry {
+	u8 family;
+	u32 nr;
+	u8 caps;
+	const char *name;
+};
+
+extern const struct nvm_cap_entry nvm_cap_table[];
+extern const unsigned int nvm_cap_count;
+
+#define NVM_ALLOW_MAX		1024
+
+/**
+ * struct nvm_profile - what a node set admits; immutable once published
+ * @caps: NVM_CAP_* bits (without %NVM_CAP_BASE)
+ * @audit: forward what would be refused, log it and record it
+ * @allow_root: forward administrator-only calls of CAP_SYS_ADMIN callers
+ * @allow_finn: forward FINN-serialized control params
+ * @allow_gss: forward GSS-legacy controls
+ * @nallow: number of @allow
+ * @allow: explicit allow entries, nvm_allow_key(), sorted, unique
+ */
+struct nvm_profile {
+	u32 caps;
+	bool audit;
+	bool allow_root;
+	bool allow_finn;
+	bool allow_gss;
+	unsigned int nallow;
+	u64 allow[];
+};
+
+static inline u64 nvm_allow_key(unsigned int family, u32 nr)
+{
+	return ((u64)family << 32) | nr;
+}
+
+#define NVM_REC_MAX		128
+
+/* One deduplicated entry of a set's audit record. */
+struct nvm_rec {
+	u8 family;
+	u32 id;
+	const char *rule;
+	unsigned long count;
+};
+
+/**
+ * struct nvm_record - what a set in audit mode would have refused
+ * @lock: protects the rest (taken only for refusals, never for a call
+ *	that passes)
+ * @n: entries used
+ * @dropped: refusals of new calls not kept because @ent was full
+ * @ent: entries, in the order they were first seen
+ */
+struct nvm_record {
+	spinlock_t lock;
+	unsigned int n;
+	unsigned long dropped;
+	struct nvm_rec ent[NVM_REC_MAX];
+};
+
+#define NVM_SET_NAME_MAX	32
+#define NVM_MAX_SETS		16
+
+/**
+ * struct nvm_set - a set of mediated nodes with its own profile
+ * @name: "default" for /dev/nvproxy*, else the name under /dev/nvmediate/
+ * @index: minors index * 256 + (0 .. 255)
+ * @profile: the profile, replaced whole (RCU, SRCU readers)
+ * @update_lock: serializes profile writers
+ * @nopen: files open on the set (under the sets lock, sets.c)
+ * @kobj: /sys/kernel/nvmediate/sets/@name
+ * @rec: the audit record
+ */
+struct nvm_set {
+	char name[NVM_SET_NAME_MAX];
+	unsigned int index;
+	struct nvm_profile __rcu *profile;
+	struct mutex update_lock;
+	unsigned int nopen;
+	struct kobject kobj;
+	struct nvm_record rec;
+};
+
+const char *nvm_family_name(unsigned int family);
+const struct nvm_cap_entry *nvm_caps_find(unsigned int family, u32 nr);
+bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr);
+bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
+		       u32 nr);
+int nvm_caps_parse(const char *s, u32 *caps);
+int nvm_caps_format(u32 caps, char *buf, size_t len);
+struct nvm_profile *nvm_profile_alloc(unsigned int nallow);
+struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const char *text);
+void nvm_record_init(struct nvm_record *r);
+void nvm_record_add(struct nvm_record *r, const struct nvm_verdict *v);
+void nvm_record_clear(struct nvm_record *r);
+const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
+	__acquires(nvm_profile_srcu);
+void nvm_profile_exit(int idx) __releases(nvm_profile_srcu);
+void nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
+void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len);
+
+/* sets.c: the node sets, their nodes and sysfs attributes. */
+int nvm_sets_init(void);
+void nvm_sets_exit(void);
+struct nvm_set *nvm_set_open(unsigned int index);
+void nvm_set_close(struct nvm_set *set);
+extern char *nvm_sets_param;
 
 #endif /* NVM_NVM_H */

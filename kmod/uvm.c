@@ -17,7 +17,8 @@
  * @size: set to the payload size the driver copies in
  *
  * Order: unknown command (-ENOTTY), a command of /dev/nvidia-uvm-tools
- * (-EINVAL: that node is not mediated).
+ * (-EINVAL: that node is not mediated), not admitted by the profile
+ * (-EPERM, policy.c).
  *
  * Return: true when the call may be forwarded.
  */
@@ -26,10 +27,14 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	const struct nvabi_uvm *e = nvm_abi_uvm(c->nr, c->abi);
 
 	*size = 0;
+	v->family = NVM_FAM_UVM;
+	v->id = c->nr;
 	if (!e)
 		return nvm_refuse(v, -ENOTTY, "uvm-unknown");
 	if (e->node != NVABI_NODE_UVM)
 		return nvm_refuse(v, -EINVAL, "uvm-node");
+	if (!nvm_profile_check(c, v, NVM_FAM_UVM, c->nr))
+		return false;
 	*size = e->size;
 	return true;
 }

@@ -33,6 +33,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cgroup.h>
 #include <linux/compat.h>
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
@@ -159,18 +160,22 @@ bool nvm_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	return nvm_esc_decide(c, v) && nvm_decide_payload(c, v);
 }
 
-static unsigned int nvm_policy(void)
+/* The knobs of the file's profile (the module parameters without one). */
+static unsigned int nvm_policy(const struct nvm_profile *prof)
 {
+	bool root = prof ? prof->allow_root : nvm_allow_root;
 	unsigned int p = 0;
 
-	if (nvm_allow_root && capable(CAP_SYS_ADMIN))
+	if (root && capable(CAP_SYS_ADMIN))
 		p |= NVM_POLICY_ROOT;
-	if (nvm_allow_finn)
+	if (prof ? prof->allow_finn : nvm_allow_finn)
 		p |= NVM_POLICY_FINN;
-	if (nvm_allow_gss)
+	if (prof ? prof->allow_gss : nvm_allow_gss)
 		p |= NVM_POLICY_GSS;
 	return p;
 }
+
+static DEFINE_RATELIMIT_STATE(nvm_audit_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);
 
 static int nvm_copy_in(struct nvm_req *req, const void __user *src, unsigned int size)
 {
@@ -212,15 +217,44 @@ static int nvm_check_readable(u64 uptr, u32 size)
 	return fault_in_readable(p, size) ? -EFAULT : 0;
 }
 
-/* Refuse, or in audit mode log and forward. */
+/*
+ * One ratelimited line per refusal forwarded in audit mode, in the format
+ * docs/policy.md gives (nvproxyctl profile reads it back).
+ */
+static void nvm_audit_log(const struct nvm_file *nf, const struct nvm_call *c,
+			  const struct nvm_verdict *v)
+{
+	const struct nvm_cap_entry *e = nvm_caps_find(v->family, v->id);
+	char node[NVM_SET_NAME_MAX + 32];
+	char cg[128] = "?";
+
+	if (!__ratelimit(&nvm_audit_rs))
+		return;
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	cgroup_path(task_dfl_cgroup(current), cg, sizeof(cg));
+	rcu_read_unlock();
+#endif
+	nvm_node_name(nf, node, sizeof(node));
+	if (v->err)
+		pr_info("audit pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=%d\n",
+			task_pid_nr(current), current->comm, cg, node, nvm_family_name(v->family),
+			v->id, e ? e->name : "-", c->size, v->rule, v->err);
+	else
+		pr_info("audit pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=0x%x\n",
+			task_pid_nr(current), current->comm, cg, node, nvm_family_name(v->family),
+			v->id, e ? e->name : "-", c->size, v->rule, v->status);
+}
+
+/* Refuse, or in the profile's audit mode record, log and forward. */
 static int nvm_verdict_apply(const struct nvm_file *nf, unsigned int cmd,
 			     const struct nvm_call *c, const struct nvm_verdict *v,
 			     void __user *payload)
 {
-	if (nvm_audit) {
-		pr_info_ratelimited("audit: pid %d (%s): ioctl 0x%08x (nr 0x%x, size %u) on node %d would be refused by rule %s (errno %d, status 0x%x); forwarded\n",
-				    task_pid_nr(current), current->comm, cmd, c->nr, c->size,
-				    nf->kind, v->rule, v->err, v->status);
+	if (c->prof ? c->prof->audit : nvm_audit) {
+		if (nf->set)
+			nvm_record_add(&nf->set->rec, v);
+		nvm_audit_log(nf, c, v);
 		return 0;
 	}
 	if (v->err)
@@ -239,9 +273,11 @@ static unsigned int nvm_file_abi(const struct nvm_file *nf)
 	return r ? r->abi : 0;
 }
 
-static int nvm_validate_uvm(const struct nvm_file *nf, struct nvm_req *req)
+static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile *prof,
+			    struct nvm_req *req)
 {
-	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .nr = req->cmd };
+	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
+			      .nr = req->cmd };
 	struct nvm_verdict v = { };
 	u32 size;
 
@@ -252,10 +288,12 @@ static int nvm_validate_uvm(const struct nvm_file *nf, struct nvm_req *req)
 	return nvm_check_readable((u64)(uintptr_t)req->arg, size);
 }
 
-static int nvm_validate_esc(const struct nvm_file *nf, struct nvm_req *req)
+static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile *prof,
+			    struct nvm_req *req)
 {
-	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .policy = nvm_policy(),
-			      .nr = _IOC_NR(req->cmd), .size = _IOC_SIZE(req->cmd) };
+	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
+			      .policy = nvm_policy(prof), .nr = _IOC_NR(req->cmd),
+			      .size = _IOC_SIZE(req->cmd) };
 	struct nvm_verdict v = { };
 	void __user *arg = req->arg;
 	int ret;
@@ -307,11 +345,19 @@ static int nvm_validate_esc(const struct nvm_file *nf, struct nvm_req *req)
  * Return: 0 to forward the call; %NVM_ANSWERED when the validator answered
  * it in the payload (the ioctl returns 0 without reaching the driver); a
  * negative errno to return without forwarding (see the file comment).
- * With the module parameter audit=1, refusals are logged and 0 returned.
+ * The profile of the file's set decides (policy.c); with its audit on,
+ * refusals are recorded, logged and 0 returned.
  */
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req)
 {
+	const struct nvm_profile *prof;
+	int idx, ret;
+
+	prof = nvm_profile_enter(nf, &idx);
 	if (nf->kind == NVM_NODE_UVM)
-		return nvm_validate_uvm(nf, req);
-	return nvm_validate_esc(nf, req);
+		ret = nvm_validate_uvm(nf, prof, req);
+	else
+		ret = nvm_validate_esc(nf, prof, req);
+	nvm_profile_exit(idx);
+	return ret;
 }

@@ -31,7 +31,10 @@
 #include "../kmod/ctrl.c"
 #include "../kmod/alloc.c"
 #include "../kmod/uvm.c"
+#include "../kmod/policy.c"
+#include "../abi/generated/nvm_caps.c"
 #include "validate_test.c"
+#include "policy_test.c"
 
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
@@ -324,7 +327,7 @@ static struct kunit_suite nvm_fdplan_suite = {
 };
 
 kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,
-		  &nvm_abi_suite, &nvm_validate_suite);
+		  &nvm_abi_suite, &nvm_validate_suite, &nvm_policy_suite);
 
 MODULE_DESCRIPTION("KUnit suites for nvmediate");
 MODULE_LICENSE("GPL");

@@ -157,11 +157,13 @@ if setup 595.45.04 audit=1; then
 	n=$(ioctls)
 	check validate-audit-forwards "audit=1: '$got', $n ioctl(s) reached the driver" [ "$n" = 1 ]
 	check validate-audit-logs "no audit line: $(dmesg | tail -n 3 | tr '\n' ';')" \
-		sh -c "dmesg | grep -q 'audit: pid [0-9]* (nvraw).*rule ctrl-unknown'"
+		sh -c "dmesg | grep -q 'nvmediate: audit pid=[0-9]* comm=nvraw cgroup=[^ ]* node=nvproxy family=ctrl nr=0xff0001 name=- size=32 rule=ctrl-unknown answer=0x56'"
 fi
 
-# --- allow_root=1: root's administrator-only calls pass ---
+# --- allow_root=1: root's administrator-only calls pass (the profile must
+# admit the command too: administrator-only controls are in no capability) ---
 if setup 595.45.04 allow_root=1; then
+	echo "ctrl 0x13c" > /sys/kernel/nvmediate/sets/default/allow
 	calls_clear
 	nvraw $CTL 0x2a 32 8=0x13c 16=buf:1 24=1 > /dev/null
 	check validate-allow-root "allow_root=1: the driver received $(ioctls) ioctl(s)" [ "$(ioctls)" = 1 ]

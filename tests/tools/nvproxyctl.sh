@@ -245,6 +245,137 @@ assert [x['path'] for x in j['devices'][n]['containerEdits']['deviceNodes']] == 
 	cp "$T/out" "$T/cdi2"
 	cdi_ok "cdi: N from /dev/nvproxyN, device numbers from the nodes" "$T/cdi2" 3 numbers
 	npc_rc "cdi, unwritable output: exit 1" 1 $X cdi --gpus 1 --output "$T/none/x/spec.json"
+
+	# ---- node sets: profile, apply, status, cdi --set (docs/policy.md) -------------
+	for c in profile apply; do
+		npc_rc "$c --help exits 0" 0 "$NPC" "$c" --help
+		has "$c --help: usage line" "$T/out" "usage: nvproxyctl $c"
+		has "$c --help: exit codes" "$T/out" "6 no such set"
+	done
+	S="$F/sys/kernel/nvmediate/sets"
+	for set in default learn prod; do
+		mkdir -p "$S/$set"
+		echo "compute utility" >"$S/$set/caps"
+		for k in audit allow_root allow_finn allow_gss open_files; do echo 0 >"$S/$set/$k"; done
+		: >"$S/$set/allow"
+		: >"$S/$set/refused"
+	done
+	echo 1 >"$S/learn/audit"
+	# the record of an audit run: profile refusals, knob refusals, shape refusals
+	cat >"$S/learn/refused" <<-EOT
+	ctrl 0x20800a01 ctrl-profile 3
+	alloc 0x80 alloc-profile 1
+	ctrl 0xff0001 ctrl-unknown 2
+	uvm 0x30000001 uvm-profile 1
+	esc 0xd6 esc-profile 4
+	ctrl 0x2080a083 ctrl-gss-legacy 1
+	ctrl 0x201 ctrl-profile 9
+	EOT
+	npc_rc "profile --set learn" 0 $Y profile --set learn
+	cp "$T/out" "$T/p.all"
+	$Y profile --set learn >"$T/p" 2>/dev/null
+	# exactly one allow line per call a profile refused, sorted by family and number
+	grep -v '^#' "$T/p" >"$T/p.body"
+	cat >"$T/p.want" <<-EOT
+	caps none
+	audit 0
+	allow_root 0
+	allow_finn 0
+	allow_gss 1
+	allow esc 0xd6
+	allow ctrl 0x201
+	allow ctrl 0x20800a01
+	allow alloc 0x80
+	allow uvm 0x30000001
+	EOT
+	if cmp -s "$T/p.want" "$T/p.body"; then ok "profile: the calls the run made, no more"; else
+		diff "$T/p.want" "$T/p.body" >"$T/p.diff"; nok "profile: the calls the run made, no more" "$T/p.diff"; fi
+	has "profile: shape refusals listed, not admitted" "$T/p" "#   ctrl 0xff0001 ctrl-unknown (2)"
+	has "profile: ... and said on stderr" "$T/p.all" "refusals no profile admits"
+	npc_rc "profile --caps compute+utility" 0 $Y profile --set learn --caps compute+utility
+	has "... the caps line" "$T/out" "caps compute utility"
+	npc_rc "profile --caps bogus: exit 2" 2 $Y profile --set learn --caps bogus
+	npc_rc "profile of a set that does not exist: exit 6" 6 $Y profile --set nosuch
+	npc_rc "profile, nvmediate not loaded: exit 3" 3 $X profile --set learn
+	npc_rc "profile, not a set name: exit 2" 2 $Y profile --set Bad/Name
+	echo "ctrl 0x1 ctrl-profile" >"$S/prod/refused"
+	npc_rc "profile, a record line that does not parse: exit 1" 1 $Y profile --set prod
+	: >"$S/prod/refused"
+
+	# from log lines: only nvmediate's audit lines, only the set's nodes with --set
+	cat >"$T/log" <<-'EOT'
+	[   21.1] nvmediate: driver 595.45.04 (from module): known release
+	[   21.2] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidiactl family=ctrl nr=0x201 name=NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS size=32 rule=ctrl-profile answer=0x56
+	[   21.3] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidia-uvm family=uvm nr=0x30000001 name=UVM_INITIALIZE size=0 rule=uvm-profile answer=-1
+	[   21.4] nvmediate: audit pid=361 comm=other cgroup=/b node=nvproxy family=esc nr=0xd6 name=NV_ESC_SYS_PARAMS size=8 rule=esc-profile answer=-1
+	[   21.5] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidiactl family=ctrl nr=0x201 name=NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS size=32 rule=ctrl-profile answer=0x56
+	EOT
+	npc_rc "profile --log FILE --set learn" 0 "$NPC" profile --log "$T/log" --set learn
+	grep '^allow ' "$T/out" >"$T/l.allow"
+	printf 'allow ctrl 0x201\nallow uvm 0x30000001\n' >"$T/l.want"
+	if cmp -s "$T/l.want" "$T/l.allow"; then ok "profile --log: the set's lines, deduplicated"; else
+		nok "profile --log: the set's lines, deduplicated" "$T/out"; fi
+	"$NPC" profile --log - <"$T/log" >"$T/out" 2>&1
+	has "profile --log - (stdin), every set" "$T/out" "allow esc 0xd6"
+	npc_rc "profile --log of a missing file: exit 1" 1 "$NPC" profile --log "$T/nosuch"
+	echo "nvmediate: audit pid=1 family=ctrl" >"$T/badlog"
+	npc_rc "profile --log, an audit line without its fields: exit 1" 1 "$NPC" profile --log "$T/badlog"
+
+	# apply: the allow list is replaced, then the knobs; audit written last
+	npc_rc "apply --set prod FILE" 0 $Y apply --set prod "$T/p"
+	printf 'clear\nesc 0xd6\nctrl 0x201\nctrl 0x20800a01\nalloc 0x80\nuvm 0x30000001\n' >"$T/a.want"
+	if cmp -s "$T/a.want" "$S/prod/allow"; then ok "apply: one write of the allow list, starting with clear"; else
+		nok "apply: one write of the allow list, starting with clear" "$S/prod/allow"; fi
+	has "apply: caps" "$S/prod/caps" "none"
+	has "apply: allow_gss" "$S/prod/allow_gss" "1"
+	has "apply: audit" "$S/prod/audit" "0"
+	$Y apply --set learn - <"$T/p" >"$T/out" 2>&1
+	has "apply from stdin" "$S/learn/audit" "0"
+	printf 'caps compute\nallow ctrl zz\n' >"$T/bad.p"
+	echo untouched >"$S/prod/caps"
+	npc_rc "apply, a line that does not parse: exit 2" 2 $Y apply --set prod "$T/bad.p"
+	has "... nothing written" "$S/prod/caps" "untouched"
+	npc_rc "apply without --set: exit 2" 2 $Y apply "$T/p"
+	npc_rc "apply to a set that does not exist: exit 6" 6 $Y apply --set nosuch "$T/p"
+	npc_rc "apply, nvmediate not loaded: exit 3" 3 $X apply --set prod "$T/p"
+	# many entries: several writes, each under a page
+	{ echo "caps none"; i=0; while [ $i -lt 400 ]; do printf 'allow ctrl 0x%x\n' $((0x20800000 + i)); i=$((i + 1)); done; } >"$T/big.p"
+	npc_rc "apply, 400 entries" 0 $Y apply --set prod "$T/big.p"
+	has "... the last write holds the last entries" "$S/prod/allow" "ctrl 0x2080018f"
+	sz=$(wc -c <"$S/prod/allow")
+	if [ "$sz" -lt 4096 ]; then ok "... each write under a page ($sz bytes)"; else nok "apply: a write of $sz bytes"; fi
+
+	# status lists the sets
+	echo "ctrl 0x201" >"$S/learn/allow"
+	npc_rc "status with sets" 0 $Y status
+	has "... the default set" "$T/out" "  default      /dev/nvproxy ..."
+	has "... a set's nodes" "$T/out" "  learn        /dev/nvmediate/learn/nvidiactl ..."
+	has "... its allow entries" "$T/out" "    allow ctrl 0x201"
+	$Y status --json >"$T/j" 2>&1
+	npc_py "status --json: sets" "$T/j" "
+s = {x['name']: x for x in j['sets']}
+assert [x['name'] for x in j['sets']] == ['default', 'learn', 'prod'], j['sets']
+assert s['learn']['control_node'] == '/dev/nvmediate/learn/nvidiactl'
+assert s['learn']['caps'] == 'none' and s['learn']['audit'] is False and s['learn']['allow_gss'] is True
+assert s['learn']['allow'] == ['ctrl 0x201'] and s['learn']['open_files'] == 0
+assert s['default']['control_node'] == '/dev/nvproxy'"
+
+	# cdi --set: the set's nodes under the names CUDA expects
+	mkdir -p "$F/dev/nvmediate/learn"
+	for n in nvidiactl nvidia-uvm nvidia0 nvidia1; do ln -s /dev/null "$F/dev/nvmediate/learn/$n"; done
+	npc_rc "cdi --set learn" 0 $Y cdi --set learn
+	cp "$T/out" "$T/cdi3"
+	npc_py "cdi --set learn: kind, nodes, numbers" "$T/cdi3" "
+assert j['kind'] == 'nvmediate.io/set-learn', j['kind']
+common = {x['path']: x['hostPath'] for x in j['containerEdits']['deviceNodes']}
+assert common == {'/dev/nvidiactl': '/dev/nvmediate/learn/nvidiactl', '/dev/nvidia-uvm': '/dev/nvmediate/learn/nvidia-uvm'}, common
+assert [d['name'] for d in j['devices']] == ['0', '1', 'all']
+assert [(x['path'], x['hostPath']) for x in j['devices'][2]['containerEdits']['deviceNodes']] == [('/dev/nvidia0', '/dev/nvmediate/learn/nvidia0'), ('/dev/nvidia1', '/dev/nvmediate/learn/nvidia1')]
+assert all(x['major'] == $nmaj for x in j['containerEdits']['deviceNodes'])"
+	npc_rc "cdi --set default is the default spec" 0 $Y cdi --set default
+	has "... kind" "$T/out" '"kind": "nvmediate.io/gpu"'
+	npc_rc "cdi --set without its nodes: exit 3" 3 $Y cdi --set prod
+	npc_rc "cdi --set, not a set name: exit 2" 2 $Y cdi --set Bad/Name
 }
 
 if [ -z "${NVPROXYCTL_FROM_RUN:-}" ]; then

@@ -233,6 +233,8 @@ fails_with "unknown release in diff" "no release 1.2.3" "$NVABI" diff --abi "$X"
 fails_with "not a version" "not a version number" "$NVABI" show --abi "$X" --version abc
 
 # ---- the committed data -----------------------------------------------------------
+check "abi/generated/nvm_caps.c is what abi/capgen.sh makes of abi/capabilities.txt" \
+	"$root/abi/capgen.sh" --check
 C="$root/abi"
 if [ -d "$C/releases" ]; then
 	check "committed abi/: hashes, canonical files, ranges and tables up to date" \

@@ -4,7 +4,9 @@
  *
  *   nvproxyctl status [--json]
  *   nvproxyctl explain NUMBER [--version V] [--family F] [--abi DIR]
- *   nvproxyctl cdi [--gpus N] [--output FILE]
+ *   nvproxyctl cdi [--set NAME] [--gpus N] [--output FILE]
+ *   nvproxyctl profile [--set NAME | --log FILE] [--caps CAPS]
+ *   nvproxyctl apply --set NAME [FILE]
  *
  * The ABI data comes from the generated tables (abi/generated/), compiled
  * in; command names come from abi/releases/<release>.abi when that
@@ -32,6 +34,7 @@
 #define EXIT_NOTLOADED	3
 #define EXIT_UNKNOWN	4
 #define EXIT_OUTSIDE	5
+#define EXIT_NOSET	6
 
 /* Numbers the validator uses besides the tables (abi/base_fds.h). */
 #define ESC_RM_CONTROL		0x2a
@@ -847,10 +850,142 @@ static int cmd_explain(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- node sets (docs/policy.md) ---------------------------------------- */
+
+#define SETS_DIR	"/sys/kernel/nvmediate/sets"
+#define SET_NAME_MAX	32
+
+static int set_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n >= SET_NAME_MAX || name[0] == '-' || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+		      name[i] == '-' || name[i] == '_'))
+			return 0;
+	return 1;
+}
+
+static void set_attr_path(char *buf, size_t len, const char *set, const char *attr)
+{
+	snprintf(buf, len, SETS_DIR "/%s/%s", set, attr);
+}
+
+/* Host path of a set's node: kind 'c' control, 'u' uvm, 'g' GPU k. */
+static void set_node_path(char *buf, size_t len, const char *set, char kind, int k)
+{
+	int dflt = !set || !strcmp(set, "default");
+
+	if (kind == 'c')
+		snprintf(buf, len, dflt ? "/dev/nvproxy" : "/dev/nvmediate/%s/nvidiactl", set);
+	else if (kind == 'u')
+		snprintf(buf, len, dflt ? "/dev/nvproxy-uvm" : "/dev/nvmediate/%s/nvidia-uvm", set);
+	else if (dflt)
+		snprintf(buf, len, "/dev/nvproxy%d", k);
+	else
+		snprintf(buf, len, "/dev/nvmediate/%s/nvidia%d", set, k);
+}
+
+/* 0 when the set exists; prints why not and returns an exit code. */
+static int set_check(const char *set)
+{
+	char path[PATH_MAX];
+
+	if (!set_name_ok(set)) {
+		err("'%s' is not a set name (a-z, 0-9, '-', '_'; at most %d)", set,
+		    SET_NAME_MAX - 1);
+		return EXIT_USAGE;
+	}
+	if (!module_loaded()) {
+		err("nvmediate is not loaded (no /sys/module/nvmediate): load it with 'modprobe nvmediate'");
+		return EXIT_NOTLOADED;
+	}
+	snprintf(path, sizeof(path), SETS_DIR "/%s", set);
+	if (!path_exists(path)) {
+		err("no node set '%s' (%s)", set, path);
+		return EXIT_NOSET;
+	}
+	return 0;
+}
+
+/* The set names, sorted, "default" first; returns how many. */
+static int set_names(char names[][SET_NAME_MAX], int max)
+{
+	char p[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0, i, j;
+
+	hostpath(p, sizeof(p), SETS_DIR);
+	dir = opendir(p);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max) {
+		if (!set_name_ok(d->d_name))
+			continue;
+		/* set_name_ok(): shorter than SET_NAME_MAX */
+		memcpy(names[n++], d->d_name, strlen(d->d_name) + 1);
+	}
+	closedir(dir);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0; j--) {
+			int a = !strcmp(names[j - 1], "default"), b = !strcmp(names[j], "default");
+			char t[SET_NAME_MAX];
+
+			if (a || (!b && strcmp(names[j - 1], names[j]) <= 0))
+				break;
+			memcpy(t, names[j], SET_NAME_MAX);
+			memcpy(names[j], names[j - 1], SET_NAME_MAX);
+			memcpy(names[j - 1], t, SET_NAME_MAX);
+		}
+	return n;
+}
+
+/* A whole (small) sysfs file into a malloc'ed string; NULL when unreadable. */
+static char *read_all(const char *path)
+{
+	char p[PATH_MAX];
+	size_t n = 0, cap = 4096;
+	char *buf = malloc(cap + 1);
+	FILE *f;
+
+	hostpath(p, sizeof(p), path);
+	f = fopen(p, "r");
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		size_t r = fread(buf + n, 1, cap - n, f);
+
+		n += r;
+		if (n < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap + 1);
+		if (!buf) {
+			fclose(f);
+			return NULL;
+		}
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
 /* ---- status ------------------------------------------------------------- */
 
 struct node {
-	char path[32];		/* /dev/... as seen on the host */
+	char path[96];		/* /dev/... as seen on the host */
 	char mediates[32];
 	int present, chr;
 	unsigned int major, minor;
@@ -868,16 +1003,26 @@ static void stat_node(struct node *n)
 	n->minor = n->chr ? minor(st.st_rdev) : 0;
 }
 
-/* The GPU nodes present: /dev/nvproxyN; returns how many were found. */
-static int gpu_nodes(int present[MAX_GPUS])
+/*
+ * The GPU nodes present: /dev/nvproxyN for the default set (@set NULL or
+ * "default"), /dev/nvmediate/SET/nvidiaN for another; returns how many.
+ */
+static int gpu_nodes(int present[MAX_GPUS], const char *set)
 {
-	char p[PATH_MAX];
+	int dflt = !set || !strcmp(set, "default");
+	const char *pre = dflt ? "nvproxy" : "nvidia";
+	size_t pl = strlen(pre);
+	char p[PATH_MAX], dev[PATH_MAX];
 	struct dirent *d;
 	DIR *dir;
 	int n = 0;
 
 	memset(present, 0, sizeof(int) * MAX_GPUS);
-	hostpath(p, sizeof(p), "/dev");
+	if (dflt)
+		snprintf(dev, sizeof(dev), "/dev");
+	else
+		snprintf(dev, sizeof(dev), "/dev/nvmediate/%s", set);
+	hostpath(p, sizeof(p), dev);
 	dir = opendir(p);
 	if (!dir)
 		return 0;
@@ -886,10 +1031,10 @@ static int gpu_nodes(int present[MAX_GPUS])
 		char *end;
 		unsigned long k;
 
-		if (strncmp(s, "nvproxy", 7) || s[7] < '0' || s[7] > '9')
+		if (strncmp(s, pre, pl) || s[pl] < '0' || s[pl] > '9')
 			continue;
-		k = strtoul(s + 7, &end, 10);
-		if (*end || k >= MAX_GPUS || (s[7] == '0' && s[8]))
+		k = strtoul(s + pl, &end, 10);
+		if (*end || k >= MAX_GPUS || (s[pl] == '0' && s[pl + 1]))
 			continue;
 		if (!present[k])
 			n++;
@@ -907,8 +1052,9 @@ static void usage_status(FILE *f)
 		"Show nvmediate's state: the module version, the host driver version, the\n"
 		"tier, range and version source nvmediate chose, the number of ranges\n"
 		"compiled in (/sys/class/nvmediate/), the module parameters\n"
-		"(/sys/module/nvmediate/parameters/), and the mediated nodes present in\n"
-		"/dev with their device numbers.\n"
+		"(/sys/module/nvmediate/parameters/), the mediated nodes of the default\n"
+		"set present in /dev with their device numbers, and every node set with\n"
+		"its nodes, open files and profile (/sys/kernel/nvmediate/sets/).\n"
 		"\n"
 		"  --json   one JSON object\n"
 		"\n"
@@ -918,8 +1064,72 @@ static void usage_status(FILE *f)
 
 static const char *const param_names[] = { "num_gpus", "uvm_path", "force_version",
 					   "accept_outside", "allow_root", "allow_finn",
-					   "allow_gss", "audit" };
+					   "allow_gss", "audit", "sets" };
 #define NPARAMS (sizeof(param_names) / sizeof(param_names[0]))
+
+#define MAX_SETS	16
+
+/* Every node set: JSON objects (comma-separated) or text lines. */
+static void status_sets(int json)
+{
+	static const char *const knobs[] = { "audit", "allow_root", "allow_finn", "allow_gss" };
+	char names[MAX_SETS][SET_NAME_MAX];
+	int n = set_names(names, MAX_SETS), i, k;
+
+	if (!n && !json)
+		printf("  (none: /sys/kernel/nvmediate/sets is missing)\n");
+	for (i = 0; i < n; i++) {
+		char path[PATH_MAX], caps[128], ctl[96], opn[32], kv[4][16];
+		char *allow, *line, *save;
+		int na = 0;
+
+		set_attr_path(path, sizeof(path), names[i], "caps");
+		if (read_line(path, caps, sizeof(caps)))
+			snprintf(caps, sizeof(caps), "?");
+		set_attr_path(path, sizeof(path), names[i], "open_files");
+		if (read_line(path, opn, sizeof(opn)))
+			snprintf(opn, sizeof(opn), "?");
+		for (k = 0; k < 4; k++) {
+			set_attr_path(path, sizeof(path), names[i], knobs[k]);
+			if (read_line(path, kv[k], sizeof(kv[k])))
+				snprintf(kv[k], sizeof(kv[k]), "?");
+		}
+		set_node_path(ctl, sizeof(ctl), names[i], 'c', 0);
+		set_attr_path(path, sizeof(path), names[i], "allow");
+		allow = read_all(path);
+		if (json) {
+			printf("%s{\"name\":", i ? "," : "");
+			json_str(stdout, names[i]);
+			printf(",\"control_node\":");
+			json_str(stdout, ctl);
+			printf(",\"open_files\":%s,\"caps\":",
+			       opn[0] >= '0' && opn[0] <= '9' ? opn : "null");
+			json_str(stdout, caps);
+			for (k = 0; k < 4; k++)
+				printf(",\"%s\":%s", knobs[k],
+				       !strcmp(kv[k], "1") ? "true" :
+				       !strcmp(kv[k], "0") ? "false" : "null");
+			printf(",\"allow\":[");
+		} else {
+			printf("  %-12s %s ...  open files %s\n", names[i], ctl, opn);
+			printf("    caps %s; audit %s, allow_root %s, allow_finn %s, allow_gss %s\n",
+			       caps, kv[0], kv[1], kv[2], kv[3]);
+		}
+		for (line = allow ? strtok_r(allow, "\n", &save) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (json) {
+				printf("%s", na ? "," : "");
+				json_str(stdout, line);
+			} else {
+				printf("    allow %s\n", line);
+			}
+			na++;
+		}
+		if (json)
+			printf("]}");
+		free(allow);
+	}
+}
 
 static int cmd_status(int argc, char **argv)
 {
@@ -966,7 +1176,7 @@ static int cmd_status(int argc, char **argv)
 	snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidiactl");
 	snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy-uvm");
 	snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidia-uvm");
-	ngpu = gpu_nodes(present);
+	ngpu = gpu_nodes(present, NULL);
 	for (i = 0; i < MAX_GPUS; i++) {
 		if (!present[i])
 			continue;
@@ -1005,6 +1215,8 @@ static int cmd_status(int argc, char **argv)
 				printf(",\"major\":%u,\"minor\":%u", nodes[i].major, nodes[i].minor);
 			printf("}");
 		}
+		printf("],\"sets\":[");
+		status_sets(1);
 		printf("]}\n");
 		return EXIT_OK;
 	}
@@ -1027,7 +1239,505 @@ static int cmd_status(int argc, char **argv)
 			printf("  %-18s %-7s  mediates %s\n", nodes[i].path,
 			       nodes[i].present ? "not chr" : "missing", nodes[i].mediates);
 	}
+	printf("sets:\n");
+	status_sets(0);
 	return EXIT_OK;
+}
+
+/* ---- profile ------------------------------------------------------------ */
+
+static const char *const fam_names[] = { "esc", "ctrl", "alloc", "uvm" };
+
+static int fam_index(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, fam_names[i]))
+			return i;
+	return -1;
+}
+
+struct refusal {
+	int fam;
+	unsigned int nr;
+	char rule[32];
+	unsigned long count;
+};
+
+struct refusals {
+	struct refusal *r;
+	int n, cap;
+};
+
+static int refusal_add(struct refusals *rs, int fam, unsigned int nr, const char *rule,
+		       unsigned long count)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->r[i].fam == fam && rs->r[i].nr == nr && !strcmp(rs->r[i].rule, rule)) {
+			rs->r[i].count += count;
+			return 0;
+		}
+	if (rs->n == rs->cap) {
+		struct refusal *r = realloc(rs->r, sizeof(*r) * (rs->cap ? rs->cap * 2 : 64));
+
+		if (!r)
+			return -1;
+		rs->r = r;
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+	}
+	rs->r[rs->n].fam = fam;
+	rs->r[rs->n].nr = nr;
+	snprintf(rs->r[rs->n].rule, sizeof(rs->r[rs->n].rule), "%s", rule);
+	rs->r[rs->n++].count = count;
+	return 0;
+}
+
+/* One "FAMILY 0xNUMBER RULE COUNT" line of a set's refused attribute. */
+static int parse_record_line(const char *line, struct refusals *rs)
+{
+	char fam[16], num[24], rule[32];
+	unsigned long count;
+	unsigned int nr;
+	int f;
+
+	if (line[0] == '#' || line[0] == '\0')
+		return 0;
+	if (sscanf(line, "%15s %23s %31s %lu", fam, num, rule, &count) != 4)
+		return -1;
+	f = fam_index(fam);
+	if (f < 0 || parse_u32(num, &nr))
+		return -1;
+	return refusal_add(rs, f, nr, rule, count);
+}
+
+/* The value of " key=VALUE" in a log line, into @buf. */
+static int log_field(const char *line, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key), n;
+	const char *p = line;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			p += kl + 1;
+			n = strcspn(p, " \n");
+			if (n >= len)
+				return -1;
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			return 0;
+		}
+		p += kl;
+	}
+	return -1;
+}
+
+/* An audit log line ("nvmediate: audit pid=... family=F nr=N ... rule=R ..."). */
+static int parse_log_line(const char *line, struct refusals *rs, const char *set)
+{
+	char fam[16], num[24], rule[32], node[96];
+	unsigned int nr;
+	int f;
+
+	if (!strstr(line, "nvmediate: audit "))
+		return 0;
+	if (log_field(line, "family", fam, sizeof(fam)) ||
+	    log_field(line, "nr", num, sizeof(num)) ||
+	    log_field(line, "rule", rule, sizeof(rule)) ||
+	    log_field(line, "node", node, sizeof(node)))
+		return -1;
+	if (set) {
+		char prefix[SET_NAME_MAX + 16];
+		int dflt = !strcmp(set, "default");
+
+		snprintf(prefix, sizeof(prefix), "nvmediate/%s/", set);
+		if (dflt ? !strncmp(node, "nvmediate/", 10) : strncmp(node, prefix, strlen(prefix)))
+			return 0;
+	}
+	f = fam_index(fam);
+	if (f < 0 || parse_u32(num, &nr))
+		return -1;
+	return refusal_add(rs, f, nr, rule, 1);
+}
+
+static int cmp_refusal(const void *a, const void *b)
+{
+	const struct refusal *x = a, *y = b;
+
+	if (x->fam != y->fam)
+		return x->fam - y->fam;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int rule_is_profile(const char *rule)
+{
+	size_t n = strlen(rule);
+
+	return n > 8 && !strcmp(rule + n - 8, "-profile");
+}
+
+static int rule_is_root(const char *rule)
+{
+	return !strcmp(rule, "esc-root") || !strcmp(rule, "ctrl-root") ||
+	       !strcmp(rule, "class-root");
+}
+
+static const char *const cap_names[] = { "compute", "utility", "graphics", "video",
+					 "profiling", "fabric-imex", "rdma" };
+
+/* CAPS as the sysfs attribute takes them, normalised; -1 on an unknown name. */
+static int caps_normalise(const char *in, char *out, size_t len)
+{
+	unsigned int bits = 0, i;
+	const char *s = in;
+	size_t n;
+
+	while (*s) {
+		if (*s == '+' || *s == ',' || *s == ' ' || *s == '\t' || *s == '\n') {
+			s++;
+			continue;
+		}
+		n = strcspn(s, "+, \t\n");
+		if (n == 4 && !strncmp(s, "none", 4)) {
+			s += n;
+			continue;
+		}
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			bits = 0x7f;
+			s += n;
+			continue;
+		}
+		for (i = 0; i < 7; i++)
+			if (strlen(cap_names[i]) == n && !strncmp(s, cap_names[i], n))
+				break;
+		if (i == 7)
+			return -1;
+		bits |= 1U << i;
+		s += n;
+	}
+	out[0] = '\0';
+	for (i = 0, n = 0; i < 7; i++)
+		if (bits & (1U << i))
+			n += snprintf(out + n, len - n, "%s%s", n ? " " : "", cap_names[i]);
+	if (!n)
+		snprintf(out, len, "none");
+	return 0;
+}
+
+static void usage_profile(FILE *f)
+{
+	fprintf(f,
+		"usage: %s profile [--set NAME | --log FILE|-] [--caps CAPS]\n"
+		"\n"
+		"Turn what a node set in audit mode would have refused into a profile that\n"
+		"admits exactly those calls, written to standard output in the format\n"
+		"'nvproxyctl apply' takes (and /sys/kernel/nvmediate/sets/NAME/profile shows):\n"
+		"  caps CAPS, audit 0, allow_root/allow_finn/allow_gss 0|1,\n"
+		"  one 'allow FAMILY 0xNUMBER' per call a profile refused.\n"
+		"Refusals by allow_root, allow_finn and allow_gss set that knob to 1; refusals\n"
+		"by the other (shape) rules cannot be admitted by any profile: they are listed\n"
+		"as '#' comments and on standard error.\n"
+		"\n"
+		"  --set NAME   read the set's audit record, /sys/kernel/nvmediate/sets/NAME/refused\n"
+		"               (default: the set 'default')\n"
+		"  --log FILE   read nvmediate's audit log lines from FILE ('-': standard input),\n"
+		"               e.g. dmesg; with --set too, only the lines of that set's nodes\n"
+		"  --caps CAPS  the capabilities of the profile (default: none, so that it admits\n"
+		"               the calls of the run and the base calls only)\n"
+		"\n"
+		"exit: 0 ok, 1 error (unreadable record or log, a line that does not parse),\n"
+		"      2 usage, 3 nvmediate not loaded, 6 no such set\n",
+		prog);
+}
+
+static int cmd_profile(int argc, char **argv)
+{
+	const char *set = NULL, *log = NULL, *caps_in = "none";
+	struct refusals rs = { NULL, 0, 0 };
+	int root = 0, finn = 0, gss = 0, nshape = 0, bad = 0, i, ret;
+	char caps[128], *text, *line, *save;
+	char path[PATH_MAX];
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage_profile(stdout);
+			return EXIT_OK;
+		} else if ((!strcmp(a, "--set") || !strcmp(a, "--log") || !strcmp(a, "--caps")) &&
+			   i + 1 < argc) {
+			if (!strcmp(a, "--set"))
+				set = argv[++i];
+			else if (!strcmp(a, "--log"))
+				log = argv[++i];
+			else
+				caps_in = argv[++i];
+		} else {
+			err("profile: unknown argument or missing value '%s'", a);
+			usage_profile(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (caps_normalise(caps_in, caps, sizeof(caps))) {
+		err("profile: unknown capability in '%s' (compute utility graphics video profiling fabric-imex rdma, none, all)",
+		    caps_in);
+		return EXIT_USAGE;
+	}
+	if (set && !set_name_ok(set)) {
+		err("'%s' is not a set name", set);
+		return EXIT_USAGE;
+	}
+	if (log) {
+		FILE *f = strcmp(log, "-") ? fopen(log, "r") : stdin;
+		char buf[1024];
+
+		if (!f) {
+			err("profile: cannot read %s: %s", log, strerror(errno));
+			return EXIT_ERR;
+		}
+		while (fgets(buf, sizeof(buf), f))
+			if (parse_log_line(buf, &rs, set)) {
+				err("profile: cannot parse the audit line: %s", buf);
+				bad = 1;
+			}
+		if (f != stdin)
+			fclose(f);
+	} else {
+		if (!set)
+			set = "default";
+		ret = set_check(set);
+		if (ret)
+			return ret;
+		set_attr_path(path, sizeof(path), set, "refused");
+		text = read_all(path);
+		if (!text) {
+			err("profile: cannot read %s%s: %s", root_prefix, path, strerror(errno));
+			return EXIT_ERR;
+		}
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "# dropped", 9))
+				fprintf(stderr, "%s: warning: the record was full (%s): the profile misses calls; empty it (write to refused) and run again\n",
+					prog, line + 2);
+			if (parse_record_line(line, &rs)) {
+				err("profile: cannot parse the record line: %s", line);
+				bad = 1;
+			}
+		}
+		free(text);
+	}
+	if (bad) {
+		free(rs.r);
+		return EXIT_ERR;
+	}
+	qsort(rs.r, rs.n, sizeof(*rs.r), cmp_refusal);
+	for (i = 0; i < rs.n; i++) {
+		if (!strcmp(rs.r[i].rule, "ctrl-finn"))
+			finn = 1;
+		else if (!strcmp(rs.r[i].rule, "ctrl-gss-legacy"))
+			gss = 1;
+		else if (rule_is_root(rs.r[i].rule))
+			root = 1;
+	}
+	printf("# nvmediate profile, from %s%s%s\n", log ? "the audit log " : "the audit record of set ",
+	       log ? (strcmp(log, "-") ? log : "(stdin)") : set,
+	       log && set ? " (that set's lines)" : "");
+	printf("caps %s\naudit 0\nallow_root %d\nallow_finn %d\nallow_gss %d\n", caps, root, finn,
+	       gss);
+	for (i = 0; i < rs.n; i++) {
+		if (!rule_is_profile(rs.r[i].rule))
+			continue;
+		if (i && rs.r[i - 1].fam == rs.r[i].fam && rs.r[i - 1].nr == rs.r[i].nr &&
+		    rule_is_profile(rs.r[i - 1].rule))
+			continue;
+		printf("allow %s 0x%x\n", fam_names[rs.r[i].fam], rs.r[i].nr);
+	}
+	for (i = 0; i < rs.n; i++) {
+		const char *r = rs.r[i].rule;
+
+		if (rule_is_profile(r) || rule_is_root(r) || !strcmp(r, "ctrl-finn") ||
+		    !strcmp(r, "ctrl-gss-legacy"))
+			continue;
+		if (!nshape++) {
+			printf("# refused by rules no profile can change (docs/errors.md):\n");
+			fprintf(stderr, "%s: note: refusals no profile admits (shape rules):\n", prog);
+		}
+		printf("#   %s 0x%x %s (%lu)\n", fam_names[rs.r[i].fam], rs.r[i].nr, r,
+		       rs.r[i].count);
+		fprintf(stderr, "  %s 0x%x %s (%lu)\n", fam_names[rs.r[i].fam], rs.r[i].nr, r,
+			rs.r[i].count);
+	}
+	free(rs.r);
+	if (fflush(stdout)) {
+		err("profile: cannot write: %s", strerror(errno));
+		return EXIT_ERR;
+	}
+	return EXIT_OK;
+}
+
+/* ---- apply -------------------------------------------------------------- */
+
+static void usage_apply(FILE *f)
+{
+	fprintf(f,
+		"usage: %s apply --set NAME [FILE|-]\n"
+		"\n"
+		"Give node set NAME the profile in FILE (default: standard input), in the\n"
+		"format 'nvproxyctl profile' writes: lines 'caps CAPS', 'audit 0|1',\n"
+		"'allow_root 0|1', 'allow_finn 0|1', 'allow_gss 0|1' and any number of\n"
+		"'allow FAMILY NUMBER' (FAMILY esc, ctrl, alloc or uvm); '#' starts a comment.\n"
+		"A part the file leaves out keeps its value, except the allow entries: the\n"
+		"set gets exactly those of the file.  The writes go to\n"
+		"/sys/kernel/nvmediate/sets/NAME/: allow first ('clear' and the entries),\n"
+		"then caps, allow_root, allow_finn, allow_gss, and audit last, so that a set\n"
+		"leaving audit mode enforces the complete profile at once.\n"
+		"\n"
+		"exit: 0 ok, 1 a write failed (e.g. not root), 2 usage or a line that does not\n"
+		"      parse (nothing written), 3 nvmediate not loaded, 6 no such set\n",
+		prog);
+}
+
+static int write_attr(const char *set, const char *attr, const char *val)
+{
+	char path[PATH_MAX], p[PATH_MAX];
+	FILE *f;
+
+	set_attr_path(path, sizeof(path), set, attr);
+	hostpath(p, sizeof(p), path);
+	f = fopen(p, "w");
+	if (!f) {
+		err("apply: cannot open %s: %s", p, strerror(errno));
+		return -1;
+	}
+	if (fputs(val, f) == EOF || fflush(f)) {
+		err("apply: writing '%.40s' to %s: %s", val, p, strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f)) {
+		err("apply: writing '%.40s' to %s: %s", val, p, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_apply(int argc, char **argv)
+{
+	static const char *const knobs[] = { "caps", "allow_root", "allow_finn", "allow_gss",
+					     "audit" };
+	char val[5][128], buf[512], chunk[3584];
+	int have[5] = { 0 }, i, ret, lineno = 0;
+	const char *set = NULL, *file = NULL;
+	size_t clen = 0;
+	char *allow = NULL;
+	size_t alen = 0;
+	FILE *f;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage_apply(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
+			set = argv[++i];
+		} else if (!file && (argv[i][0] != '-' || !strcmp(argv[i], "-"))) {
+			file = argv[i];
+		} else {
+			err("apply: unknown argument '%s'", argv[i]);
+			usage_apply(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!set) {
+		err("apply: which set? (--set NAME)");
+		usage_apply(stderr);
+		return EXIT_USAGE;
+	}
+	ret = set_check(set);
+	if (ret)
+		return ret;
+	f = !file || !strcmp(file, "-") ? stdin : fopen(file, "r");
+	if (!f) {
+		err("apply: cannot read %s: %s", file, strerror(errno));
+		return EXIT_ERR;
+	}
+	/* Parse everything first: nothing is written for a file with a bad line. */
+	while (fgets(buf, sizeof(buf), f)) {
+		char key[32], a[64], b[64], extra[8];
+		int n;
+
+		lineno++;
+		buf[strcspn(buf, "#\n")] = '\0';
+		n = sscanf(buf, "%31s %63s %63s %7s", key, a, b, extra);
+		if (n <= 0)
+			continue;
+		if (!strcmp(key, "allow") && n == 3) {
+			unsigned int nr;
+			char *na;
+
+			if (fam_index(a) < 0 || parse_u32(b, &nr))
+				goto bad_line;
+			na = realloc(allow, alen + 32);
+			if (!na)
+				goto bad_line;
+			allow = na;
+			alen += snprintf(allow + alen, 32, "%s 0x%x\n", a, nr);
+			continue;
+		}
+		for (i = 0; i < 5; i++)
+			if (!strcmp(key, knobs[i]))
+				break;
+		if (i == 5 || n < 2)
+			goto bad_line;
+		if (i == 0) {
+			char *rest = buf + strspn(buf, " \t") + 4;
+
+			if (caps_normalise(rest, val[0], sizeof(val[0])))
+				goto bad_line;
+		} else {
+			if (n != 2 || (strcmp(a, "0") && strcmp(a, "1")))
+				goto bad_line;
+			snprintf(val[i], sizeof(val[i]), "%s", a);
+		}
+		have[i] = 1;
+	}
+	if (f != stdin)
+		fclose(f);
+
+	/* allow: "clear" and the entries, in writes of less than a page. */
+	memcpy(chunk, "clear\n", 7);
+	clen = 6;
+	for (i = 0; allow && (size_t)i < alen;) {
+		size_t l = strcspn(allow + i, "\n") + 1;
+
+		if (clen + l >= sizeof(chunk)) {
+			if (write_attr(set, "allow", chunk))
+				goto err_write;
+			clen = 0;
+		}
+		memcpy(chunk + clen, allow + i, l);
+		clen += l;
+		chunk[clen] = '\0';
+		i += l;
+	}
+	if (write_attr(set, "allow", chunk))
+		goto err_write;
+	free(allow);
+	for (i = 0; i < 5; i++)
+		if (have[i] && write_attr(set, knobs[i], val[i]))
+			return EXIT_ERR;
+	return EXIT_OK;
+
+bad_line:
+	if (f != stdin)
+		fclose(f);
+	free(allow);
+	err("apply: %s:%d: not a profile line (caps, audit, allow_root, allow_finn, allow_gss, allow FAMILY NUMBER)",
+	    file ? file : "(stdin)", lineno);
+	return EXIT_USAGE;
+err_write:
+	free(allow);
+	return EXIT_ERR;
 }
 
 /* ---- cdi ---------------------------------------------------------------- */
@@ -1035,17 +1745,22 @@ static int cmd_status(int argc, char **argv)
 static void usage_cdi(FILE *f)
 {
 	fprintf(f,
-		"usage: %s cdi [--gpus N] [--output FILE]\n"
+		"usage: %s cdi [--set NAME] [--gpus N] [--output FILE]\n"
 		"\n"
 		"Write a Container Device Interface spec (cdiVersion 0.6.0, kind\n"
 		"nvmediate.io/gpu) with devices \"0\"..\"N-1\" and \"all\" that give a\n"
 		"container the mediated nodes under the names CUDA expects:\n"
 		"  /dev/nvproxy -> /dev/nvidiactl, /dev/nvproxyK -> /dev/nvidiaK,\n"
 		"  /dev/nvproxy-uvm -> /dev/nvidia-uvm.\n"
+		"With --set NAME (a node set other than 'default'), the kind is\n"
+		"nvmediate.io/set-NAME and the nodes are the set's:\n"
+		"  /dev/nvmediate/NAME/nvidiactl -> /dev/nvidiactl, .../nvidiaK -> /dev/nvidiaK,\n"
+		"  .../nvidia-uvm -> /dev/nvidia-uvm.\n"
 		"Device numbers are read from the host nodes when they exist, and left\n"
 		"out otherwise (the runtime then reads them itself).\n"
 		"\n"
-		"  --gpus N       number of GPU devices (default: the /dev/nvproxyN present)\n"
+		"  --set NAME     the node set (default: default)\n"
+		"  --gpus N       number of GPU devices (default: the set's GPU nodes present)\n"
 		"  --output FILE  write the spec there (default: standard output)\n"
 		"\n"
 		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after copying\n"
@@ -1068,18 +1783,19 @@ static void cdi_node(FILE *f, const char *host, const char *ctr, int last, const
 	fprintf(f, "}%s\n", last ? "" : ",");
 }
 
-static void cdi_gpu(FILE *f, int k, int last, const char *indent)
+static void cdi_gpu(FILE *f, const char *set, int k, int last, const char *indent)
 {
-	char host[32], ctr[32];
+	char host[96], ctr[32];
 
-	snprintf(host, sizeof(host), "/dev/nvproxy%d", k);
+	set_node_path(host, sizeof(host), set, 'g', k);
 	snprintf(ctr, sizeof(ctr), "/dev/nvidia%d", k);
 	cdi_node(f, host, ctr, last, indent);
 }
 
 static int cmd_cdi(int argc, char **argv)
 {
-	const char *output = NULL, *gpus = NULL;
+	const char *output = NULL, *gpus = NULL, *set = NULL;
+	char host_ctl[96], host_uvm[96];
 	int present[MAX_GPUS];
 	char tmp[PATH_MAX + 16];
 	long n;
@@ -1093,7 +1809,8 @@ static int cmd_cdi(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage_cdi(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(a, "--gpus") || !strcmp(a, "--output") || !strcmp(a, "-o")) {
+		} else if (!strcmp(a, "--gpus") || !strcmp(a, "--output") || !strcmp(a, "-o") ||
+			   !strcmp(a, "--set")) {
 			if (i + 1 >= argc) {
 				err("cdi: %s needs a value", a);
 				usage_cdi(stderr);
@@ -1101,6 +1818,8 @@ static int cmd_cdi(int argc, char **argv)
 			}
 			if (!strcmp(a, "--gpus"))
 				gpus = argv[++i];
+			else if (!strcmp(a, "--set"))
+				set = argv[++i];
 			else
 				output = argv[++i];
 		} else if (!strncmp(a, "--gpus=", 7)) {
@@ -1113,6 +1832,12 @@ static int cmd_cdi(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (set && !set_name_ok(set)) {
+		err("cdi: '%s' is not a set name (a-z, 0-9, '-', '_')", set);
+		return EXIT_USAGE;
+	}
+	if (set && !strcmp(set, "default"))
+		set = NULL;
 	if (gpus) {
 		char *end;
 
@@ -1123,7 +1848,7 @@ static int cmd_cdi(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	} else {
-		int cnt = gpu_nodes(present);
+		int cnt = gpu_nodes(present, set);
 
 		/* N: one past the highest GPU node present */
 		n = 0;
@@ -1131,7 +1856,11 @@ static int cmd_cdi(int argc, char **argv)
 			if (present[i])
 				n = i + 1;
 		if (!cnt) {
-			err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
+			if (set)
+				err("cdi: no /dev/nvmediate/%s/nvidiaN node found (is the set there?); pass --gpus N",
+				    set);
+			else
+				err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
 			return EXIT_NOTLOADED;
 		}
 	}
@@ -1143,22 +1872,28 @@ static int cmd_cdi(int argc, char **argv)
 			return EXIT_ERR;
 		}
 	}
-	fprintf(f, "{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"nvmediate.io/gpu\",\n");
+	if (set)
+		fprintf(f, "{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"nvmediate.io/set-%s\",\n",
+			set);
+	else
+		fprintf(f, "{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"nvmediate.io/gpu\",\n");
 	fprintf(f, "  \"devices\": [\n");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "    {\n      \"name\": \"%d\",\n      \"containerEdits\": {\n"
 			"        \"deviceNodes\": [\n", i);
-		cdi_gpu(f, i, 1, ind);
+		cdi_gpu(f, set, i, 1, ind);
 		fprintf(f, "        ]\n      }\n    },\n");
 	}
 	fprintf(f, "    {\n      \"name\": \"all\",\n      \"containerEdits\": {\n"
 		"        \"deviceNodes\": [\n");
 	for (i = 0; i < n; i++)
-		cdi_gpu(f, i, i == n - 1, ind);
+		cdi_gpu(f, set, i, i == n - 1, ind);
 	fprintf(f, "        ]\n      }\n    }\n  ],\n");
 	fprintf(f, "  \"containerEdits\": {\n    \"deviceNodes\": [\n");
-	cdi_node(f, "/dev/nvproxy", "/dev/nvidiactl", 0, "      ");
-	cdi_node(f, "/dev/nvproxy-uvm", "/dev/nvidia-uvm", 1, "      ");
+	set_node_path(host_ctl, sizeof(host_ctl), set, 'c', 0);
+	set_node_path(host_uvm, sizeof(host_uvm), set, 'u', 0);
+	cdi_node(f, host_ctl, "/dev/nvidiactl", 0, "      ");
+	cdi_node(f, host_uvm, "/dev/nvidia-uvm", 1, "      ");
 	fprintf(f, "    ]\n  }\n}\n");
 	if (output) {
 		if (fflush(f) || ferror(f)) {
@@ -1192,10 +1927,13 @@ static void usage(FILE *f)
 		"  status    module, driver version, ABI range, parameters and nodes\n"
 		"  explain   what an ioctl number is in a driver version's ABI, and the policy\n"
 		"  cdi       write a Container Device Interface spec for the mediated nodes\n"
+		"  profile   turn a node set's audit record (or audit log lines) into a profile\n"
+		"  apply     give a node set a profile\n"
 		"  help      this text; 'COMMAND --help' for a command's own\n"
 		"\n"
 		"exit: 0 ok, 1 error, 2 usage, 3 nvmediate not loaded,\n"
-		"      4 explain: unknown number, 5 explain: version outside every range\n",
+		"      4 explain: unknown number, 5 explain: version outside every range,\n"
+		"      6 no such node set\n",
 		prog);
 }
 
@@ -1219,6 +1957,10 @@ int main(int argc, char **argv)
 		return cmd_explain(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cdi"))
 		return cmd_cdi(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "profile"))
+		return cmd_profile(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "apply"))
+		return cmd_apply(argc - 1, argv + 1);
 	err("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: capability profiles (docs/policy.md).  A profile admits a
+ * call when the generated capability table (abi/capabilities.txt) gives
+ * the call a capability the profile has, or the base capability every
+ * profile has, or when the profile lists the call as an explicit allow
+ * entry.  The decisions are pure; the validator asks them after a call's
+ * shape has passed (escape.c, ctrl.c, alloc.c, uvm.c).
+ *
+ * A set's profile is an immutable object, replaced whole: readers hold an
+ * SRCU read lock (per-CPU counters, no shared lock on the call path) for
+ * the duration of one validation, which may sleep; writers publish the
+ * new object and free the old one after a grace period.
+ *
+ * The audit record keeps, per set, each refused (family, number, rule)
+ * once, with a count, up to NVM_REC_MAX entries.
+ */
+#include <linux/bsearch.h>
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/srcu.h>
+#include <linux/string.h>
+
+#include "nvm.h"
+#include "nvabi_tables.h"
+
+DEFINE_STATIC_SRCU(nvm_profile_srcu);
+
+static const char *const nvm_family_names[NVM_FAM_COUNT] = {
+	[NVM_FAM_ESC] = "esc",
+	[NVM_FAM_CTRL] = "ctrl",
+	[NVM_FAM_ALLOC] = "alloc",
+	[NVM_FAM_UVM] = "uvm",
+};
+
+static const char *const nvm_cap_names[] = {
+	"compute", "utility", "graphics", "video", "profiling", "fabric-imex", "rdma",
+};
+
+/**
+ * nvm_family_name() - the name of a family in logs, records and profiles
+ * @family: NVM_FAM_*
+ *
+ * Return: "esc", "ctrl", "alloc", "uvm", or "?".
+ */
+const char *nvm_family_name(unsigned int family)
+{
+	return family < NVM_FAM_COUNT ? nvm_family_names[family] : "?";
+}
+
+static int nvm_family_parse(const char *s, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVM_FAM_COUNT; i++)
+		if (strlen(nvm_family_names[i]) == len && !strncmp(s, nvm_family_names[i], len))
+			return i;
+	return -EINVAL;
+}
+
+static int nvm_cap_cmp(const void *key, const void *elt)
+{
+	const struct nvm_cap_entry *k = key, *e = elt;
+
+	if (k->family != e->family)
+		return k->family < e->family ? -1 : 1;
+	if (k->nr != e->nr)
+		return k->nr < e->nr ? -1 : 1;
+	return 0;
+}
+
+/**
+ * nvm_caps_find() - the capability table's entry of a call
+ * @family: NVM_FAM_*
+ * @nr: escape number, control command, class or UVM command
+ *
+ * Return: the entry, or NULL when no capability admits the call.
+ */
+const struct nvm_cap_entry *nvm_caps_find(unsigned int family, u32 nr)
+{
+	struct nvm_cap_entry k = { .family = family, .nr = nr };
+
+	return bsearch(&k, nvm_cap_table, nvm_cap_count, sizeof(k), nvm_cap_cmp);
+}
+
+static int nvm_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * nvm_profile_admits() - does a profile admit a call (pure)
+ * @p: the profile
+ * @family: NVM_FAM_*
+ * @nr: the call's number in its family
+ *
+ * Return: true when one of the call's capabilities is the profile's or
+ * %NVM_CAP_BASE, or the profile has an allow entry for the call.
+ */
+bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr)
+{
+	const struct nvm_cap_entry *e = nvm_caps_find(family, nr);
+	u64 key = nvm_allow_key(family, nr);
+
+	if (e && (e->caps & (p->caps | NVM_CAP_BASE)))
+		return true;
+	return p->nallow && bsearch(&key, p->allow, p->nallow, sizeof(key), nvm_u64_cmp);
+}
+
+/**
+ * nvm_profile_check() - the profile's decision on a call whose shape passed
+ * @c: the call; @c->prof NULL admits everything
+ * @v: verdict; names the call (@family, @nr) and, on refusal, the answer:
+ *	a control command: status NV_ERR_NOT_SUPPORTED, as for a command the
+ *	driver does not have; anything else: -EPERM
+ * @family: NVM_FAM_*
+ * @nr: the call's number in its family
+ *
+ * The control's status offset is the one of the file's NVOS54 layout.
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
+		       u32 nr)
+{
+	static const char *const rules[NVM_FAM_COUNT] = {
+		"esc-profile", "ctrl-profile", "alloc-profile", "uvm-profile",
+	};
+
+	v->family = family;
+	v->id = nr;
+	if (!c->prof || nvm_profile_admits(c->prof, family, nr))
+		return true;
+	if (family == NVM_FAM_CTRL)
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, nvm_abi_rmlayout(c->abi)->ctl_status,
+				  rules[family]);
+	return nvm_refuse(v, -EPERM, rules[family]);
+}
+
+/**
+ * nvm_caps_parse() - capability names to NVM_CAP_* bits
+ * @s: names separated by '+', ',', spaces or newlines; "none" or an empty
+ *	string for no capability, "all" for every one
+ * @caps: the bits
+ *
+ * Return: 0, or -EINVAL naming an unknown capability.
+ */
+int nvm_caps_parse(const char *s, u32 *caps)
+{
+	u32 bits = 0;
+
+	while (*s) {
+		size_t n;
+		unsigned int i;
+
+		if (*s == '+' || *s == ',' || isspace(*s)) {
+			s++;
+			continue;
+		}
+		n = strcspn(s, "+, \t\n");
+		if (n == 4 && !strncmp(s, "none", 4)) {
+			s += n;
+			continue;
+		}
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			bits |= NVM_CAP_ALL;
+			s += n;
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(nvm_cap_names); i++)
+			if (strlen(nvm_cap_names[i]) == n && !strncmp(s, nvm_cap_names[i], n))
+				break;
+		if (i == ARRAY_SIZE(nvm_cap_names))
+			return -EINVAL;
+		bits |= 1U << i;
+		s += n;
+	}
+	*caps = bits;
+	return 0;
+}
+
+/**
+ * nvm_caps_format() - NVM_CAP_* bits to names separated by spaces
+ * @caps: the bits
+ * @buf: output, NUL-terminated
+ * @len: size of @buf
+ *
+ * Return: length written, "none" for no capability.
+ */
+int nvm_caps_format(u32 caps, char *buf, size_t len)
+{
+	unsigned int i;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(nvm_cap_names); i++)
+		if (caps & (1U << i))
+			n += scnprintf(buf + n, len - n, "%s%s", n ? " " : "", nvm_cap_names[i]);
+	if (!n)
+		n = scnprintf(buf, len, "none");
+	return n;
+}
+
+/**
+ * nvm_profile_alloc() - a zeroed profile with room for allow entries
+ * @nallow: entries
+ *
+ * Return: the profile, or NULL.
+ */
+struct nvm_profile *nvm_profile_alloc(unsigned int nallow)
+{
+	return kzalloc(struct_size((struct nvm_profile *)NULL, allow, nallow), GFP_KERNEL);
+}
+
+/* Parse one "FAMILY NUMBER" pair; *s advances past it. */
+static int nvm_allow_parse(const char **s, u64 *key, bool *remove)
+{
+	const char *p = *s;
+	char num[16];
+	size_t n;
+	int fam;
+	u32 nr;
+
+	*remove = *p == '-';
+	if (*remove)
+		p++;
+	n = strcspn(p, " \t\n");
+	fam = nvm_family_parse(p, n);
+	if (fam < 0)
+		return -EINVAL;
+	p += n;
+	p += strspn(p, " \t");
+	n = strcspn(p, " \t\n");
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	if (kstrtou32(num, 0, &nr))
+		return -EINVAL;
+	*key = nvm_allow_key(fam, nr);
+	*s = p + n;
+	return 0;
+}
+
+/**
+ * nvm_profile_edit_allow() - a copy of a profile with its allow list edited
+ * @old: the profile to copy
+ * @text: "FAMILY NUMBER" pairs to add, "-FAMILY NUMBER" to remove, and the
+ *	word "clear" to start from an empty list; separated by spaces or
+ *	newlines; FAMILY is esc, ctrl, alloc or uvm, NUMBER decimal or 0x hex
+ *
+ * Return: the new profile (not yet published), or ERR_PTR(-EINVAL) for
+ * text that does not parse, ERR_PTR(-ENOSPC) beyond NVM_ALLOW_MAX entries,
+ * ERR_PTR(-ENOMEM).
+ */
+struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const char *text)
+{
+	struct nvm_profile *p;
+	unsigned int i, n = old->nallow;
+	const char *s = text;
+	u64 *keys;
+	int ret = 0;
+
+	keys = kcalloc(NVM_ALLOW_MAX, sizeof(*keys), GFP_KERNEL);
+	if (!keys)
+		return ERR_PTR(-ENOMEM);
+	memcpy(keys, old->allow, n * sizeof(*keys));
+	for (;;) {
+		bool remove;
+		u64 key;
+
+		s += strspn(s, " \t\n");
+		if (!*s)
+			break;
+		if (!strncmp(s, "clear", 5) && (!s[5] || isspace(s[5]))) {
+			n = 0;
+			s += 5;
+			continue;
+		}
+		ret = nvm_allow_parse(&s, &key, &remove);
+		if (ret)
+			goto out;
+		for (i = 0; i < n && keys[i] != key; i++)
+			;
+		if (remove && i < n)
+			keys[i] = keys[--n];
+		if (remove || i < n)
+			continue;
+		if (n == NVM_ALLOW_MAX) {
+			ret = -ENOSPC;
+			goto out;
+		}
+		keys[n++] = key;
+	}
+	sort(keys, n, sizeof(*keys), nvm_u64_cmp, NULL);
+	p = nvm_profile_alloc(n);
+	if (!p) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	p->caps = old->caps;
+	p->audit = old->audit;
+	p->allow_root = old->allow_root;
+	p->allow_finn = old->allow_finn;
+	p->allow_gss = old->allow_gss;
+	p->nallow = n;
+	memcpy(p->allow, keys, n * sizeof(*keys));
+	kfree(keys);
+	return p;
+out:
+	kfree(keys);
+	return ERR_PTR(ret);
+}
+
+/**
+ * nvm_record_init() - an empty audit record
+ * @r: the record
+ */
+void nvm_record_init(struct nvm_record *r)
+{
+	spin_lock_init(&r->lock);
+	r->n = 0;
+	r->dropped = 0;
+}
+
+/**
+ * nvm_record_add() - count a refusal in the audit record
+ * @r: the record
+ * @v: the refusal (@v->family, @v->id, @v->rule)
+ *
+ * Called for refusals in audit mode only, so the lock never sits on the
+ * path of a call the profile admits.
+ */
+void nvm_record_add(struct nvm_record *r, const struct nvm_verdict *v)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&r->lock, flags);
+	for (i = 0; i < r->n; i++) {
+		struct nvm_rec *e = &r->ent[i];
+
+		if (e->family == v->family && e->id == v->id && !strcmp(e->rule, v->rule)) {
+			e->count++;
+			goto out;
+		}
+	}
+	if (r->n < NVM_REC_MAX)
+		r->ent[r->n++] = (struct nvm_rec){ v->family, v->id, v->rule, 1 };
+	else
+		r->dropped++;
+out:
+	spin_unlock_irqrestore(&r->lock, flags);
+}
+
+/**
+ * nvm_record_clear() - empty the audit record
+ * @r: the record
+ */
+void nvm_record_clear(struct nvm_record *r)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&r->lock, flags);
+	r->n = 0;
+	r->dropped = 0;
+	spin_unlock_irqrestore(&r->lock, flags);
+}
+
+/**
+ * nvm_profile_enter() - the profile deciding a call of @nf
+ * @nf: the mediated file
+ * @idx: set to the SRCU read-side index for nvm_profile_exit()
+ *
+ * The profile stays valid until nvm_profile_exit(); the caller may sleep.
+ *
+ * Return: the profile, or NULL when @nf has no set (KUnit files).
+ */
+const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
+	__acquires(nvm_profile_srcu)
+{
+	*idx = srcu_read_lock(&nvm_profile_srcu);
+	return nf->set ? srcu_dereference(nf->set->profile, &nvm_profile_srcu) : NULL;
+}
+
+/**
+ * nvm_profile_exit() - end the use of a profile nvm_profile_enter() gave
+ * @idx: its index
+ */
+void nvm_profile_exit(int idx)
+	__releases(nvm_profile_srcu)
+{
+	srcu_read_unlock(&nvm_profile_srcu, idx);
+}
+
+/**
+ * nvm_profile_replace() - publish a new profile for a set
+ * @set: the set; its update_lock is held by the caller
+ * @p: the new profile, or NULL to take the set's away (removal); owned by
+ *	the set from now on
+ *
+ * Calls already being validated finish with the old profile; every call
+ * that starts after this returns uses @p.  The old profile is freed once no
+ * reader can hold it.
+ */
+void nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
+{
+	struct nvm_profile *old;
+
+	old = rcu_replace_pointer(set->profile, p, lockdep_is_held(&set->update_lock));
+	if (old) {
+		synchronize_srcu(&nvm_profile_srcu);
+		kfree(old);
+	}
+}
+
+/**
+ * nvm_node_name() - the name of a file's node under /dev, for logs
+ * @nf: the mediated file
+ * @buf: output
+ * @len: size of @buf
+ */
+void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len)
+{
+	static const char *const dflt[] = { "nvproxy", "nvproxy", "nvproxy-uvm" };
+	static const char *const named[] = { "nvidiactl", "nvidia", "nvidia-uvm" };
+
+	if (!nf->set || !nf->set->index)
+		snprintf(buf, len, nf->kind == NVM_NODE_GPU ? "%s%u" : "%s", dflt[nf->kind],
+			 nf->gpu);
+	else if (nf->kind == NVM_NODE_GPU)
+		snprintf(buf, len, "nvmediate/%s/%s%u", nf->set->name, named[nf->kind], nf->gpu);
+	else
+		snprintf(buf, len, "nvmediate/%s/%s", nf->set->name, named[nf->kind]);
+}
