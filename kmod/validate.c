@@ -288,6 +288,22 @@ static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile 
 	return nvm_check_readable((u64)(uintptr_t)req->arg, size);
 }
 
+/*
+ * A refusal: its answer, or 0 when the profile audits (then the call goes
+ * on to the driver, and the checks after this one are skipped, but the
+ * payload is still unwrapped and copied so that it is forwarded as any
+ * other call: from the bounce, with its fd plan).
+ */
+static int nvm_refused(const struct nvm_file *nf, struct nvm_req *req, const struct nvm_call *c,
+		       const struct nvm_verdict *v, void __user *payload, bool *audited)
+{
+	int ret = nvm_verdict_apply(nf, req->cmd, c, v, payload);
+
+	if (!ret)
+		*audited = true;
+	return ret;
+}
+
 static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile *prof,
 			    struct nvm_req *req)
 {
@@ -296,16 +312,21 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 			      .size = _IOC_SIZE(req->cmd) };
 	struct nvm_verdict v = { };
 	void __user *arg = req->arg;
+	bool audited = false;
 	int ret;
 
 	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
 		nvm_refuse(&v, -ENOTTY, "esc-unknown");
+		/* Not the driver's ioctl: forwarded untouched when audited. */
 		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
 	}
-	if (!nvm_esc_decide(&c, &v))
-		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
+	if (!nvm_esc_decide(&c, &v)) {
+		ret = nvm_refused(nf, req, &c, &v, arg, &audited);
+		if (ret)
+			return ret;
+	}
 
-	if (c.nr == NVM_NV_ESC_XFER) {
+	if (c.nr == NVM_NV_ESC_XFER && c.size == sizeof(req->xfer_hdr)) {
 		if (copy_from_user(&req->xfer_hdr, arg, sizeof(req->xfer_hdr)))
 			return -EFAULT;
 		c.nr = req->xfer_hdr.cmd;
@@ -318,8 +339,11 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 			nvm_refuse(&v, -EINVAL, "xfer-size");
 			return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
 		}
-		if (!nvm_esc_decide(&c, &v))
-			return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
+		if (!audited && !nvm_esc_decide(&c, &v)) {
+			ret = nvm_refused(nf, req, &c, &v, arg, &audited);
+			if (ret)
+				return ret;
+		}
 	}
 	req->nr = c.nr;
 	req->size = c.size;
@@ -329,8 +353,13 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	if (ret)
 		return ret;
 	c.payload = req->kbuf;
-	if (!nvm_decide_payload(&c, &v))
-		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
+	if (!audited && !nvm_decide_payload(&c, &v)) {
+		ret = nvm_refused(nf, req, &c, &v, arg, &audited);
+		if (ret)
+			return ret;
+	}
+	if (audited)
+		return 0;
 	return nvm_check_readable(v.nested, v.nested_size);
 }
 
