@@ -22,4 +22,11 @@
 #define NVM_DEVNODE_CONST
 #endif
 
+/* __assign_str() takes only the field from 6.10. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define nvm_assign_str(field, src)	__assign_str(field)
+#else
+#define nvm_assign_str(field, src)	__assign_str(field, src)
+#endif
+
 #endif /* NVM_COMPAT_H */

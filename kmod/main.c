@@ -59,16 +59,21 @@ static int __init nvm_init(void)
 	ret = nvm_abi_init();
 	if (ret)
 		return ret;
+	ret = nvm_stats_init();
+	if (ret)
+		goto err_abi;
 	ret = nvm_node_init();
 	if (ret) {
 		pr_err("cannot register the mediated nodes: %d\n", ret);
-		goto err_abi;
+		goto err_stats;
 	}
 	pr_info("version %s: /dev/%s, /dev/%s0..%u, /dev/%s\n", NVM_VERSION,
 		NVM_NODE_NAME_CTL, NVM_NODE_NAME_CTL, nvm_num_gpus ? nvm_num_gpus - 1 : 0,
 		NVM_NODE_NAME_UVM);
 	return 0;
 
+err_stats:
+	nvm_stats_exit();
 err_abi:
 	nvm_abi_exit();
 	return ret;
@@ -77,6 +82,7 @@ err_abi:
 static void __exit nvm_exit(void)
 {
 	nvm_node_exit();
+	nvm_stats_exit();
 	nvm_abi_exit();
 }
 

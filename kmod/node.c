@@ -72,14 +72,20 @@ static int nvm_open(struct inode *inode, struct file *file)
 {
 	struct nvm_file *nf;
 	struct file *backing;
+	enum nvm_kind kind;
+	unsigned int gpu;
 	int ret;
 
-	nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
-	if (!nf)
-		return -ENOMEM;
-	ret = nvm_minor_kind(iminor(inode), &nf->kind, &nf->gpu);
+	ret = nvm_minor_kind(iminor(inode), &kind, &gpu);
 	if (ret)
-		goto err_free;
+		goto out;
+	nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
+	if (!nf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	nf->kind = kind;
+	nf->gpu = gpu;
 
 	backing = nvm_drv_open(nf->kind, nf->gpu, file->f_flags & (O_ACCMODE | O_NONBLOCK));
 	if (IS_ERR(backing)) {
@@ -91,12 +97,15 @@ static int nvm_open(struct inode *inode, struct file *file)
 		goto err_backing;
 	nf->backing = backing;
 	file->private_data = nf;
+	nvm_stats_open(nf, kind, gpu, 0);
 	return 0;
 
 err_backing:
 	nvm_drv_release(backing);
 err_free:
 	kfree(nf);
+out:
+	nvm_stats_open(NULL, kind, gpu, ret);
 	return ret;
 }
 
@@ -104,6 +113,7 @@ static int nvm_release(struct inode *inode, struct file *file)
 {
 	struct nvm_file *nf = file->private_data;
 
+	nvm_stats_release(nf);
 	nvm_drv_release(nf->backing);
 	kfree(nf);
 	return 0;
@@ -113,30 +123,38 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 			      bool compat)
 {
 	struct nvm_file *nf = file->private_data;
+	struct nvm_report rep;
 	struct nvm_fdplan plan;
 	struct nvm_fdctx *ctx;
 	long ret;
 
 	/* Checked against the file's ABI and the policy first (validate.c). */
-	ret = nvm_validate(nf, cmd, arg, compat);
+	ret = nvm_validate(nf, cmd, arg, compat, &rep);
 	if (ret)
-		return ret == NVM_ANSWERED ? 0 : ret;
+		goto out;
 	ret = nvm_fdplan_build(nf, cmd, arg, &plan);
 	if (ret)
-		return ret;
-	if (!plan.swap)
-		return nvm_drv_ioctl(nf->backing, cmd, arg, compat);
+		goto out;
+	if (!plan.swap) {
+		ret = nvm_drv_ioctl(nf->backing, cmd, arg, compat);
+		goto out;
+	}
 
 	ctx = nvm_fdctx_create(&plan);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto out;
+	}
 	ret = nvm_fdctx_enter(ctx);
 	if (!ret) {
 		ret = nvm_drv_ioctl(nf->backing, cmd, arg, compat);
 		nvm_fdctx_leave(ctx);
 	}
 	nvm_fdctx_destroy(ctx);
-	return ret;
+out:
+	/* Counters, tracepoint and refusal log (stats.c). */
+	nvm_stats_ioctl(nf, &rep, ret);
+	return ret == NVM_ANSWERED ? 0 : ret;
 }
 
 static long nvm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -154,15 +172,21 @@ static long nvm_compat_ioctl(struct file *file, unsigned int cmd, unsigned long 
 static int nvm_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct nvm_file *nf = file->private_data;
+	int ret;
 
-	return nvm_drv_mmap(nf->backing, vma);
+	ret = nvm_drv_mmap(nf->backing, vma);
+	nvm_stats_file_op(nf, NVM_FAM_MMAP, ret);
+	return ret;
 }
 
 static __poll_t nvm_poll(struct file *file, struct poll_table_struct *wait)
 {
 	struct nvm_file *nf = file->private_data;
+	__poll_t mask;
 
-	return nvm_drv_poll(nf->backing, wait);
+	mask = nvm_drv_poll(nf->backing, wait);
+	nvm_stats_file_op(nf, NVM_FAM_POLL, (__force long)mask);
+	return mask;
 }
 
 static const struct file_operations nvm_fops = {
@@ -187,6 +211,7 @@ static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
 
 static const struct attribute_group *nvm_class_groups[] = {
 	&nvm_abi_class_group,
+	&nvm_stats_class_group,
 	NULL
 };
 

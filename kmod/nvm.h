@@ -5,8 +5,11 @@
 #ifndef NVM_NVM_H
 #define NVM_NVM_H
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/list.h>
 #include <linux/rbtree.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 #include "base_fds.h"
@@ -18,6 +21,40 @@ enum nvm_kind {
 	NVM_NODE_UVM,		/* /dev/nvidia-uvm */
 };
 
+/* stats.c: the families and verdicts calls are counted in (docs/operations.md). */
+enum nvm_family {
+	NVM_FAM_ESCAPE,
+	NVM_FAM_CTRL,
+	NVM_FAM_ALLOC,
+	NVM_FAM_UVM,
+	NVM_FAM_OPEN,
+	NVM_FAM_MMAP,
+	NVM_FAM_POLL,
+	NVM_FAM_COUNT
+};
+
+enum nvm_outcome {
+	NVM_OUT_FORWARDED,
+	NVM_OUT_REFUSED,
+	NVM_OUT_ANSWERED,
+	NVM_OUT_AUDITED,
+	NVM_OUT_COUNT
+};
+
+/**
+ * struct nvm_fstats - the counts of one mediated file, for debugfs procs
+ * @link: in the list of open files (stats.c)
+ * @tgid: the process that opened the file
+ * @comm: its name at open
+ * @count: calls per family and verdict
+ */
+struct nvm_fstats {
+	struct list_head link;
+	struct pid *tgid;
+	char comm[TASK_COMM_LEN];
+	atomic64_t count[NVM_FAM_COUNT][NVM_OUT_COUNT];
+};
+
 /**
  * struct nvm_file - state of one open mediated file
  * @backing: the real driver's file, opened for this file alone; constant
@@ -25,13 +62,46 @@ enum nvm_kind {
  * @kind: which real node it mediates
  * @gpu: GPU index for %NVM_NODE_GPU
  * @range: the ABI range selected at open, kept until release
+ * @stats: the calls made on it
  */
 struct nvm_file {
 	struct file *backing;
 	enum nvm_kind kind;
 	unsigned int gpu;
 	const struct nvm_range *range;
+	struct nvm_fstats stats;
 };
+
+/**
+ * struct nvm_report - what became of one ioctl, for counters, trace and log
+ * @family: %NVM_FAM_ESCAPE, _CTRL, _ALLOC or _UVM
+ * @outcome: the verdict
+ * @nr: escape number, control command, class or UVM command
+ * @size: payload size; for a control, its params size
+ * @xfer: the escape came inside NV_ESC_IOCTL_XFER_CMD
+ * @rule: the rule that refused (or would have, audited), else NULL
+ * @err: the refusal's negative errno, 0 for an answer in the payload
+ * @status: the NV_STATUS of an answer in the payload
+ */
+struct nvm_report {
+	enum nvm_family family;
+	enum nvm_outcome outcome;
+	u32 nr;
+	u32 size;
+	bool xfer;
+	const char *rule;
+	int err;
+	u32 status;
+};
+
+/* stats.c: counters, tracepoints and the refusal log (docs/operations.md). */
+int nvm_stats_init(void);
+void nvm_stats_exit(void);
+void nvm_stats_open(struct nvm_file *nf, enum nvm_kind kind, unsigned int gpu, int ret);
+void nvm_stats_release(struct nvm_file *nf);
+void nvm_stats_ioctl(struct nvm_file *nf, const struct nvm_report *r, long ret);
+void nvm_stats_file_op(struct nvm_file *nf, enum nvm_family family, long ret);
+extern const struct attribute_group nvm_stats_class_group;
 
 /* main.c: module parameters. */
 extern unsigned int nvm_num_gpus;
@@ -197,6 +267,9 @@ struct nvm_call {
 /**
  * struct nvm_verdict - a decision
  * @rule: NULL when the call may be forwarded, else the check that refused
+ * @family: %NVM_FAM_CTRL or _ALLOC once the payload's number was read, else 0
+ * @number: the control command or class read from the payload
+ * @number_size: the control's params size read from the payload
  * @err: refused with this negative errno; 0 with @rule: answered in payload
  * @status: NV_STATUS written at @status_off when @err is 0
  * @status_off: byte offset of the status field in the payload
@@ -205,6 +278,9 @@ struct nvm_call {
  */
 struct nvm_verdict {
 	const char *rule;
+	enum nvm_family family;
+	u32 number;
+	u32 number_size;
 	int err;
 	u32 status;
 	unsigned int status_off;
@@ -229,7 +305,8 @@ bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *
 		    const char *rule);
 bool nvm_decide(const struct nvm_call *c, struct nvm_verdict *v);
 bool nvm_decide_payload(const struct nvm_call *c, struct nvm_verdict *v);
-int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat);
+int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat,
+		 struct nvm_report *rep);
 
 /* escape.c, ctrl.c, alloc.c, uvm.c: the decision of each family (pure). */
 bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);

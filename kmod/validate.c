@@ -35,7 +35,6 @@
 #include <linux/compat.h>
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
-#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -230,24 +229,45 @@ static int nvm_check_readable(u64 uptr, u32 size)
 	return ret;
 }
 
-/* Refuse, or in audit mode log and forward. */
-static int nvm_verdict_apply(const struct nvm_file *nf, unsigned int cmd,
-			     const struct nvm_call *c, const struct nvm_verdict *v,
-			     void __user *payload)
+/*
+ * What the call became, for stats.c: the family and number the checks got
+ * to, and the verdict.  Called on every path out of the validator.
+ */
+static int nvm_report_set(struct nvm_report *rep, const struct nvm_call *c,
+			  const struct nvm_verdict *v, enum nvm_outcome out, int ret)
 {
-	if (nvm_audit) {
-		pr_info_ratelimited("audit: pid %d (%s): ioctl 0x%08x (nr 0x%x, size %u) on node %d would be refused by rule %s (errno %d, status 0x%x); forwarded\n",
-				    task_pid_nr(current), current->comm, cmd, c->nr, c->size,
-				    nf->kind, v->rule, v->err, v->status);
-		return 0;
-	}
+	rep->family = c->kind == NVM_NODE_UVM ? NVM_FAM_UVM : v->family;
+	rep->nr = v->family == NVM_FAM_ESCAPE ? c->nr : v->number;
+	rep->size = v->family == NVM_FAM_CTRL ? v->number_size : c->size;
+	rep->xfer = c->xfer;
+	rep->outcome = out;
+	rep->rule = v->rule;
+	rep->err = v->err;
+	rep->status = v->err ? 0 : v->status;
+	return ret;
+}
+
+/* A refusal found outside the decisions: a payload that cannot be read. */
+static int nvm_report_fault(struct nvm_report *rep, const struct nvm_call *c,
+			    struct nvm_verdict *v, int err, const char *rule)
+{
+	nvm_refuse(v, err, rule);
+	return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, err);
+}
+
+/* Refuse, or in audit mode forward (stats.c logs either). */
+static int nvm_verdict_apply(const struct nvm_call *c, const struct nvm_verdict *v,
+			     void __user *payload, struct nvm_report *rep)
+{
+	if (nvm_audit)
+		return nvm_report_set(rep, c, v, NVM_OUT_AUDITED, 0);
 	if (v->err)
-		return v->err;
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, v->err);
 	if (v->status_off + sizeof(u32) > c->size)
-		return -EINVAL;
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EINVAL);
 	if (copy_to_user(payload + v->status_off, &v->status, sizeof(u32)))
-		return -EFAULT;
-	return NVM_ANSWERED;
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EFAULT);
+	return nvm_report_set(rep, c, v, NVM_OUT_ANSWERED, NVM_ANSWERED);
 }
 
 static unsigned int nvm_file_abi(const struct nvm_file *nf)
@@ -257,18 +277,25 @@ static unsigned int nvm_file_abi(const struct nvm_file *nf)
 	return r ? r->abi : 0;
 }
 
-static int nvm_validate_uvm(const struct nvm_file *nf, unsigned int cmd, void __user *arg)
+static int nvm_validate_uvm(const struct nvm_file *nf, unsigned int cmd, void __user *arg,
+			    struct nvm_report *rep)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .nr = cmd };
 	struct nvm_verdict v = { };
 	u32 size;
+	int ret;
 
 	if (!nvm_uvm_decide(&c, &v, &size))
-		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
-	return nvm_check_readable((u64)(uintptr_t)arg, size);
+		return nvm_verdict_apply(&c, &v, arg, rep);
+	c.size = size;
+	ret = nvm_check_readable((u64)(uintptr_t)arg, size);
+	if (ret)
+		return nvm_report_fault(rep, &c, &v, ret, "uvm-unreadable");
+	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
-static int nvm_validate_esc(const struct nvm_file *nf, unsigned int cmd, void __user *arg)
+static int nvm_validate_esc(const struct nvm_file *nf, unsigned int cmd, void __user *arg,
+			    struct nvm_report *rep)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .policy = nvm_policy(),
 			      .nr = _IOC_NR(cmd), .size = _IOC_SIZE(cmd) };
@@ -278,16 +305,16 @@ static int nvm_validate_esc(const struct nvm_file *nf, unsigned int cmd, void __
 
 	if (_IOC_TYPE(cmd) != NVM_NV_IOCTL_MAGIC) {
 		nvm_refuse(&v, -ENOTTY, "esc-unknown");
-		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		return nvm_verdict_apply(&c, &v, arg, rep);
 	}
 	if (!nvm_esc_decide(&c, &v))
-		return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		return nvm_verdict_apply(&c, &v, arg, rep);
 
 	if (c.nr == NVM_NV_ESC_XFER) {
 		struct { u32 cmd; u32 size; u64 ptr; } xfer;
 
 		if (copy_from_user(&xfer, arg, sizeof(xfer)))
-			return -EFAULT;
+			return nvm_report_fault(rep, &c, &v, -EFAULT, "esc-unreadable");
 		c.nr = xfer.cmd;
 		c.size = xfer.size;
 		c.xfer = true;
@@ -295,21 +322,30 @@ static int nvm_validate_esc(const struct nvm_file *nf, unsigned int cmd, void __
 		/* The driver answers an inner size over 16384 with -EINVAL. */
 		if (c.size > NVM_NV_MAX_IOCTL_SIZE) {
 			nvm_refuse(&v, -EINVAL, "xfer-size");
-			return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+			return nvm_verdict_apply(&c, &v, arg, rep);
 		}
 		if (!nvm_esc_decide(&c, &v))
-			return nvm_verdict_apply(nf, cmd, &c, &v, arg);
+			return nvm_verdict_apply(&c, &v, arg, rep);
 	}
 
 	ret = nvm_copy_in(&k, arg, c.size);
-	if (ret)
+	if (ret) {
+		nvm_report_fault(rep, &c, &v, ret, ret == -EFAULT ? "esc-unreadable" : "nomem");
 		goto out;
+	}
 	c.payload = k.buf;
 	if (!nvm_decide_payload(&c, &v)) {
-		ret = nvm_verdict_apply(nf, cmd, &c, &v, arg);
+		ret = nvm_verdict_apply(&c, &v, arg, rep);
 		goto out;
 	}
 	ret = nvm_check_readable(v.nested, v.nested_size);
+	if (ret)
+		nvm_report_fault(rep, &c, &v, ret,
+				 ret != -EFAULT ? "nomem" :
+				 v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
+				 "class-params-unreadable");
+	else
+		nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 out:
 	nvm_copy_free(&k);
 	return ret;
@@ -321,17 +357,20 @@ out:
  * @cmd: the ioctl command
  * @arg: the caller's argument
  * @compat: the call came in through compat_ioctl
+ * @rep: filled in with what became of the call, on every path (stats.c)
  *
  * Return: 0 to forward the call; %NVM_ANSWERED when the validator answered
  * it in the payload (the ioctl returns 0 without reaching the driver); a
  * negative errno to return without forwarding (see the file comment).
- * With the module parameter audit=1, refusals are logged and 0 returned.
+ * With the module parameter audit=1, refusals are reported as audited and
+ * 0 returned.
  */
-int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat)
+int nvm_validate(const struct nvm_file *nf, unsigned int cmd, unsigned long arg, bool compat,
+		 struct nvm_report *rep)
 {
 	void __user *p = compat ? compat_ptr(arg) : (void __user *)arg;
 
 	if (nf->kind == NVM_NODE_UVM)
-		return nvm_validate_uvm(nf, cmd, p);
-	return nvm_validate_esc(nf, cmd, p);
+		return nvm_validate_uvm(nf, cmd, p, rep);
+	return nvm_validate_esc(nf, cmd, p, rep);
 }
