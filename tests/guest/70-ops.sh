@@ -131,7 +131,7 @@ if setup; then
 	fi
 
 	dmesg > "$T/dmesg"
-	n=$(tcount "$T/dmesg" 'nvmediate: refused pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=escape nr=0x2a name=[^ ]* size=31 rule=esc-size answer=-22$')
+	n=$(tcount "$T/dmesg" 'nvmediate: refused pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=escape nr=0x2a name=NV_ESC_RM_CONTROL size=31 rule=esc-size answer=-22$')
 	na=$(tcount "$T/dmesg" 'nvmediate: refused pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=ctrl nr=0xff0001 name=- size=0 rule=ctrl-unknown answer=status:0x56$')
 	nu=$(tcount "$T/dmesg" "nvmediate: refused pid=[0-9]* comm=nvraw cgroup=${cg:-/} node=nvproxy-uvm family=uvm nr=0xc9 name=- size=0 rule=uvm-unknown answer=-25\$")
 	nall=$(tcount "$T/dmesg" 'nvmediate: \(refused\|audit\) ')
@@ -222,7 +222,7 @@ if setup audit=1; then
 		check ops-audit-trace "audited events: $n, want 2" [ "$n" = 2 ]
 	fi
 	dmesg > "$T/dmesg"
-	n=$(tcount "$T/dmesg" 'nvmediate: audit pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=ctrl nr=0x102 name=[^ ]* size=104 rule=ctrl-size answer=-22$')
+	n=$(tcount "$T/dmesg" 'nvmediate: audit pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=ctrl nr=0x102 name=NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS size=104 rule=ctrl-size answer=-22$')
 	check ops-audit-log "audit lines: $n, want 2: $(grep 'nvmediate: ' "$T/dmesg" | tail -n 3 | tr '\n' ';')" [ "$n" = 2 ]
 	nvproxyctl status --json > "$T/status.json"
 	check ops-nvproxyctl-status-audit "$(cat "$T/status.json")" \
