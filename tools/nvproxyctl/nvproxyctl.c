@@ -1416,6 +1416,7 @@ static void usage(FILE *f)
 		"\n"
 		"commands:\n"
 		"  status    module, driver version, ABI range, parameters and nodes\n"
+		"  stats     calls forwarded, refused, answered and audited, per family\n"
 		"  explain   what an ioctl number is in a driver version's ABI, and the policy\n"
 		"  cdi       write a Container Device Interface spec for the mediated nodes\n"
 		"  help      this text; 'COMMAND --help' for a command's own\n"
