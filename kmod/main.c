@@ -53,7 +53,8 @@ static int __init nvm_init(void)
 	int ret;
 
 	if (nvm_num_gpus > NVM_MAX_GPUS) {
-		pr_err("num_gpus=%u: at most %u GPU nodes\n", nvm_num_gpus, NVM_MAX_GPUS);
+		pr_err("num_gpus=%u: at most %u GPU nodes; load nvmediate with a smaller num_gpus (/etc/modprobe.d/nvmediate.conf)\n",
+		       nvm_num_gpus, NVM_MAX_GPUS);
 		return -EINVAL;
 	}
 	ret = nvm_abi_init();

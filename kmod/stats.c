@@ -9,7 +9,7 @@
  *    process in debugfs nvmediate/procs while the files are open;
  *  - the tracepoints nvmediate:nvmediate_call and nvmediate:nvmediate_file;
  *  - one ratelimited key=value log line per refused, answered or audited
- *    call.
+ *    call, and once per outage the absence of the driver behind a node.
  *
  * Counting a call takes no lock: a per-CPU increment and an atomic one in
  * the file's own counters.  The list of open files, read only by debugfs,
@@ -222,6 +222,29 @@ void nvm_stats_file_op(struct nvm_file *nf, enum nvm_family family, long ret)
 	trace_nvmediate_file(family, nf->kind, nf->gpu, ret);
 }
 
+/* Bit per node kind: its driver's absence was said, until an open works. */
+static unsigned long nvm_absent_said;
+
+/*
+ * A driver that is not there is a configuration problem: said once, with
+ * the remedy, and again only after it was fixed and came back.
+ */
+static void nvm_report_absent(enum nvm_kind kind, int ret)
+{
+	if (!ret) {
+		if (test_bit(kind, &nvm_absent_said))
+			clear_bit(kind, &nvm_absent_said);
+		return;
+	}
+	if (ret != -ENXIO || kind == NVM_NODE_GPU || test_and_set_bit(kind, &nvm_absent_said))
+		return;
+	if (kind == NVM_NODE_UVM)
+		pr_warn("cannot open nvidia-uvm (host node %s, module parameter uvm_path): opens of /dev/%s fail with ENXIO until nvidia-uvm is loaded and its node exists (e.g. 'modprobe nvidia-uvm; nvidia-modprobe -u -c0')\n",
+			nvm_uvm_path, NVM_NODE_NAME_UVM);
+	else
+		pr_warn("cannot open the nvidia driver (195:255): opens of the mediated nodes fail with ENXIO until it is loaded ('modprobe nvidia')\n");
+}
+
 /**
  * nvm_stats_open() - count and trace an open, and list the file
  * @nf: the new file, or NULL when the open failed
@@ -232,6 +255,7 @@ void nvm_stats_file_op(struct nvm_file *nf, enum nvm_family family, long ret)
 void nvm_stats_open(struct nvm_file *nf, enum nvm_kind kind, unsigned int gpu, int ret)
 {
 	trace_nvmediate_file(NVM_FAM_OPEN, kind, gpu, ret);
+	nvm_report_absent(kind, ret);
 	if (!nf) {
 		nvm_count(NULL, NVM_FAM_OPEN, NVM_OUT_REFUSED);
 		return;

@@ -7,7 +7,8 @@
 # with every field, the caller's cgroup included; debugfs procs shows a
 # process's counts while it holds its files and forgets it after;
 # nvproxyctl stats and status show the same numbers and the stand-in's
-# version; audit=1 counts, traces and logs would-be refusals as audited.
+# version; audit=1 counts, traces and logs would-be refusals as audited;
+# an absent driver is said once, with the remedy.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -227,5 +228,20 @@ if setup audit=1; then
 	nvproxyctl status --json > "$T/status.json"
 	check ops-nvproxyctl-status-audit "$(cat "$T/status.json")" \
 		grep -q '"policy":{"nodes":"all","mode":"audit"' "$T/status.json"
+fi
+
+# --- the driver absent: said once, with the remedy; opens refused and counted ---
+unload_all
+if load_nvmediate num_gpus=2 > "$T/load.txt" 2>&1; then
+	dmesg -c > /dev/null 2>&1
+	snapshot "$T/before"
+	for i in 1 2 3; do cat $CTL 2> /dev/null; done
+	snapshot "$T/after"
+	got=$(deltas "$T/before" "$T/after")
+	n=$(dmesg | grep -c "nvmediate: cannot open the nvidia driver (195:255): .*until it is loaded ('modprobe nvidia')")
+	check ops-driver-absent "said $n time(s), want 1; counters moved by '$got': $(dmesg | tail -n 3 | tr '\n' ';')" \
+		[ "$n $got" = "1 open_refused=3 " ]
+else
+	fail ops-driver-absent "nvmediate: $(tr '\n' ' ' < "$T/load.txt")"
 fi
 nvm_end
