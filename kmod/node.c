@@ -72,7 +72,7 @@ static int nvm_open(struct inode *inode, struct file *file)
 {
 	struct nvm_file *nf;
 	struct file *backing;
-	enum nvm_kind kind;
+	enum nvm_kind kind = NVM_NODE_GPU;	/* a minor past num_gpus */
 	unsigned int gpu;
 	int ret;
 

@@ -303,34 +303,64 @@ static struct nvm_stat_attr nvm_stat_##_f##_##_o = {				\
 	.outcome = _O,								\
 }
 
-#define NVM_STAT_FAMILY(_f, _F)							\
-	NVM_STAT_ATTR(_f, forwarded, _F, NVM_OUT_FORWARDED);			\
-	NVM_STAT_ATTR(_f, refused, _F, NVM_OUT_REFUSED);			\
-	NVM_STAT_ATTR(_f, answered, _F, NVM_OUT_ANSWERED);			\
-	NVM_STAT_ATTR(_f, audited, _F, NVM_OUT_AUDITED)
-
-NVM_STAT_FAMILY(escape, NVM_FAM_ESCAPE);
-NVM_STAT_FAMILY(ctrl, NVM_FAM_CTRL);
-NVM_STAT_FAMILY(alloc, NVM_FAM_ALLOC);
-NVM_STAT_FAMILY(uvm, NVM_FAM_UVM);
-NVM_STAT_FAMILY(open, NVM_FAM_OPEN);
-NVM_STAT_FAMILY(mmap, NVM_FAM_MMAP);
-NVM_STAT_FAMILY(poll, NVM_FAM_POLL);
-
-#define NVM_STAT_ATTRS(_f)							\
-	&nvm_stat_##_f##_forwarded.ca.attr,					\
-	&nvm_stat_##_f##_refused.ca.attr,					\
-	&nvm_stat_##_f##_answered.ca.attr,					\
-	&nvm_stat_##_f##_audited.ca.attr
+NVM_STAT_ATTR(escape, forwarded, NVM_FAM_ESCAPE, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(escape, refused, NVM_FAM_ESCAPE, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(escape, answered, NVM_FAM_ESCAPE, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(escape, audited, NVM_FAM_ESCAPE, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(ctrl, forwarded, NVM_FAM_CTRL, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(ctrl, refused, NVM_FAM_CTRL, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(ctrl, answered, NVM_FAM_CTRL, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(ctrl, audited, NVM_FAM_CTRL, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(alloc, forwarded, NVM_FAM_ALLOC, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(alloc, refused, NVM_FAM_ALLOC, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(alloc, answered, NVM_FAM_ALLOC, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(alloc, audited, NVM_FAM_ALLOC, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(uvm, forwarded, NVM_FAM_UVM, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(uvm, refused, NVM_FAM_UVM, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(uvm, answered, NVM_FAM_UVM, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(uvm, audited, NVM_FAM_UVM, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(open, forwarded, NVM_FAM_OPEN, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(open, refused, NVM_FAM_OPEN, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(open, answered, NVM_FAM_OPEN, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(open, audited, NVM_FAM_OPEN, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(mmap, forwarded, NVM_FAM_MMAP, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(mmap, refused, NVM_FAM_MMAP, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(mmap, answered, NVM_FAM_MMAP, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(mmap, audited, NVM_FAM_MMAP, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(poll, forwarded, NVM_FAM_POLL, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(poll, refused, NVM_FAM_POLL, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(poll, answered, NVM_FAM_POLL, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(poll, audited, NVM_FAM_POLL, NVM_OUT_AUDITED);
 
 static struct attribute *nvm_stats_attrs[] = {
-	NVM_STAT_ATTRS(escape),
-	NVM_STAT_ATTRS(ctrl),
-	NVM_STAT_ATTRS(alloc),
-	NVM_STAT_ATTRS(uvm),
-	NVM_STAT_ATTRS(open),
-	NVM_STAT_ATTRS(mmap),
-	NVM_STAT_ATTRS(poll),
+	&nvm_stat_escape_forwarded.ca.attr,
+	&nvm_stat_escape_refused.ca.attr,
+	&nvm_stat_escape_answered.ca.attr,
+	&nvm_stat_escape_audited.ca.attr,
+	&nvm_stat_ctrl_forwarded.ca.attr,
+	&nvm_stat_ctrl_refused.ca.attr,
+	&nvm_stat_ctrl_answered.ca.attr,
+	&nvm_stat_ctrl_audited.ca.attr,
+	&nvm_stat_alloc_forwarded.ca.attr,
+	&nvm_stat_alloc_refused.ca.attr,
+	&nvm_stat_alloc_answered.ca.attr,
+	&nvm_stat_alloc_audited.ca.attr,
+	&nvm_stat_uvm_forwarded.ca.attr,
+	&nvm_stat_uvm_refused.ca.attr,
+	&nvm_stat_uvm_answered.ca.attr,
+	&nvm_stat_uvm_audited.ca.attr,
+	&nvm_stat_open_forwarded.ca.attr,
+	&nvm_stat_open_refused.ca.attr,
+	&nvm_stat_open_answered.ca.attr,
+	&nvm_stat_open_audited.ca.attr,
+	&nvm_stat_mmap_forwarded.ca.attr,
+	&nvm_stat_mmap_refused.ca.attr,
+	&nvm_stat_mmap_answered.ca.attr,
+	&nvm_stat_mmap_audited.ca.attr,
+	&nvm_stat_poll_forwarded.ca.attr,
+	&nvm_stat_poll_refused.ca.attr,
+	&nvm_stat_poll_answered.ca.attr,
+	&nvm_stat_poll_audited.ca.attr,
 	NULL
 };
 
