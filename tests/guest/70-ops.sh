@@ -5,7 +5,8 @@
 # made, per family and verdict; the tracepoint fires once per call with
 # its verdict and number; each refusal is logged on one key=value line
 # with every field, the caller's cgroup included; debugfs procs shows a
-# process's counts while it holds its files and forgets it after;
+# process's counts while it holds its files and forgets it after; over a
+# CUDA-like session the forwarded counts equal the calls the driver got;
 # nvproxyctl stats and status show the same numbers and the stand-in's
 # version; audit=1 counts, traces and logs would-be refusals as audited;
 # an absent driver is said once, with the remedy.
@@ -201,6 +202,34 @@ if setup; then
 		pass ops-nvproxyctl-status
 	else
 		fail ops-nvproxyctl-status "exit $rc, want $VER exact, enforce, $fwd forwarded, $ref refused: $(cat "$T/status.json")"
+	fi
+fi
+
+# --- a CUDA-like session: the counters are exactly what the driver received ---
+if setup; then
+	snapshot "$T/before"
+	calls_clear
+	if ! nvsession --mediated --ctl $CTL --gpu /dev/nvproxy0 --uvm $UVM > "$T/s.txt" 2>&1; then
+		fail ops-session-counters "the session failed: $(failures "$T/s.txt")"
+	else
+		snapshot "$T/after"
+		calls_save "$T/s.calls"
+		d=$(deltas "$T/before" "$T/after")
+		fwd=0
+		for f in escape ctrl alloc uvm; do
+			n=$(echo "$d" | tr ' ' '\n' | sed -n "s/^${f}_forwarded=//p")
+			fwd=$((fwd + ${n:-0}))
+		done
+		dm=$(echo "$d" | tr ' ' '\n' | sed -n 's/^mmap_forwarded=//p')
+		dp=$(echo "$d" | tr ' ' '\n' | sed -n 's/^poll_forwarded=//p')
+		do=$(echo "$d" | tr ' ' '\n' | sed -n 's/^open_forwarded=//p')
+		got="ioctl=$fwd mmap=${dm:-0} poll=${dp:-0} open=${do:-0}"
+		want="ioctl=$(grep -c ' op=ioctl ' "$T/s.calls") mmap=$(grep -c ' op=mmap ' "$T/s.calls") poll=$(grep -c ' op=poll ' "$T/s.calls") open=$(grep -c ' op=open ' "$T/s.calls")"
+		if [ "$got" = "$want" ] && [ "$fwd" -gt 10 ] && [ "${dm:-0}" -gt 0 ] && [ "${dp:-0}" -gt 0 ]; then
+			pass ops-session-counters
+		else
+			fail ops-session-counters "counted $got, the driver received $want (deltas: $d)"
+		fi
 	fi
 fi
 
