@@ -47,7 +47,7 @@ HDR
 		C["graphics"] = "NVM_CAP_GRAPHICS"; C["video"] = "NVM_CAP_VIDEO"
 		C["profiling"] = "NVM_CAP_PROFILING"; C["fabric-imex"] = "NVM_CAP_FABRIC_IMEX"
 		C["rdma"] = "NVM_CAP_RDMA"; C["base"] = "NVM_CAP_BASE"
-		F[0] = "NVM_FAM_ESC"; F[1] = "NVM_FAM_CTRL"; F[2] = "NVM_FAM_ALLOC"; F[3] = "NVM_FAM_UVM"
+		F[0] = "NVM_FAM_ESCAPE"; F[1] = "NVM_FAM_CTRL"; F[2] = "NVM_FAM_ALLOC"; F[3] = "NVM_FAM_UVM"
 	}
 	/^#/ || NF == 0 { next }
 	{

@@ -77,7 +77,7 @@ int nvm_abi_init(void)
 	if (nvm_force_version && *nvm_force_version) {
 		nvm_force_key = nvm_abi_parse_key(nvm_force_version);
 		if (nvm_force_key == U64_MAX) {
-			pr_err("force_version=%s is not a driver version (e.g. 570.86.15)\n",
+			pr_err("force_version=%s is not a driver version (e.g. 570.86.15); correct or remove it (/etc/modprobe.d/nvmediate.conf)\n",
 			       nvm_force_version);
 			return -EINVAL;
 		}

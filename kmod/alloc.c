@@ -62,7 +62,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
 	memcpy(&params, c->payload + off_params, sizeof(params));
 	v->family = NVM_FAM_ALLOC;
-	v->id = hclass;
+	v->number = hclass;
 
 	e = nvm_abi_class(hclass, c->abi);
 	if (e && nvm_alloc_is_client(hclass)) {

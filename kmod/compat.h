@@ -31,4 +31,11 @@
 #define nvm_vm_flags_clear(vma, f)	((vma)->vm_flags &= ~(f))
 #endif
 
+/* __assign_str() takes only the field from 6.10. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define nvm_assign_str(field, src)	__assign_str(field)
+#else
+#define nvm_assign_str(field, src)	__assign_str(field, src)
+#endif
+
 #endif /* NVM_COMPAT_H */

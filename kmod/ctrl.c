@@ -57,7 +57,8 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	params = nvm_rd64(c->payload, l->ctl_params);
 	psize = nvm_rd32(c->payload, l->ctl_psize);
 	v->family = NVM_FAM_CTRL;
-	v->id = cmd;
+	v->number = cmd;
+	v->number_size = psize;
 
 	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
 		return nvm_refuse(v, -EINVAL, "ctrl-flags");

@@ -53,8 +53,8 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 {
 	const struct nvabi_esc *e = nvm_abi_esc(c->nr, c->abi);
 
-	v->family = NVM_FAM_ESC;
-	v->id = c->nr;
+	v->family = NVM_FAM_ESCAPE;
+	v->number = c->nr;
 	if (!e)
 		return nvm_refuse(v, -ENOTTY, "esc-unknown");
 	if (c->xfer && c->nr == NVM_NV_ESC_XFER)
@@ -65,5 +65,5 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	if (!nvm_esc_size_ok(e, c->size))
 		return nvm_refuse(v, -EINVAL, "esc-size");
-	return nvm_profile_check(c, v, NVM_FAM_ESC, c->nr);
+	return nvm_profile_check(c, v, NVM_FAM_ESCAPE, c->nr);
 }

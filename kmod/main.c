@@ -57,7 +57,8 @@ static int __init nvm_init(void)
 	int ret;
 
 	if (nvm_num_gpus > NVM_MAX_GPUS) {
-		pr_err("num_gpus=%u: at most %u GPU nodes\n", nvm_num_gpus, NVM_MAX_GPUS);
+		pr_err("num_gpus=%u: at most %u GPU nodes; load nvmediate with a smaller num_gpus (/etc/modprobe.d/nvmediate.conf)\n",
+		       nvm_num_gpus, NVM_MAX_GPUS);
 		return -EINVAL;
 	}
 	if (nvm_bounce_mode > 2) {
@@ -70,16 +71,21 @@ static int __init nvm_init(void)
 	ret = nvm_abi_init();
 	if (ret)
 		goto err_bounce;
+	ret = nvm_stats_init();
+	if (ret)
+		goto err_abi;
 	ret = nvm_node_init();
 	if (ret) {
 		pr_err("cannot register the mediated nodes: %d\n", ret);
-		goto err_abi;
+		goto err_stats;
 	}
 	pr_info("version %s: /dev/%s, /dev/%s0..%u, /dev/%s\n", NVM_VERSION,
 		NVM_NODE_NAME_CTL, NVM_NODE_NAME_CTL, nvm_num_gpus ? nvm_num_gpus - 1 : 0,
 		NVM_NODE_NAME_UVM);
 	return 0;
 
+err_stats:
+	nvm_stats_exit();
 err_abi:
 	nvm_abi_exit();
 err_bounce:
@@ -90,6 +96,7 @@ err_bounce:
 static void __exit nvm_exit(void)
 {
 	nvm_node_exit();
+	nvm_stats_exit();
 	nvm_abi_exit();
 	nvm_bounce_exit();
 }

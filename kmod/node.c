@@ -81,14 +81,20 @@ static int nvm_open(struct inode *inode, struct file *file)
 {
 	struct nvm_file *nf;
 	struct file *backing;
+	enum nvm_kind kind = NVM_NODE_GPU;	/* a minor past num_gpus */
+	unsigned int gpu;
 	int ret;
 
-	nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
-	if (!nf)
-		return -ENOMEM;
-	ret = nvm_minor_kind(iminor(inode), &nf->kind, &nf->gpu);
+	ret = nvm_minor_kind(iminor(inode), &kind, &gpu);
 	if (ret)
-		goto err_free;
+		goto out;
+	nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
+	if (!nf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	nf->kind = kind;
+	nf->gpu = gpu;
 	nf->set = nvm_set_open(iminor(inode) / NVM_MINORS);
 	if (!nf->set) {
 		ret = -ENXIO;
@@ -105,6 +111,7 @@ static int nvm_open(struct inode *inode, struct file *file)
 		goto err_backing;
 	nf->backing = backing;
 	file->private_data = nf;
+	nvm_stats_open(nf, kind, gpu, 0);
 	return 0;
 
 err_backing:
@@ -113,6 +120,8 @@ err_free:
 	if (nf->set)
 		nvm_set_close(nf->set);
 	kfree(nf);
+out:
+	nvm_stats_open(NULL, kind, gpu, ret);
 	return ret;
 }
 
@@ -120,6 +129,7 @@ static int nvm_release(struct inode *inode, struct file *file)
 {
 	struct nvm_file *nf = file->private_data;
 
+	nvm_stats_release(nf);
 	nvm_drv_release(nf->backing);
 	nvm_set_close(nf->set);
 	kfree(nf);
@@ -216,15 +226,14 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 		.arg = compat ? compat_ptr(arg) : (void __user *)arg,
 	};
 	struct nvm_bounce_call bc;
+	struct nvm_report rep = { };
 	long ret;
 	int err;
 
 	/* Checked against the file's ABI and the policy first (validate.c). */
-	ret = nvm_validate(nf, &req);
-	if (ret) {
-		ret = ret == NVM_ANSWERED ? 0 : ret;
+	ret = nvm_validate(nf, &req, &rep);
+	if (ret)
 		goto out;
-	}
 	/* Then handed to the driver from where the caller cannot change it. */
 	err = nvm_bounce_prepare(nf, &req, &bc);
 	if (err == -ENOSPC && nvm_bounce_mode >= 2 && req.kbuf && req.size) {
@@ -245,8 +254,10 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 		ret = nvm_call_driver(nf, &req, arg);
 	}
 out:
+	/* Counters, tracepoint and refusal log (stats.c). */
+	nvm_stats_ioctl(nf, &rep, ret);
 	nvm_req_free(&req);
-	return ret;
+	return ret == NVM_ANSWERED ? 0 : ret;
 }
 
 static long nvm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -264,15 +275,21 @@ static long nvm_compat_ioctl(struct file *file, unsigned int cmd, unsigned long 
 static int nvm_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct nvm_file *nf = file->private_data;
+	int ret;
 
-	return nvm_drv_mmap(nf->backing, vma);
+	ret = nvm_drv_mmap(nf->backing, vma);
+	nvm_stats_file_op(nf, NVM_FAM_MMAP, ret);
+	return ret;
 }
 
 static __poll_t nvm_poll(struct file *file, struct poll_table_struct *wait)
 {
 	struct nvm_file *nf = file->private_data;
+	__poll_t mask;
 
-	return nvm_drv_poll(nf->backing, wait);
+	mask = nvm_drv_poll(nf->backing, wait);
+	nvm_stats_file_op(nf, NVM_FAM_POLL, (__force long)mask);
+	return mask;
 }
 
 static const struct file_operations nvm_fops = {
@@ -297,6 +314,7 @@ static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
 
 static const struct attribute_group *nvm_class_groups[] = {
 	&nvm_abi_class_group,
+	&nvm_stats_class_group,
 	NULL
 };
 

@@ -5,11 +5,14 @@
 #ifndef NVM_NVM_H
 #define NVM_NVM_H
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/kobject.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -20,6 +23,43 @@ enum nvm_kind {
 	NVM_NODE_CTL,		/* /dev/nvidiactl */
 	NVM_NODE_GPU,		/* /dev/nvidiaN */
 	NVM_NODE_UVM,		/* /dev/nvidia-uvm */
+};
+
+/* stats.c: the families and verdicts calls are counted in (docs/operations.md). */
+enum nvm_family {
+	NVM_FAM_ESCAPE,
+	NVM_FAM_CTRL,
+	NVM_FAM_ALLOC,
+	NVM_FAM_UVM,
+	NVM_FAM_OPEN,
+	NVM_FAM_MMAP,
+	NVM_FAM_POLL,
+	NVM_FAM_COUNT
+};
+
+/* The families of ioctl commands a profile admits: escape to UVM. */
+#define NVM_FAM_CALLS	(NVM_FAM_UVM + 1)
+
+enum nvm_outcome {
+	NVM_OUT_FORWARDED,
+	NVM_OUT_REFUSED,
+	NVM_OUT_ANSWERED,
+	NVM_OUT_AUDITED,
+	NVM_OUT_COUNT
+};
+
+/**
+ * struct nvm_fstats - the counts of one mediated file, for debugfs procs
+ * @link: in the list of open files (stats.c)
+ * @tgid: the process that opened the file
+ * @comm: its name at open
+ * @count: calls per family and verdict
+ */
+struct nvm_fstats {
+	struct list_head link;
+	struct pid *tgid;
+	char comm[TASK_COMM_LEN];
+	atomic64_t count[NVM_FAM_COUNT][NVM_OUT_COUNT];
 };
 
 /**
@@ -34,6 +74,7 @@ enum nvm_kind {
  * @nobounce_until: when to try @nobounce_mm again (jiffies)
  * @set: the node set the file was opened on; its profile decides every
  *	call of the file (the set cannot be removed while the file is open)
+ * @stats: the calls made on it
  */
 struct nvm_file {
 	struct file *backing;
@@ -43,7 +84,39 @@ struct nvm_file {
 	struct mm_struct *nobounce_mm;
 	unsigned long nobounce_until;
 	struct nvm_set *set;
+	struct nvm_fstats stats;
 };
+
+/**
+ * struct nvm_report - what became of one ioctl, for counters, trace and log
+ * @family: %NVM_FAM_ESCAPE, _CTRL, _ALLOC or _UVM
+ * @outcome: the verdict
+ * @nr: escape number, control command, class or UVM command
+ * @size: payload size; for a control, its params size
+ * @xfer: the escape came inside NV_ESC_IOCTL_XFER_CMD
+ * @rule: the rule that refused (or would have, audited), else NULL
+ * @err: the refusal's negative errno, 0 for an answer in the payload
+ * @status: the NV_STATUS of an answer in the payload
+ */
+struct nvm_report {
+	enum nvm_family family;
+	enum nvm_outcome outcome;
+	u32 nr;
+	u32 size;
+	bool xfer;
+	const char *rule;
+	int err;
+	u32 status;
+};
+
+/* stats.c: counters, tracepoints and the refusal log (docs/operations.md). */
+int nvm_stats_init(void);
+void nvm_stats_exit(void);
+void nvm_stats_open(struct nvm_file *nf, enum nvm_kind kind, unsigned int gpu, int ret);
+void nvm_stats_release(struct nvm_file *nf);
+void nvm_stats_ioctl(struct nvm_file *nf, const struct nvm_report *r, long ret);
+void nvm_stats_file_op(struct nvm_file *nf, enum nvm_family family, long ret);
+extern const struct attribute_group nvm_stats_class_group;
 
 /* main.c: module parameters. */
 extern unsigned int nvm_num_gpus;
@@ -245,23 +318,27 @@ struct nvm_call {
 /**
  * struct nvm_verdict - a decision
  * @rule: NULL when the call may be forwarded, else the check that refused
+ * @family: NVM_FAM_* of the call the decision is about (escape, control,
+ *	class or UVM command)
+ * @number: its number: the escape, or the control command or class read
+ *	from the payload, or the UVM command
+ * @number_size: the control's params size read from the payload
  * @err: refused with this negative errno; 0 with @rule: answered in payload
  * @status: NV_STATUS written at @status_off when @err is 0
  * @status_off: byte offset of the status field in the payload
  * @nested: user pointer to params the driver will read, or 0
  * @nested_size: bytes the driver reads at @nested
- * @family: NVM_FAM_* of the call the decision is about
- * @id: its number (escape, control command, class or UVM command)
  */
 struct nvm_verdict {
 	const char *rule;
+	enum nvm_family family;
+	u32 number;
+	u32 number_size;
 	int err;
 	u32 status;
 	unsigned int status_off;
 	u64 nested;
 	u32 nested_size;
-	u8 family;
-	u32 id;
 };
 
 struct nvabi_esc;
@@ -311,7 +388,7 @@ struct nvm_req {
 	u8 small[64] __aligned(8);
 };
 
-int nvm_validate(const struct nvm_file *nf, struct nvm_req *req);
+int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep);
 void nvm_req_free(struct nvm_req *req);
 
 /* escape.c, ctrl.c, alloc.c, uvm.c: the decision of each family (pure). */
@@ -322,13 +399,6 @@ bool nvm_alloc_is_client(u32 hclass);
 bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size);
 
 /* policy.c: capabilities, profiles and the audit record (docs/policy.md). */
-enum nvm_family {
-	NVM_FAM_ESC,		/* escape number */
-	NVM_FAM_CTRL,		/* RM control command */
-	NVM_FAM_ALLOC,		/* RM allocation class */
-	NVM_FAM_UVM,		/* UVM ioctl command */
-	NVM_FAM_COUNT,
-};
 
 #define NVM_CAP_COMPUTE		0x01
 #define NVM_CAP_UTILITY		0x02

@@ -29,8 +29,8 @@
 
 DEFINE_STATIC_SRCU(nvm_profile_srcu);
 
-static const char *const nvm_family_names[NVM_FAM_COUNT] = {
-	[NVM_FAM_ESC] = "esc",
+static const char *const nvm_family_names[NVM_FAM_CALLS] = {
+	[NVM_FAM_ESCAPE] = "esc",
 	[NVM_FAM_CTRL] = "ctrl",
 	[NVM_FAM_ALLOC] = "alloc",
 	[NVM_FAM_UVM] = "uvm",
@@ -48,14 +48,14 @@ static const char *const nvm_cap_names[] = {
  */
 const char *nvm_family_name(unsigned int family)
 {
-	return family < NVM_FAM_COUNT ? nvm_family_names[family] : "?";
+	return family < NVM_FAM_CALLS ? nvm_family_names[family] : "?";
 }
 
 static int nvm_family_parse(const char *s, size_t len)
 {
 	unsigned int i;
 
-	for (i = 0; i < NVM_FAM_COUNT; i++)
+	for (i = 0; i < NVM_FAM_CALLS; i++)
 		if (strlen(nvm_family_names[i]) == len && !strncmp(s, nvm_family_names[i], len))
 			return i;
 	return -EINVAL;
@@ -128,12 +128,12 @@ bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr
 bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
 		       u32 nr)
 {
-	static const char *const rules[NVM_FAM_COUNT] = {
+	static const char *const rules[NVM_FAM_CALLS] = {
 		"esc-profile", "ctrl-profile", "alloc-profile", "uvm-profile",
 	};
 
 	v->family = family;
-	v->id = nr;
+	v->number = nr;
 	if (!c->prof || nvm_profile_admits(c->prof, family, nr))
 		return true;
 	if (family == NVM_FAM_CTRL)
@@ -331,7 +331,7 @@ void nvm_record_init(struct nvm_record *r)
 /**
  * nvm_record_add() - count a refusal in the audit record
  * @r: the record
- * @v: the refusal (@v->family, @v->id, @v->rule)
+ * @v: the refusal (@v->family, @v->number, @v->rule)
  *
  * Called for refusals in audit mode only, so the lock never sits on the
  * path of a call the profile admits.
@@ -345,13 +345,13 @@ void nvm_record_add(struct nvm_record *r, const struct nvm_verdict *v)
 	for (i = 0; i < r->n; i++) {
 		struct nvm_rec *e = &r->ent[i];
 
-		if (e->family == v->family && e->id == v->id && !strcmp(e->rule, v->rule)) {
+		if (e->family == v->family && e->id == v->number && !strcmp(e->rule, v->rule)) {
 			e->count++;
 			goto out;
 		}
 	}
 	if (r->n < NVM_REC_MAX)
-		r->ent[r->n++] = (struct nvm_rec){ v->family, v->id, v->rule, 1 };
+		r->ent[r->n++] = (struct nvm_rec){ v->family, v->number, v->rule, 1 };
 	else
 		r->dropped++;
 out:

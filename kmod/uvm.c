@@ -28,7 +28,7 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 
 	*size = 0;
 	v->family = NVM_FAM_UVM;
-	v->id = c->nr;
+	v->number = c->nr;
 	if (!e)
 		return nvm_refuse(v, -ENOTTY, "uvm-unknown");
 	if (e->node != NVABI_NODE_UVM)

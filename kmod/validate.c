@@ -38,7 +38,6 @@
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
 #include <linux/pagemap.h>
-#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -175,8 +174,6 @@ static unsigned int nvm_policy(const struct nvm_profile *prof)
 	return p;
 }
 
-static DEFINE_RATELIMIT_STATE(nvm_audit_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);
-
 static int nvm_copy_in(struct nvm_req *req, const void __user *src, unsigned int size)
 {
 	req->kbuf = req->small;
@@ -218,52 +215,51 @@ static int nvm_check_readable(u64 uptr, u32 size)
 }
 
 /*
- * One ratelimited line per refusal forwarded in audit mode, in the format
- * docs/policy.md gives (nvproxyctl profile reads it back).
+ * What the call became, for stats.c: the family and number the checks got
+ * to, and the verdict.  Called on every path out of the validator.
  */
-static void nvm_audit_log(const struct nvm_file *nf, const struct nvm_call *c,
-			  const struct nvm_verdict *v)
+static int nvm_report_set(struct nvm_report *rep, const struct nvm_call *c,
+			  const struct nvm_verdict *v, enum nvm_outcome out, int ret)
 {
-	const struct nvm_cap_entry *e = nvm_caps_find(v->family, v->id);
-	char node[NVM_SET_NAME_MAX + 32];
-	char cg[128] = "?";
-
-	if (!__ratelimit(&nvm_audit_rs))
-		return;
-#ifdef CONFIG_CGROUPS
-	rcu_read_lock();
-	cgroup_path(task_dfl_cgroup(current), cg, sizeof(cg));
-	rcu_read_unlock();
-#endif
-	nvm_node_name(nf, node, sizeof(node));
-	if (v->err)
-		pr_info("audit pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=%d\n",
-			task_pid_nr(current), current->comm, cg, node, nvm_family_name(v->family),
-			v->id, e ? e->name : "-", c->size, v->rule, v->err);
-	else
-		pr_info("audit pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=0x%x\n",
-			task_pid_nr(current), current->comm, cg, node, nvm_family_name(v->family),
-			v->id, e ? e->name : "-", c->size, v->rule, v->status);
+	rep->family = c->kind == NVM_NODE_UVM ? NVM_FAM_UVM : v->family;
+	rep->nr = v->family == NVM_FAM_ESCAPE ? c->nr : v->number;
+	rep->size = v->family == NVM_FAM_CTRL ? v->number_size : c->size;
+	rep->xfer = c->xfer;
+	rep->outcome = out;
+	rep->rule = v->rule;
+	rep->err = v->err;
+	rep->status = v->err ? 0 : v->status;
+	return ret;
 }
 
-/* Refuse, or in the profile's audit mode record, log and forward. */
-static int nvm_verdict_apply(const struct nvm_file *nf, unsigned int cmd,
-			     const struct nvm_call *c, const struct nvm_verdict *v,
-			     void __user *payload)
+/* A refusal found outside the decisions: a payload that cannot be read. */
+static int nvm_report_fault(struct nvm_report *rep, const struct nvm_call *c,
+			    struct nvm_verdict *v, int err, const char *rule)
+{
+	nvm_refuse(v, err, rule);
+	return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, err);
+}
+
+/*
+ * Refuse, or in the profile's audit mode record and forward (stats.c logs
+ * either).
+ */
+static int nvm_verdict_apply(const struct nvm_file *nf, const struct nvm_call *c,
+			     const struct nvm_verdict *v, void __user *payload,
+			     struct nvm_report *rep)
 {
 	if (c->prof ? c->prof->audit : nvm_audit) {
 		if (nf->set)
 			nvm_record_add(&nf->set->rec, v);
-		nvm_audit_log(nf, c, v);
-		return 0;
+		return nvm_report_set(rep, c, v, NVM_OUT_AUDITED, 0);
 	}
 	if (v->err)
-		return v->err;
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, v->err);
 	if (v->status_off + sizeof(u32) > c->size)
-		return -EINVAL;
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EINVAL);
 	if (copy_to_user(payload + v->status_off, &v->status, sizeof(u32)))
-		return -EFAULT;
-	return NVM_ANSWERED;
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EFAULT);
+	return nvm_report_set(rep, c, v, NVM_OUT_ANSWERED, NVM_ANSWERED);
 }
 
 static unsigned int nvm_file_abi(const struct nvm_file *nf)
@@ -274,18 +270,23 @@ static unsigned int nvm_file_abi(const struct nvm_file *nf)
 }
 
 static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile *prof,
-			    struct nvm_req *req)
+			    struct nvm_req *req, struct nvm_report *rep)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
 			      .nr = req->cmd };
 	struct nvm_verdict v = { };
 	u32 size;
+	int ret;
 
 	req->nr = req->cmd;
 	if (!nvm_uvm_decide(&c, &v, &size))
-		return nvm_verdict_apply(nf, req->cmd, &c, &v, req->arg);
+		return nvm_verdict_apply(nf, &c, &v, req->arg, rep);
 	req->size = size;
-	return nvm_check_readable((u64)(uintptr_t)req->arg, size);
+	c.size = size;
+	ret = nvm_check_readable((u64)(uintptr_t)req->arg, size);
+	if (ret)
+		return nvm_report_fault(rep, &c, &v, ret, "uvm-unreadable");
+	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
 /*
@@ -294,10 +295,11 @@ static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile 
  * payload is still unwrapped and copied so that it is forwarded as any
  * other call: from the bounce, with its fd plan).
  */
-static int nvm_refused(const struct nvm_file *nf, struct nvm_req *req, const struct nvm_call *c,
-		       const struct nvm_verdict *v, void __user *payload, bool *audited)
+static int nvm_refused(const struct nvm_file *nf, const struct nvm_call *c,
+		       const struct nvm_verdict *v, void __user *payload,
+		       struct nvm_report *rep, bool *audited)
 {
-	int ret = nvm_verdict_apply(nf, req->cmd, c, v, payload);
+	int ret = nvm_verdict_apply(nf, c, v, payload, rep);
 
 	if (!ret)
 		*audited = true;
@@ -305,7 +307,7 @@ static int nvm_refused(const struct nvm_file *nf, struct nvm_req *req, const str
 }
 
 static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile *prof,
-			    struct nvm_req *req)
+			    struct nvm_req *req, struct nvm_report *rep)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
 			      .policy = nvm_policy(prof), .nr = _IOC_NR(req->cmd),
@@ -318,17 +320,17 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
 		nvm_refuse(&v, -ENOTTY, "esc-unknown");
 		/* Not the driver's ioctl: forwarded untouched when audited. */
-		return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
+		return nvm_verdict_apply(nf, &c, &v, arg, rep);
 	}
 	if (!nvm_esc_decide(&c, &v)) {
-		ret = nvm_refused(nf, req, &c, &v, arg, &audited);
+		ret = nvm_refused(nf, &c, &v, arg, rep, &audited);
 		if (ret)
 			return ret;
 	}
 
 	if (c.nr == NVM_NV_ESC_XFER && c.size == sizeof(req->xfer_hdr)) {
 		if (copy_from_user(&req->xfer_hdr, arg, sizeof(req->xfer_hdr)))
-			return -EFAULT;
+			return nvm_report_fault(rep, &c, &v, -EFAULT, "esc-unreadable");
 		c.nr = req->xfer_hdr.cmd;
 		c.size = req->xfer_hdr.size;
 		c.xfer = true;
@@ -337,10 +339,10 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 		/* The driver answers an inner size over 16384 with -EINVAL. */
 		if (c.size > NVM_NV_MAX_IOCTL_SIZE) {
 			nvm_refuse(&v, -EINVAL, "xfer-size");
-			return nvm_verdict_apply(nf, req->cmd, &c, &v, arg);
+			return nvm_verdict_apply(nf, &c, &v, arg, rep);
 		}
 		if (!audited && !nvm_esc_decide(&c, &v)) {
-			ret = nvm_refused(nf, req, &c, &v, arg, &audited);
+			ret = nvm_refused(nf, &c, &v, arg, rep, &audited);
 			if (ret)
 				return ret;
 		}
@@ -351,16 +353,22 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 
 	ret = nvm_copy_in(req, arg, c.size);
 	if (ret)
-		return ret;
+		return nvm_report_fault(rep, &c, &v, ret,
+					ret == -EFAULT ? "esc-unreadable" : "nomem");
 	c.payload = req->kbuf;
 	if (!audited && !nvm_decide_payload(&c, &v)) {
-		ret = nvm_refused(nf, req, &c, &v, arg, &audited);
+		ret = nvm_refused(nf, &c, &v, arg, rep, &audited);
 		if (ret)
 			return ret;
 	}
 	if (audited)
 		return 0;
-	return nvm_check_readable(v.nested, v.nested_size);
+	ret = nvm_check_readable(v.nested, v.nested_size);
+	if (ret)
+		return nvm_report_fault(rep, &c, &v, ret,
+					v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
+					"class-params-unreadable");
+	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
 /**
@@ -370,23 +378,24 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
  *	zero; the validator fills in the escape and size after unwrapping
  *	XFER and keeps its kernel copy of the payload in @req->kbuf (release
  *	with nvm_req_free() whatever this returns)
+ * @rep: filled in with what became of the call, on every path (stats.c)
  *
  * Return: 0 to forward the call; %NVM_ANSWERED when the validator answered
  * it in the payload (the ioctl returns 0 without reaching the driver); a
  * negative errno to return without forwarding (see the file comment).
  * The profile of the file's set decides (policy.c); with its audit on,
- * refusals are recorded, logged and 0 returned.
+ * refusals are recorded, reported as audited and 0 returned.
  */
-int nvm_validate(const struct nvm_file *nf, struct nvm_req *req)
+int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep)
 {
 	const struct nvm_profile *prof;
 	int idx, ret;
 
 	prof = nvm_profile_enter(nf, &idx);
 	if (nf->kind == NVM_NODE_UVM)
-		ret = nvm_validate_uvm(nf, prof, req);
+		ret = nvm_validate_uvm(nf, prof, req, rep);
 	else
-		ret = nvm_validate_esc(nf, prof, req);
+		ret = nvm_validate_esc(nf, prof, req, rep);
 	nvm_profile_exit(idx);
 	return ret;
 }

@@ -22,23 +22,23 @@ static struct nvm_profile *nvm_test_profile(struct kunit *test, u32 caps, const 
 /* The table is sorted and unique (bsearch), every entry admitted by something. */
 static void policy_test_table_well_formed(struct kunit *test)
 {
-	unsigned int i, n[NVM_FAM_COUNT] = { };
+	unsigned int i, n[NVM_FAM_CALLS] = { };
 
 	KUNIT_ASSERT_GT(test, nvm_cap_count, 300U);
 	for (i = 0; i < nvm_cap_count; i++) {
 		const struct nvm_cap_entry *e = &nvm_cap_table[i];
 
-		KUNIT_EXPECT_LT(test, (unsigned int)e->family, (unsigned int)NVM_FAM_COUNT);
+		KUNIT_EXPECT_LT(test, (unsigned int)e->family, (unsigned int)NVM_FAM_CALLS);
 		KUNIT_EXPECT_NE_MSG(test, (unsigned int)e->caps, 0U, "%s", e->name);
 		KUNIT_EXPECT_TRUE(test, e->name && e->name[0]);
 		if (i)
 			KUNIT_EXPECT_TRUE_MSG(test, nvm_cap_cmp(&nvm_cap_table[i - 1], e) < 0,
 					      "%s out of order", e->name);
 		KUNIT_EXPECT_PTR_EQ(test, nvm_caps_find(e->family, e->nr), e);
-		if (e->family < NVM_FAM_COUNT)
+		if (e->family < NVM_FAM_CALLS)
 			n[e->family]++;
 	}
-	for (i = 0; i < NVM_FAM_COUNT; i++)
+	for (i = 0; i < NVM_FAM_CALLS; i++)
 		KUNIT_EXPECT_GT_MSG(test, n[i], 10U, "family %s", nvm_family_name(i));
 	KUNIT_EXPECT_FALSE(test, nvm_caps_find(NVM_FAM_CTRL, 0x2080dead));
 }
@@ -76,9 +76,9 @@ static void policy_test_per_capability(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x90cc));
 	if (!caps) {
 		/* Only the escapes every session makes. */
-		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESC, NVM_NV_ESC_RM_CONTROL));
-		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESC, NVM_NV_ESC_XFER));
-		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ESC, 0x4e));
+		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, NVM_NV_ESC_RM_CONTROL));
+		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, NVM_NV_ESC_XFER));
+		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, 0x4e));
 		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_UVM, 0x30000001));
 		KUNIT_EXPECT_LT(test, admitted, 12U);
 	}
@@ -98,7 +98,7 @@ static void policy_test_allow_entries(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x20800a01));
 	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x90cc));
 	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_UVM, 0x17));
-	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESC, 0x4e));
+	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, 0x4e));
 	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x20800a01));
 	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x20800a02));
 	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x201));
@@ -140,7 +140,7 @@ static void policy_test_default_admits_session(struct kunit *test)
 	u8 buf[64];
 
 	for (i = 0; i < ARRAY_SIZE(nvm_test_session_esc); i++)
-		KUNIT_EXPECT_TRUE_MSG(test, nvm_profile_admits(p, NVM_FAM_ESC,
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_profile_admits(p, NVM_FAM_ESCAPE,
 							       nvm_test_session_esc[i]),
 				      "esc 0x%x", nvm_test_session_esc[i]);
 	for (i = 0; i < ARRAY_SIZE(nvm_test_session_uvm); i++)
@@ -198,7 +198,7 @@ static void policy_test_answers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
 	KUNIT_EXPECT_EQ(test, v.status_off, (unsigned int)l->ctl_status);
 	KUNIT_EXPECT_EQ(test, (unsigned int)v.family, (unsigned int)NVM_FAM_CTRL);
-	KUNIT_EXPECT_EQ(test, v.id, 0x205U);
+	KUNIT_EXPECT_EQ(test, v.number, 0x205U);
 	/* The shape is checked first: a wrong size is still -EINVAL. */
 	nvm_test_ctl(buf, abi, e->cmd, 0, NVM_TEST_PARAMS_PTR, e->size + 1);
 	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
@@ -272,7 +272,7 @@ static void policy_test_caps_names(struct kunit *test)
 static void policy_test_record(struct kunit *test)
 {
 	struct nvm_record *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	struct nvm_verdict v = { .rule = "ctrl-profile", .family = NVM_FAM_CTRL, .id = 0x201 };
+	struct nvm_verdict v = { .rule = "ctrl-profile", .family = NVM_FAM_CTRL, .number = 0x201 };
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -285,7 +285,7 @@ static void policy_test_record(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->ent[0].count, 2UL);
 	KUNIT_EXPECT_EQ(test, r->ent[1].count, 1UL);
 	for (i = 0; i < NVM_REC_MAX + 5; i++) {
-		v.id = 0x1000 + i;
+		v.number = 0x1000 + i;
 		nvm_record_add(r, &v);
 	}
 	KUNIT_EXPECT_EQ(test, r->n, (unsigned int)NVM_REC_MAX);

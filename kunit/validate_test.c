@@ -593,6 +593,61 @@ static void validate_test_never_admits_what_oracle_refuses(struct kunit *test)
 	KUNIT_EXPECT_GT(test, refused, 1000U);
 }
 
+/*
+ * What the counters, the tracepoint and the log are told: the family and
+ * number a decision got to, whether it admitted the call or not, and the
+ * name the generated tables give that number.
+ */
+static void validate_test_reports_family(struct kunit *test)
+{
+	unsigned int abi = nvm_test_abi_of("595.45.04");
+	const struct nvabi_ctrl *c;
+	const struct nvabi_class *k;
+	struct nvm_verdict v;
+	unsigned int size;
+	u8 buf[64];
+
+	KUNIT_ASSERT_LT(test, abi, (unsigned int)NVABI_NR_ABIS);
+	/* an admitted control: NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO, 108 bytes */
+	memset(&v, 0xff, sizeof(v));
+	size = nvm_test_ctl(buf, abi, 0x102, 0, 0x1000, 108);
+	KUNIT_EXPECT_TRUE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_CONTROL,
+						size, buf, &v));
+	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_CTRL);
+	KUNIT_EXPECT_EQ(test, v.number, 0x102U);
+	KUNIT_EXPECT_EQ(test, v.number_size, 108U);
+	/* refused for its params size: still the control's family and number */
+	size = nvm_test_ctl(buf, abi, 0x102, 0, 0x1000, 104);
+	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_CONTROL,
+						 size, buf, &v));
+	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_CTRL);
+	KUNIT_EXPECT_EQ(test, v.number_size, 104U);
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-size");
+	/* refused before the payload is read: the escape's family */
+	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_CONTROL,
+						 size - 1, buf, &v));
+	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_ESCAPE);
+	/* an alloc: the class */
+	size = nvm_test_alloc(buf, abi, true, 0xbeef, 0);
+	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_ALLOC,
+						 size, buf, &v));
+	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_ALLOC);
+	KUNIT_EXPECT_EQ(test, v.number, 0xbeefU);
+	KUNIT_EXPECT_STREQ(test, v.rule, "class-unknown");
+
+	/* names, parallel to the entry tables */
+	c = nvm_abi_ctrl(0x102, abi);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_STREQ(test, nvabi_ctrl_names[c - nvabi_ctrls],
+			   "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS");
+	k = nvm_abi_class(0x0, abi);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	KUNIT_EXPECT_STREQ(test, nvabi_class_names[k - nvabi_classes], "NV01_ROOT");
+	KUNIT_EXPECT_STREQ(test,
+			   nvabi_esc_names[nvm_abi_esc(NVM_NV_ESC_RM_CONTROL, abi) - nvabi_escs],
+			   "NV_ESC_RM_CONTROL");
+}
+
 static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE_PARAM(validate_test_escape_sizes, nvm_test_release_gen_params),
 	KUNIT_CASE_PARAM(validate_test_control_sizes, nvm_test_release_gen_params),
@@ -601,6 +656,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_control_rules),
 	KUNIT_CASE(validate_test_alloc_rules),
 	KUNIT_CASE(validate_test_never_admits_what_oracle_refuses),
+	KUNIT_CASE(validate_test_reports_family),
 	{}
 };
 

@@ -30,6 +30,10 @@ extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];
 extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];
 extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];
 extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];
+extern const char *const nvabi_esc_names[NVABI_NR_ESCS];
+extern const char *const nvabi_ctrl_names[NVABI_NR_CTRLS];
+extern const char *const nvabi_class_names[NVABI_NR_CLASSES];
+extern const char *const nvabi_uvm_names[NVABI_NR_UVMS];
 
 /* Does entry set @set include ABI number @abi? */
 static inline int nvabi_set_has(unsigned int set, unsigned int abi)

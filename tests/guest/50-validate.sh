@@ -157,7 +157,7 @@ if setup 595.45.04 audit=1; then
 	n=$(ioctls)
 	check validate-audit-forwards "audit=1: '$got', $n ioctl(s) reached the driver" [ "$n" = 1 ]
 	check validate-audit-logs "no audit line: $(dmesg | tail -n 3 | tr '\n' ';')" \
-		sh -c "dmesg | grep -q 'nvmediate: audit pid=[0-9]* comm=nvraw cgroup=[^ ]* node=nvproxy family=ctrl nr=0xff0001 name=- size=32 rule=ctrl-unknown answer=0x56'"
+		sh -c "dmesg | grep -q 'nvmediate: audit pid=[0-9]* comm=nvraw .* family=ctrl nr=0xff0001 .* rule=ctrl-unknown answer=status:0x56'"
 fi
 
 # --- allow_root=1: root's administrator-only calls pass (the profile must

@@ -7,13 +7,17 @@
  *   nvraw --xfer PATH NR SIZE [FIELD...]   the same inside NV_ESC_IOCTL_XFER_CMD
  *   nvraw --uvm PATH CMD SIZE [FIELD...]   UVM command CMD, SIZE-byte payload
  *   nvraw --bad PATH NR SIZE               the payload pointer is unmapped
+ *   nvraw --repeat N ...                   make the call N times (default 1)
+ *   nvraw --hold FILE ...                  after the calls, keep the node
+ *                                          open until FILE exists (30 s at most)
  *
  * FIELD: OFF=VAL (u32), OFF=q:VAL (u64), OFF=buf:N (u64 pointer to N
  * zeroed bytes), OFF=bad (u64 pointer to an unmapped page), st=OFF (print
  * the u32 at OFF after the call).  Numbers in C notation.  Payloads live
  * at fixed addresses, so the same command line gives the same bytes.
  *
- * Output: "ret=0" or "ret=-EINVAL" etc., then " status=0x.." with st=.
+ * Output: "ret=0" or "ret=-EINVAL" etc. (of the last call), then
+ * " status=0x.." with st=.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +28,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ARENA		((void *)0x500000000000ULL)
@@ -50,13 +56,15 @@ static const char *errname(int e)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad] PATH NR SIZE [OFF=VAL|OFF=q:VAL|OFF=buf:N|OFF=bad|st=OFF]...\n");
+	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--repeat N|--hold FILE] PATH NR SIZE [OFF=VAL|OFF=q:VAL|OFF=buf:N|OFF=bad|st=OFF]...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	int xfer = 0, uvm = 0, bad = 0, fd, ret, i = 1;
+	unsigned long repeat = 1, r;
+	const char *hold = NULL;
 	long st = -1;
 	unsigned long nr, size, cmd;
 	uint8_t *arena, *payload, *extra;
@@ -69,6 +77,10 @@ int main(int argc, char **argv)
 			uvm = 1;
 		else if (!strcmp(argv[i], "--bad"))
 			bad = 1;
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
+			hold = argv[++i];
 		else
 			usage();
 	}
@@ -123,20 +135,23 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (uvm) {
-		cmd = nr;
-		ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
-	} else if (xfer) {
-		struct { uint32_t cmd, size; uint64_t ptr; } *x = (void *)(arena + (3u << 20));
+	ret = 0;
+	for (r = 0; r < repeat; r++) {
+		if (uvm) {
+			cmd = nr;
+			ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
+		} else if (xfer) {
+			struct { uint32_t cmd, size; uint64_t ptr; } *x = (void *)(arena + (3u << 20));
 
-		x->cmd = (uint32_t)nr;
-		x->size = (uint32_t)size;
-		x->ptr = bad ? BAD_PTR : (uint64_t)(uintptr_t)payload;
-		cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', 0xd3, sizeof(*x));
-		ret = ioctl(fd, cmd, x);
-	} else {
-		cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', nr, size);
-		ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
+			x->cmd = (uint32_t)nr;
+			x->size = (uint32_t)size;
+			x->ptr = bad ? BAD_PTR : (uint64_t)(uintptr_t)payload;
+			cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', 0xd3, sizeof(*x));
+			ret = ioctl(fd, cmd, x);
+		} else {
+			cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', nr, size);
+			ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
+		}
 	}
 	if (ret < 0)
 		printf("ret=-%s", errname(errno));
@@ -149,6 +164,15 @@ int main(int argc, char **argv)
 		printf(" status=0x%x", v);
 	}
 	printf("\n");
+	fflush(stdout);
+	if (hold) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		struct stat sb;
+		int n;
+
+		for (n = 0; n < 3000 && stat(hold, &sb); n++)
+			nanosleep(&ts, NULL);
+	}
 	close(fd);
 	return 0;
 }

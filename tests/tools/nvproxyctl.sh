@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Tests of tools/nvproxyctl. Need a C compiler and python3; no module, no root,
-# no GPU: explain runs against the committed tables, status and cdi against
-# an empty root and a fake /sys and /dev (NVPROXYCTL_ROOT).
+# no GPU: explain runs against the committed tables, status, stats and cdi
+# against an empty root and a fake /sys and /dev (NVPROXYCTL_ROOT); cdi's
+# output is validated against tests/tools/cdi-schema.json (python3-jsonschema).
 #
 # tests/tools/run.sh sources this file (NVPROXYCTL_FROM_RUN=1) and calls
 # nvproxyctl_tests, which counts with run.sh's own ok/nok; run alone
@@ -49,7 +50,8 @@ $3" "$2" >"$T/py.out" 2>&1; then
 	# ---- help and usage -------------------------------------------------------
 	npc_rc "--help exits 0" 0 "$NPC" --help
 	has "--help lists the exit codes" "$T/out" "3 nvmediate not loaded"
-	for c in status explain cdi; do
+	has "--help lists stats" "$T/out" "stats     calls forwarded, refused"
+	for c in status stats explain cdi; do
 		npc_rc "$c --help exits 0" 0 "$NPC" "$c" --help
 		has "$c --help: usage line" "$T/out" "usage: nvproxyctl $c"
 	done
@@ -61,6 +63,7 @@ $3" "$2" >"$T/py.out" 2>&1; then
 	npc_rc "explain, not a number: exit 2" 2 "$NPC" explain zz --version $V
 	npc_rc "explain, not a version: exit 2" 2 "$NPC" explain 0x2a --version 5x5
 	npc_rc "status, unknown option: exit 2" 2 "$NPC" status --bogus
+	npc_rc "stats, unknown option: exit 2" 2 "$NPC" stats --bogus
 	npc_rc "cdi --gpus 0: exit 2" 2 "$NPC" cdi --gpus 0
 
 	# ---- explain against the committed tables ----------------------------------
@@ -171,6 +174,61 @@ assert e["family"] == "uvm" and e["size"] == 40 and e["node"] == "uvm" and e["ad
 	nmin=$(( $(stat -L -c %T /dev/null | sed 's/^/0x/') ))
 	Y="env NVPROXYCTL_ROOT=$F $NPC"
 
+	# ---- stats --------------------------------------------------------------------
+	npc_rc "stats without nvmediate: exit 3" 3 $X stats
+	has "... a clear message" "$T/out" "nvmediate is not loaded"
+	npc_rc "stats of a module without counters: exit 1" 1 $Y stats
+	has "... says which files" "$T/out" "/sys/class/nvmediate/stats/"
+	mkdir -p "$F/sys/class/nvmediate/stats"
+	i=1
+	for f in escape ctrl alloc uvm open mmap poll; do
+		for v in forwarded refused answered audited; do
+			echo $i >"$F/sys/class/nvmediate/stats/${f}_$v"	# every counter distinct
+			i=$((i + 1))
+		done
+	done
+	npc_rc "stats" 0 $Y stats
+	has "... header" "$T/out" "family      forwarded      refused     answered      audited"
+	has "... a family's row" "$T/out" "ctrl                5            6            7            8"
+	has "... the last family" "$T/out" "poll               25           26           27           28"
+	has "... ioctl totals (escape+ctrl+alloc+uvm)" "$T/out" "ioctls             28           32           36           40"
+	$Y stats --json >"$T/j" 2>&1
+	npc_py "stats --json: every counter where sysfs has it" "$T/j" "
+fams = ['escape', 'ctrl', 'alloc', 'uvm', 'open', 'mmap', 'poll']
+verds = ['forwarded', 'refused', 'answered', 'audited']
+c = j['counters']
+assert list(c) == fams, list(c)
+for fi, f in enumerate(fams):
+    assert list(c[f]) == verds, c[f]
+    for vi, v in enumerate(verds):
+        assert c[f][v] == fi * 4 + vi + 1, (f, v, c[f][v])
+assert j['ioctls'] == {'forwarded': 28, 'refused': 32, 'answered': 36, 'audited': 40}, j['ioctls']
+assert 'procs' not in j"
+	npc_rc "stats --procs without debugfs: exit 1" 1 $Y stats --procs
+	has "... says what is needed" "$T/out" "root and a mounted debugfs are needed"
+	mkdir -p "$F/sys/kernel/debug/nvmediate"
+	{
+		printf 'pid=42 comm=python3 files=2'
+		for f in escape ctrl alloc uvm open mmap poll; do
+			for v in forwarded refused answered audited; do
+				case ${f}_$v in
+				ctrl_forwarded) printf ' %s=%s' "${f}_$v" 17 ;;
+				open_forwarded) printf ' %s=%s' "${f}_$v" 2 ;;
+				*) printf ' %s=0' "${f}_$v" ;;
+				esac
+			done
+		done
+		printf '\n'
+	} >"$F/sys/kernel/debug/nvmediate/procs"
+	npc_rc "stats --procs" 0 $Y stats --procs
+	has "... a process, its nonzero counts" "$T/out" "  pid=42 comm=python3 files=2 ctrl_forwarded=17 open_forwarded=2"
+	$Y stats --procs --json >"$T/j" 2>&1
+	npc_py "stats --procs --json" "$T/j" "
+p = j['procs']
+assert len(p) == 1 and p[0]['pid'] == 42 and p[0]['comm'] == 'python3' and p[0]['files'] == 2, p
+assert p[0]['ctrl_forwarded'] == 17 and p[0]['open_forwarded'] == 2 and p[0]['poll_audited'] == 0, p
+assert len(p[0]) == 3 + 28, len(p[0])"
+
 	npc_rc "explain: version from sysfs" 0 $Y explain 0x2a --family escape
 	has "... the running version" "$T/out" "in driver 535.171.05 (interpolated"
 	npc_rc "explain: policy from sysfs (allow_root=Y)" 0 $Y explain 0x13d --family control
@@ -191,6 +249,8 @@ assert e["family"] == "uvm" and e["size"] == 40 and e["node"] == "uvm" and e["ad
 	has "... a parameter" "$T/out" "allow_root       Y"
 	has "... the control node and its numbers" "$T/out" "/dev/nvproxy       $(printf '%3u:%-3u' "$nmaj" "$nmin")  mediates /dev/nvidiactl"
 	has "... a GPU node" "$T/out" "mediates /dev/nvidia2"
+	has "... the policy" "$T/out" "policy (every node): enforce; allow_root=Y allow_finn=N allow_gss=N"
+	has "... the call totals" "$T/out" "ioctls:            28 forwarded, 32 refused, 36 answered, 40 audited; 18 opens refused"
 	$Y status --json >"$T/j" 2>&1
 	npc_py "status --json" "$T/j" "
 assert j['loaded'] is True and j['module_version'] == '0.1.0'
@@ -202,12 +262,25 @@ assert j['gpu_nodes'] == 3
 paths = [n['path'] for n in j['nodes']]
 assert paths == ['/dev/nvproxy', '/dev/nvproxy-uvm', '/dev/nvproxy0', '/dev/nvproxy1', '/dev/nvproxy2'], paths
 assert all(n['present'] and n['major'] == $nmaj and n['minor'] == $nmin for n in j['nodes'])"
+	$Y status --json >"$T/j" 2>&1
+	npc_py "status --json: policy and call totals" "$T/j" "
+assert j['policy'] == {'nodes': 'all', 'mode': 'enforce', 'allow_root': True, 'allow_finn': False, 'allow_gss': False}, j['policy']
+assert j['calls'] == {'forwarded': 28, 'refused': 32, 'answered': 36, 'audited': 40, 'open_refused': 18}, j['calls']"
+	echo Y >"$P/audit"
+	$Y status --json >"$T/j" 2>&1
+	npc_py "status --json: audit mode" "$T/j" "
+assert j['policy']['mode'] == 'audit', j['policy']"
+	echo N >"$P/audit"
 
 	# ---- cdi ------------------------------------------------------------------------
 	# cdi_ok DESC FILE N [numbers]: the spec's structure, for N GPUs
 	cdi_ok() {
 		npc_py "$1" "$2" "
 import re
+import jsonschema
+schema = json.load(open('$root/tests/tools/cdi-schema.json'))
+jsonschema.Draft7Validator.check_schema(schema)
+jsonschema.Draft7Validator(schema).validate(j)
 n = $3
 numbers = '${4:-}' == 'numbers'
 assert j['cdiVersion'] == '0.6.0', j['cdiVersion']
@@ -305,10 +378,10 @@ assert [x['path'] for x in j['devices'][n]['containerEdits']['deviceNodes']] == 
 	# from log lines: only nvmediate's audit lines, only the set's nodes with --set
 	cat >"$T/log" <<-'EOT'
 	[   21.1] nvmediate: driver 595.45.04 (from module): known release
-	[   21.2] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidiactl family=ctrl nr=0x201 name=NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS size=32 rule=ctrl-profile answer=0x56
+	[   21.2] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidiactl family=ctrl nr=0x201 name=NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS size=32 rule=ctrl-profile answer=status:0x56
 	[   21.3] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidia-uvm family=uvm nr=0x30000001 name=UVM_INITIALIZE size=0 rule=uvm-profile answer=-1
-	[   21.4] nvmediate: audit pid=361 comm=other cgroup=/b node=nvproxy family=esc nr=0xd6 name=NV_ESC_SYS_PARAMS size=8 rule=esc-profile answer=-1
-	[   21.5] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidiactl family=ctrl nr=0x201 name=NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS size=32 rule=ctrl-profile answer=0x56
+	[   21.4] nvmediate: audit pid=361 comm=other cgroup=/b node=nvproxy family=escape nr=0xd6 name=NV_ESC_SYS_PARAMS size=8 rule=esc-profile answer=-1
+	[   21.5] nvmediate: audit pid=360 comm=app cgroup=/a node=nvmediate/learn/nvidiactl family=ctrl nr=0x201 name=NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS size=32 rule=ctrl-profile answer=status:0x56
 	EOT
 	npc_rc "profile --log FILE --set learn" 0 "$NPC" profile --log "$T/log" --set learn
 	grep '^allow ' "$T/out" >"$T/l.allow"
@@ -376,6 +449,18 @@ assert all(x['major'] == $nmaj for x in j['containerEdits']['deviceNodes'])"
 	has "... kind" "$T/out" '"kind": "nvmediate.io/gpu"'
 	npc_rc "cdi --set without its nodes: exit 3" 3 $Y cdi --set prod
 	npc_rc "cdi --set, not a set name: exit 2" 2 $Y cdi --set Bad/Name
+	# the schema is not a test that cannot fail: a misspelt key and a bad kind are errors
+	sed 's/"hostPath"/"hostpath"/' "$T/cdi2" >"$T/cdi-bad1"
+	sed 's|"nvmediate.io/gpu"|"nvmediate/gpu"|' "$T/cdi2" >"$T/cdi-bad2"
+	for b in "$T/cdi-bad1" "$T/cdi-bad2"; do
+		if "$PY" -c "import json, sys, jsonschema
+jsonschema.Draft7Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))" \
+			"$root/tests/tools/cdi-schema.json" "$b" >"$T/py.out" 2>&1; then
+			nok "cdi schema rejects $(basename "$b")" "$b"
+		else
+			ok "cdi schema rejects $(basename "$b")"
+		fi
+	done
 }
 
 if [ -z "${NVPROXYCTL_FROM_RUN:-}" ]; then

@@ -3,6 +3,7 @@
  * nvproxyctl: inspect nvmediate from user space.
  *
  *   nvproxyctl status [--json]
+ *   nvproxyctl stats [--json] [--procs]
  *   nvproxyctl explain NUMBER [--version V] [--family F] [--abi DIR]
  *   nvproxyctl cdi [--set NAME] [--gpus N] [--output FILE]
  *   nvproxyctl profile [--set NAME | --log FILE] [--caps CAPS]
@@ -850,6 +851,196 @@ static int cmd_explain(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- stats -------------------------------------------------------------- */
+
+/* docs/operations.md: /sys/class/nvmediate/stats/<family>_<verdict>. */
+static const char *const stat_families[] = { "escape", "ctrl", "alloc", "uvm",
+					     "open", "mmap", "poll" };
+static const char *const stat_verdicts[] = { "forwarded", "refused", "answered", "audited" };
+#define NFAM	(sizeof(stat_families) / sizeof(stat_families[0]))
+#define NVERD	(sizeof(stat_verdicts) / sizeof(stat_verdicts[0]))
+
+/* Read every counter; -1 when one cannot be read (no stats/ directory). */
+static int read_counters(unsigned long long c[NFAM][NVERD])
+{
+	unsigned int f, v;
+
+	for (f = 0; f < NFAM; f++) {
+		for (v = 0; v < NVERD; v++) {
+			char path[96], buf[32], *end;
+
+			snprintf(path, sizeof(path), "/sys/class/nvmediate/stats/%s_%s",
+				 stat_families[f], stat_verdicts[v]);
+			if (read_line(path, buf, sizeof(buf)))
+				return -1;
+			c[f][v] = strtoull(buf, &end, 10);
+			if (end == buf || *end)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Totals per verdict, over the ioctl families (escape, ctrl, alloc, uvm). */
+static void ioctl_totals(unsigned long long c[NFAM][NVERD], unsigned long long t[NVERD])
+{
+	unsigned int f, v;
+
+	for (v = 0; v < NVERD; v++)
+		for (t[v] = 0, f = 0; f < 4; f++)
+			t[v] += c[f][v];
+}
+
+static void usage_stats(FILE *f)
+{
+	fprintf(f,
+		"usage: %s stats [--json] [--procs]\n"
+		"\n"
+		"Show how many calls nvmediate forwarded, refused, answered in the payload\n"
+		"and forwarded in audit mode, per family (escape, ctrl, alloc, uvm, open,\n"
+		"mmap, poll), since it was loaded (/sys/class/nvmediate/stats/).\n"
+		"\n"
+		"  --procs  also the same counts per process holding mediated files\n"
+		"           (/sys/kernel/debug/nvmediate/procs: root and debugfs needed)\n"
+		"  --json   one JSON object\n"
+		"\n"
+		"exit: 0 ok, 1 error (counters or procs unreadable), 2 usage,\n"
+		"      3 nvmediate not loaded\n",
+		prog);
+}
+
+/* One line of debugfs procs, printed as JSON or text. */
+static int print_proc(const char *line, int json, int first)
+{
+	char buf[2048], *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	if (json)
+		printf("%s{", first ? "" : ",");
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			return -1;
+		*eq = '\0';
+		if (json) {
+			printf("%s", n ? "," : "");
+			json_str(stdout, tok);
+			putchar(':');
+			if (!strcmp(tok, "comm"))
+				json_str(stdout, eq + 1);
+			else
+				printf("%llu", strtoull(eq + 1, NULL, 10));
+		} else if (!strcmp(tok, "pid") || !strcmp(tok, "comm") || !strcmp(tok, "files")) {
+			printf("%s%s=%s", n ? " " : "  ", tok, eq + 1);
+		} else if (strcmp(eq + 1, "0")) {
+			printf(" %s=%s", tok, eq + 1);
+		}
+		n++;
+	}
+	if (json)
+		putchar('}');
+	else
+		putchar('\n');
+	return 0;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	unsigned long long c[NFAM][NVERD], t[NVERD];
+	int json = 0, procs = 0, i, ret = EXIT_OK;
+	unsigned int f, v;
+	char path[PATH_MAX], line[2048];
+	FILE *pf = NULL;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage_stats(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--procs")) {
+			procs = 1;
+		} else {
+			err("stats: unknown argument '%s'", argv[i]);
+			usage_stats(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!module_loaded()) {
+		err("nvmediate is not loaded (no /sys/module/nvmediate): load it with 'modprobe nvmediate'");
+		return EXIT_NOTLOADED;
+	}
+	if (read_counters(c)) {
+		err("cannot read /sys/class/nvmediate/stats/ (an nvmediate without counters?)");
+		return EXIT_ERR;
+	}
+	if (procs) {
+		hostpath(path, sizeof(path), "/sys/kernel/debug/nvmediate/procs");
+		pf = fopen(path, "r");
+		if (!pf) {
+			err("cannot read /sys/kernel/debug/nvmediate/procs: %s (root and a mounted debugfs are needed)",
+			    strerror(errno));
+			ret = EXIT_ERR;
+		}
+	}
+	ioctl_totals(c, t);
+	if (json) {
+		printf("{\"counters\":{");
+		for (f = 0; f < NFAM; f++) {
+			printf("%s\"%s\":{", f ? "," : "", stat_families[f]);
+			for (v = 0; v < NVERD; v++)
+				printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], c[f][v]);
+			printf("}");
+		}
+		printf("},\"ioctls\":{");
+		for (v = 0; v < NVERD; v++)
+			printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], t[v]);
+		printf("}");
+	} else {
+		printf("%-8s", "family");
+		for (v = 0; v < NVERD; v++)
+			printf(" %12s", stat_verdicts[v]);
+		printf("\n");
+		for (f = 0; f < NFAM; f++) {
+			printf("%-8s", stat_families[f]);
+			for (v = 0; v < NVERD; v++)
+				printf(" %12llu", c[f][v]);
+			printf("\n");
+		}
+		printf("%-8s", "ioctls");
+		for (v = 0; v < NVERD; v++)
+			printf(" %12llu", t[v]);
+		printf("\n");
+	}
+	if (pf) {
+		int first = 1;
+
+		if (json)
+			printf(",\"procs\":[");
+		else
+			printf("processes (nonzero counts):\n");
+		while (fgets(line, sizeof(line), pf)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (!line[0])
+				continue;
+			if (print_proc(line, json, first)) {
+				err("unexpected line in procs: %s", line);
+				ret = EXIT_ERR;
+				break;
+			}
+			first = 0;
+		}
+		fclose(pf);
+		if (json)
+			printf("]");
+	}
+	if (json)
+		printf("}\n");
+	return ret;
+}
+
 /* ---- node sets (docs/policy.md) ---------------------------------------- */
 
 #define SETS_DIR	"/sys/kernel/nvmediate/sets"
@@ -1139,7 +1330,10 @@ static int cmd_status(int argc, char **argv)
 	int have[5], phave[NPARAMS];
 	int json = 0, i, ngpu, present[MAX_GPUS];
 	struct node nodes[2 + MAX_GPUS];
-	int nn = 0;
+	int nn = 0, have_counts;
+	unsigned long long counts[NFAM][NVERD], totals[NVERD];
+	struct policy pol;
+	unsigned int v;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -1185,6 +1379,10 @@ static int cmd_status(int argc, char **argv)
 	}
 	for (i = 0; i < nn; i++)
 		stat_node(&nodes[i]);
+	read_policy(&pol);
+	have_counts = !read_counters(counts);
+	if (have_counts)
+		ioctl_totals(counts, totals);
 
 	if (json) {
 		printf("{\"loaded\":true,\"module_version\":");
@@ -1207,7 +1405,23 @@ static int cmd_status(int argc, char **argv)
 			printf("%s\"%s\":", i ? "," : "", param_names[i]);
 			json_str_or_null(stdout, phave[i] ? params[i] : NULL);
 		}
-		printf("},\"gpu_nodes\":%d,\"nodes\":[", ngpu);
+		printf("},\"policy\":");
+		if (pol.from_sysfs)
+			printf("{\"nodes\":\"all\",\"mode\":\"%s\",\"allow_root\":%s,\"allow_finn\":%s,\"allow_gss\":%s}",
+			       pol.audit ? "audit" : "enforce", pol.allow_root ? "true" : "false",
+			       pol.allow_finn ? "true" : "false", pol.allow_gss ? "true" : "false");
+		else
+			printf("null");
+		printf(",\"calls\":");
+		if (have_counts) {
+			printf("{");
+			for (v = 0; v < NVERD; v++)
+				printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], totals[v]);
+			printf(",\"open_refused\":%llu}", counts[4][1]);
+		} else {
+			printf("null");
+		}
+		printf(",\"gpu_nodes\":%d,\"nodes\":[", ngpu);
 		for (i = 0; i < nn; i++) {
 			printf("%s{\"path\":\"%s\",\"mediates\":\"%s\",\"present\":%s", i ? "," : "",
 			       nodes[i].path, nodes[i].mediates, nodes[i].present ? "true" : "false");
@@ -1230,6 +1444,18 @@ static int cmd_status(int argc, char **argv)
 	for (i = 0; i < (int)NPARAMS; i++)
 		printf("  %-15s  %s\n", param_names[i],
 		       phave[i] ? (params[i][0] ? params[i] : "(empty)") : "(unreadable)");
+	if (pol.from_sysfs)
+		printf("policy (every node): %s; allow_root=%s allow_finn=%s allow_gss=%s\n",
+		       pol.audit ? "audit (would-be refusals forwarded and logged)" :
+		       "enforce", pol.allow_root ? "Y" : "N", pol.allow_finn ? "Y" : "N",
+		       pol.allow_gss ? "Y" : "N");
+	else
+		printf("policy:            (unreadable)\n");
+	if (have_counts)
+		printf("ioctls:            %llu forwarded, %llu refused, %llu answered, %llu audited; %llu opens refused\n",
+		       totals[0], totals[1], totals[2], totals[3], counts[4][1]);
+	else
+		printf("ioctls:            (no counters)\n");
 	printf("nodes:\n");
 	for (i = 0; i < nn; i++) {
 		if (nodes[i].chr)
@@ -1248,10 +1474,13 @@ static int cmd_status(int argc, char **argv)
 
 static const char *const fam_names[] = { "esc", "ctrl", "alloc", "uvm" };
 
+/* Profiles and records say "esc"; the kernel log line says "escape". */
 static int fam_index(const char *s)
 {
 	int i;
 
+	if (!strcmp(s, "escape"))
+		return 0;
 	for (i = 0; i < 4; i++)
 		if (!strcmp(s, fam_names[i]))
 			return i;
@@ -1925,6 +2154,7 @@ static void usage(FILE *f)
 		"\n"
 		"commands:\n"
 		"  status    module, driver version, ABI range, parameters and nodes\n"
+		"  stats     calls forwarded, refused, answered and audited, per family\n"
 		"  explain   what an ioctl number is in a driver version's ABI, and the policy\n"
 		"  cdi       write a Container Device Interface spec for the mediated nodes\n"
 		"  profile   turn a node set's audit record (or audit log lines) into a profile\n"
@@ -1955,6 +2185,8 @@ int main(int argc, char **argv)
 		return cmd_status(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "explain"))
 		return cmd_explain(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stats"))
+		return cmd_stats(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cdi"))
 		return cmd_cdi(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "profile"))

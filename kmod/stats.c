@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmediate: what the mediated calls became, for the administrator
+ * (docs/operations.md, a stable interface):
+ *
+ *  - counters per family and verdict, per CPU, summed in
+ *    /sys/class/nvmediate/stats/<family>_<verdict>;
+ *  - the same counters per open file (struct nvm_fstats), listed per
+ *    process in debugfs nvmediate/procs while the files are open;
+ *  - the tracepoints nvmediate:nvmediate_call and nvmediate:nvmediate_file;
+ *  - one ratelimited key=value log line per refused, answered or audited
+ *    call, and once per outage the absence of the driver behind a node.
+ *
+ * Counting a call takes no lock: a per-CPU increment and an atomic one in
+ * the file's own counters.  The list of open files, read only by debugfs,
+ * is changed at open and release under nvm_files_lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "nvm.h"
+#include "nvmediate.h"
+#include "nvabi_tables.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+static const char *const nvm_family_names[NVM_FAM_COUNT] = {
+	[NVM_FAM_ESCAPE] = "escape",
+	[NVM_FAM_CTRL] = "ctrl",
+	[NVM_FAM_ALLOC] = "alloc",
+	[NVM_FAM_UVM] = "uvm",
+	[NVM_FAM_OPEN] = "open",
+	[NVM_FAM_MMAP] = "mmap",
+	[NVM_FAM_POLL] = "poll",
+};
+
+static const char *const nvm_outcome_names[NVM_OUT_COUNT] = {
+	[NVM_OUT_FORWARDED] = "forwarded",
+	[NVM_OUT_REFUSED] = "refused",
+	[NVM_OUT_ANSWERED] = "answered",
+	[NVM_OUT_AUDITED] = "audited",
+};
+
+struct nvm_counts {
+	u64 n[NVM_FAM_COUNT][NVM_OUT_COUNT];
+};
+
+static DEFINE_PER_CPU(struct nvm_counts, nvm_counts);
+
+/* Open mediated files, for debugfs procs; changed at open and release only. */
+static LIST_HEAD(nvm_files);
+static DEFINE_MUTEX(nvm_files_lock);
+static struct dentry *nvm_debugfs;
+
+static void nvm_count(struct nvm_file *nf, enum nvm_family f, enum nvm_outcome o)
+{
+	this_cpu_inc(nvm_counts.n[f][o]);
+	if (nf)
+		atomic64_inc(&nf->stats.count[f][o]);
+}
+
+static u64 nvm_count_sum(enum nvm_family f, enum nvm_outcome o)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(nvm_counts, cpu).n[f][o]);
+	return sum;
+}
+
+/* A value for the log line: no space, no '=', nothing unprintable. */
+static void nvm_log_clean(char *s)
+{
+	for (; *s; s++)
+		if (!isgraph(*s) || *s == '=')
+			*s = '?';
+}
+
+/* The caller's cgroup v2 path, from the root of the hierarchy. */
+static void nvm_cgroup_path(char *buf, size_t len)
+{
+#ifdef CONFIG_CGROUPS
+	int ret;
+
+	rcu_read_lock();
+	ret = cgroup_path(task_dfl_cgroup(current), buf, len);
+	rcu_read_unlock();
+	if (ret < 0)
+		strscpy(buf, "?", len);
+#else
+	strscpy(buf, "/", len);
+#endif
+}
+
+/*
+ * The name the driver's sources give @nr in the descriptor of @range
+ * (abi/generated/: NV_ESC_*, a control's params type, the class, UVM_*),
+ * or NULL when the descriptor has no entry or no name for it.
+ */
+static const char *nvm_abi_name(enum nvm_family family, u32 nr, const struct nvm_range *range)
+{
+	const struct nvabi_range *r = range ? range->abi : NULL;
+	unsigned int abi = r ? r->abi : 0;
+	const char *name = NULL;
+
+	switch (family) {
+	case NVM_FAM_ESCAPE: {
+		const struct nvabi_esc *e = nvm_abi_esc(nr, abi);
+
+		name = e ? nvabi_esc_names[e - nvabi_escs] : NULL;
+		break;
+	}
+	case NVM_FAM_CTRL: {
+		const struct nvabi_ctrl *e = nvm_abi_ctrl(nr, abi);
+
+		name = e ? nvabi_ctrl_names[e - nvabi_ctrls] : NULL;
+		break;
+	}
+	case NVM_FAM_ALLOC: {
+		const struct nvabi_class *e = nvm_abi_class(nr, abi);
+
+		name = e ? nvabi_class_names[e - nvabi_classes] : NULL;
+		break;
+	}
+	case NVM_FAM_UVM: {
+		const struct nvabi_uvm *e = nvm_abi_uvm(nr, abi);
+
+		name = e ? nvabi_uvm_names[e - nvabi_uvms] : NULL;
+		break;
+	}
+	default:
+		break;
+	}
+	return name && *name ? name : NULL;
+}
+
+static DEFINE_RATELIMIT_STATE(nvm_log_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);
+
+/*
+ * One line per refused, answered or audited call, in the format of
+ * docs/operations.md; the word after the prefix is "refused" or "audit".
+ */
+static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
+{
+	char comm[TASK_COMM_LEN], node[24], answer[24], *cg;
+	const char *name;
+
+	if (!__ratelimit(&nvm_log_rs))
+		return;
+	cg = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (cg) {
+		nvm_cgroup_path(cg, PATH_MAX);
+		nvm_log_clean(cg);
+	}
+	get_task_comm(comm, current);
+	nvm_log_clean(comm);
+	nvm_node_name(nf, node, sizeof(node));
+	if (r->err)
+		snprintf(answer, sizeof(answer), "%d", r->err);
+	else
+		snprintf(answer, sizeof(answer), "status:0x%x", r->status);
+	name = nvm_abi_name(r->family, r->nr, nf->range);
+
+	pr_info("%s pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=%s\n",
+		r->outcome == NVM_OUT_AUDITED ? "audit" : "refused", task_tgid_nr(current), comm,
+		cg ? cg : "?", node, nvm_family_names[r->family], r->nr, name ? name : "-",
+		r->size, r->rule ? r->rule : "-", answer);
+	kfree(cg);
+}
+
+/**
+ * nvm_stats_ioctl() - count, trace and log one ioctl on a mediated file
+ * @nf: the file
+ * @r: what the validator made of it (nvm_validate())
+ * @ret: what the ioctl returns (%NVM_ANSWERED for an answer in the payload)
+ *
+ * Called once per ioctl, after the call, from any context an ioctl runs in.
+ */
+void nvm_stats_ioctl(struct nvm_file *nf, const struct nvm_report *r, long ret)
+{
+	if (ret == NVM_ANSWERED)
+		ret = 0;
+	nvm_count(nf, r->family, r->outcome);
+	trace_nvmediate_call(nf, r, ret);
+	if (r->outcome != NVM_OUT_FORWARDED)
+		nvm_log_call(nf, r);
+}
+
+/**
+ * nvm_stats_file_op() - count and trace an mmap or a poll
+ * @nf: the file
+ * @family: %NVM_FAM_MMAP or %NVM_FAM_POLL
+ * @ret: the driver's answer (the poll mask for a poll)
+ */
+void nvm_stats_file_op(struct nvm_file *nf, enum nvm_family family, long ret)
+{
+	nvm_count(nf, family, NVM_OUT_FORWARDED);
+	trace_nvmediate_file(family, nf->kind, nf->gpu, ret);
+}
+
+/* Bit per node kind: its driver's absence was said, until an open works. */
+static unsigned long nvm_absent_said;
+
+/*
+ * A driver that is not there is a configuration problem: said once, with
+ * the remedy, and again only after it was fixed and came back.
+ */
+static void nvm_report_absent(enum nvm_kind kind, int ret)
+{
+	if (!ret) {
+		if (test_bit(kind, &nvm_absent_said))
+			clear_bit(kind, &nvm_absent_said);
+		return;
+	}
+	if (ret != -ENXIO || kind == NVM_NODE_GPU || test_and_set_bit(kind, &nvm_absent_said))
+		return;
+	if (kind == NVM_NODE_UVM)
+		pr_warn("cannot open nvidia-uvm (host node %s, module parameter uvm_path): opens of /dev/%s fail with ENXIO until nvidia-uvm is loaded and its node exists (e.g. 'modprobe nvidia-uvm; nvidia-modprobe -u -c0')\n",
+			nvm_uvm_path, NVM_NODE_NAME_UVM);
+	else
+		pr_warn("cannot open the nvidia driver (195:255): opens of the mediated nodes fail with ENXIO until it is loaded ('modprobe nvidia')\n");
+}
+
+/**
+ * nvm_stats_open() - count and trace an open, and list the file
+ * @nf: the new file, or NULL when the open failed
+ * @kind: the node opened
+ * @gpu: its GPU index
+ * @ret: 0, or the open's negative errno
+ */
+void nvm_stats_open(struct nvm_file *nf, enum nvm_kind kind, unsigned int gpu, int ret)
+{
+	trace_nvmediate_file(NVM_FAM_OPEN, kind, gpu, ret);
+	nvm_report_absent(kind, ret);
+	if (!nf) {
+		nvm_count(NULL, NVM_FAM_OPEN, NVM_OUT_REFUSED);
+		return;
+	}
+	nf->stats.tgid = get_task_pid(current, PIDTYPE_TGID);
+	get_task_comm(nf->stats.comm, current);
+	nvm_count(nf, NVM_FAM_OPEN, NVM_OUT_FORWARDED);
+	mutex_lock(&nvm_files_lock);
+	list_add_tail(&nf->stats.link, &nvm_files);
+	mutex_unlock(&nvm_files_lock);
+}
+
+/**
+ * nvm_stats_release() - trace a release and take the file off the list
+ * @nf: the file, released after this returns
+ */
+void nvm_stats_release(struct nvm_file *nf)
+{
+	trace_nvmediate_file(NVM_TRACE_RELEASE, nf->kind, nf->gpu, 0);
+	mutex_lock(&nvm_files_lock);
+	list_del(&nf->stats.link);
+	mutex_unlock(&nvm_files_lock);
+	put_pid(nf->stats.tgid);
+}
+
+/* /sys/class/nvmediate/stats/<family>_<verdict> */
+struct nvm_stat_attr {
+	struct class_attribute ca;
+	u8 family;
+	u8 outcome;
+};
+
+static ssize_t nvm_stat_show(NVM_CLASS_CONST struct class *c,
+			     NVM_CLASS_CONST struct class_attribute *a, char *buf)
+{
+	const struct nvm_stat_attr *sa = container_of(a, struct nvm_stat_attr, ca);
+
+	return sysfs_emit(buf, "%llu\n", nvm_count_sum(sa->family, sa->outcome));
+}
+
+#define NVM_STAT_ATTR(_f, _o, _F, _O)						\
+static struct nvm_stat_attr nvm_stat_##_f##_##_o = {				\
+	.ca = __ATTR(_f##_##_o, 0444, nvm_stat_show, NULL),			\
+	.family = _F,								\
+	.outcome = _O,								\
+}
+
+NVM_STAT_ATTR(escape, forwarded, NVM_FAM_ESCAPE, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(escape, refused, NVM_FAM_ESCAPE, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(escape, answered, NVM_FAM_ESCAPE, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(escape, audited, NVM_FAM_ESCAPE, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(ctrl, forwarded, NVM_FAM_CTRL, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(ctrl, refused, NVM_FAM_CTRL, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(ctrl, answered, NVM_FAM_CTRL, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(ctrl, audited, NVM_FAM_CTRL, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(alloc, forwarded, NVM_FAM_ALLOC, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(alloc, refused, NVM_FAM_ALLOC, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(alloc, answered, NVM_FAM_ALLOC, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(alloc, audited, NVM_FAM_ALLOC, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(uvm, forwarded, NVM_FAM_UVM, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(uvm, refused, NVM_FAM_UVM, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(uvm, answered, NVM_FAM_UVM, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(uvm, audited, NVM_FAM_UVM, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(open, forwarded, NVM_FAM_OPEN, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(open, refused, NVM_FAM_OPEN, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(open, answered, NVM_FAM_OPEN, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(open, audited, NVM_FAM_OPEN, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(mmap, forwarded, NVM_FAM_MMAP, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(mmap, refused, NVM_FAM_MMAP, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(mmap, answered, NVM_FAM_MMAP, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(mmap, audited, NVM_FAM_MMAP, NVM_OUT_AUDITED);
+NVM_STAT_ATTR(poll, forwarded, NVM_FAM_POLL, NVM_OUT_FORWARDED);
+NVM_STAT_ATTR(poll, refused, NVM_FAM_POLL, NVM_OUT_REFUSED);
+NVM_STAT_ATTR(poll, answered, NVM_FAM_POLL, NVM_OUT_ANSWERED);
+NVM_STAT_ATTR(poll, audited, NVM_FAM_POLL, NVM_OUT_AUDITED);
+
+static struct attribute *nvm_stats_attrs[] = {
+	&nvm_stat_escape_forwarded.ca.attr,
+	&nvm_stat_escape_refused.ca.attr,
+	&nvm_stat_escape_answered.ca.attr,
+	&nvm_stat_escape_audited.ca.attr,
+	&nvm_stat_ctrl_forwarded.ca.attr,
+	&nvm_stat_ctrl_refused.ca.attr,
+	&nvm_stat_ctrl_answered.ca.attr,
+	&nvm_stat_ctrl_audited.ca.attr,
+	&nvm_stat_alloc_forwarded.ca.attr,
+	&nvm_stat_alloc_refused.ca.attr,
+	&nvm_stat_alloc_answered.ca.attr,
+	&nvm_stat_alloc_audited.ca.attr,
+	&nvm_stat_uvm_forwarded.ca.attr,
+	&nvm_stat_uvm_refused.ca.attr,
+	&nvm_stat_uvm_answered.ca.attr,
+	&nvm_stat_uvm_audited.ca.attr,
+	&nvm_stat_open_forwarded.ca.attr,
+	&nvm_stat_open_refused.ca.attr,
+	&nvm_stat_open_answered.ca.attr,
+	&nvm_stat_open_audited.ca.attr,
+	&nvm_stat_mmap_forwarded.ca.attr,
+	&nvm_stat_mmap_refused.ca.attr,
+	&nvm_stat_mmap_answered.ca.attr,
+	&nvm_stat_mmap_audited.ca.attr,
+	&nvm_stat_poll_forwarded.ca.attr,
+	&nvm_stat_poll_refused.ca.attr,
+	&nvm_stat_poll_answered.ca.attr,
+	&nvm_stat_poll_audited.ca.attr,
+	NULL
+};
+
+const struct attribute_group nvm_stats_class_group = {
+	.name = "stats",
+	.attrs = nvm_stats_attrs,
+};
+
+/*
+ * debugfs nvmediate/procs: one line per process holding mediated files it
+ * opened, its files' counters summed.  Quadratic in the open files, which
+ * only a reader of this file pays.
+ */
+static int nvm_procs_show(struct seq_file *m, void *unused)
+{
+	struct nvm_fstats *s, *t;
+	unsigned int f, o, files;
+	u64 sum[NVM_FAM_COUNT][NVM_OUT_COUNT];
+	char comm[TASK_COMM_LEN];
+
+	mutex_lock(&nvm_files_lock);
+	list_for_each_entry(s, &nvm_files, link) {
+		bool seen = false;
+
+		list_for_each_entry(t, &nvm_files, link) {
+			if (t == s)
+				break;
+			if (t->tgid == s->tgid) {
+				seen = true;
+				break;
+			}
+		}
+		if (seen)
+			continue;
+		memset(sum, 0, sizeof(sum));
+		files = 0;
+		t = s;
+		list_for_each_entry_from(t, &nvm_files, link) {
+			if (t->tgid != s->tgid)
+				continue;
+			files++;
+			for (f = 0; f < NVM_FAM_COUNT; f++)
+				for (o = 0; o < NVM_OUT_COUNT; o++)
+					sum[f][o] += atomic64_read(&t->count[f][o]);
+		}
+		strscpy(comm, s->comm, sizeof(comm));
+		nvm_log_clean(comm);
+		seq_printf(m, "pid=%d comm=%s files=%u", pid_nr(s->tgid), comm, files);
+		for (f = 0; f < NVM_FAM_COUNT; f++)
+			for (o = 0; o < NVM_OUT_COUNT; o++)
+				seq_printf(m, " %s_%s=%llu", nvm_family_names[f],
+					   nvm_outcome_names[o], sum[f][o]);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&nvm_files_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_procs);
+
+/**
+ * nvm_stats_init() - create the debugfs files
+ *
+ * debugfs is optional: without it the counters are still in sysfs.
+ *
+ * Return: 0.
+ */
+int nvm_stats_init(void)
+{
+	nvm_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("procs", 0400, nvm_debugfs, NULL, &nvm_procs_fops);
+	return 0;
+}
+
+void nvm_stats_exit(void)
+{
+	debugfs_remove(nvm_debugfs);
+}
