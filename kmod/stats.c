@@ -156,7 +156,7 @@ static DEFINE_RATELIMIT_STATE(nvm_log_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RA
  */
 static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 {
-	char comm[TASK_COMM_LEN], node[24], answer[24], *cg;
+	char comm[TASK_COMM_LEN], node[NVM_SET_NAME_MAX + 32], answer[24], *cg;
 	const char *name;
 
 	if (!__ratelimit(&nvm_log_rs))
