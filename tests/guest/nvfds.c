@@ -3,7 +3,8 @@
  * nvfds: no thread and no other process ever obtains a file of the driver
  * while fd-carrying calls run through the mediated nodes (80-hard-fds.sh).
  *
- *   nvfds --ctl P --gpu P --uvm P [--calls N] [--scanners K] [--no-getfd]
+ *   nvfds --ctl P --gpu P --uvm P [--calls N] [--seconds S] [--scanners K]
+ *         [--no-getfd] [--trace]
  *
  * The main thread (the thread-group leader, so that /proc/self/fd and
  * pidfd_getfd() look at its fd table) issues N fd-carrying calls, round
@@ -26,8 +27,12 @@
  * (no file operations of the driver: it can neither issue calls nor be
  * reopened) is counted and reported separately.
  *
+ * --trace: each call's number and path on stderr before it is made.
+ * --seconds: stop calling after S seconds (the counts are printed, and the
+ * exit status says the run was cut short).
+ *
  * Output: one line of counts; each violation on its own line.  Exit status
- * 0 iff no violation and every setup step worked.
+ * 0 iff no violation, every setup step worked and all N calls were made.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -45,6 +50,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nvstruct.h"
@@ -440,8 +446,9 @@ static int open_node(const char *path)
 int main(int argc, char **argv)
 {
 	const char *pctl = "/dev/nvproxy", *pgpu = "/dev/nvproxy0", *puvm = "/dev/nvproxy-uvm";
-	long n = 100000, i;
-	int nscan = 2, getfd = 1, k, status = 0;
+	long n = 100000, secs = 0, i;
+	time_t t0;
+	int nscan = 2, getfd = 1, trace = 0, k, status = 0;
 	pthread_t th[8];
 	pid_t child = -1;
 	void *mem;
@@ -457,10 +464,14 @@ int main(int argc, char **argv)
 			n = atol(argv[++k]);
 		else if (!strcmp(argv[k], "--scanners") && k + 1 < argc)
 			nscan = atoi(argv[++k]);
+		else if (!strcmp(argv[k], "--seconds") && k + 1 < argc)
+			secs = atol(argv[++k]);
+		else if (!strcmp(argv[k], "--trace"))
+			trace = 1;
 		else if (!strcmp(argv[k], "--no-getfd"))
 			getfd = 0;
 		else {
-			fprintf(stderr, "usage: nvfds [--ctl P --gpu P --uvm P] [--calls N] [--scanners K] [--no-getfd]\n");
+			fprintf(stderr, "usage: nvfds [--ctl P --gpu P --uvm P] [--calls N] [--seconds S] [--scanners K] [--no-getfd] [--trace]\n");
 			return 2;
 		}
 	}
@@ -492,8 +503,17 @@ int main(int argc, char **argv)
 	for (k = 0; k < nscan; k++)
 		pthread_create(&th[k], NULL, scanner, NULL);
 
-	for (i = 0; i < n; i++)
+	t0 = time(NULL);
+	for (i = 0; i < n; i++) {
+		if (trace)
+			fprintf(stderr, "call %ld path %ld\n", i, i % 12);
 		fd_call(i);
+		if (secs && (i & 1023) == 0 && time(NULL) - t0 >= secs) {
+			printf("stopped after %ld s: the time limit\n", secs);
+			status = 1;
+			break;
+		}
+	}
 
 	/* The mapping made through ctl_map1 works: the real fd path was used. */
 	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ctl_map1, 0);
