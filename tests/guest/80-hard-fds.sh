@@ -13,7 +13,7 @@ nvm_begin
 T=$NVM_TMP
 CALLS=${NVM_FDS_CALLS:-100000}
 # Stop calling before the harness's per-test limit, so that the counts print.
-if [ "$NVM_KERNEL" = debug ]; then LIMIT=240; else LIMIT=150; fi
+if [ "$NVM_KERNEL" = debug ]; then LIMIT=285; else LIMIT=150; fi
 RX=$NVM_STANDIN_DIR/received
 
 if ! load_standin version=595.45.04 num_gpus=2; then
