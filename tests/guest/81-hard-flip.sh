@@ -71,8 +71,14 @@ flip() {
 	TOTAL_THROUGH=$((TOTAL_THROUGH + hits))
 	SUMMARY="$SUMMARY $field${RACE:+(delay)}=$hits"
 	echo "  $field${RACE:+ race_delay_us=$RACE}: $out through=$hits"
+	refused=$(echo "$out" | sed -n 's/.* refused=\([0-9]*\).*/\1/p')
 	if ! echo "$out" | grep -q '^field='; then
 		fail "hard-flip-$field$RACE_SUFFIX" "nvflip: $out"
+	elif [ "${field#uvm-}" = "$field" ] && [ "$hits" = 0 ] && [ "${refused:-0}" = 0 ]; then
+		# Neither the validator nor the driver ever saw the refused
+		# value: the flipper never ran while a call did, nothing was
+		# tested (one CPU, or a scheduler that never interleaves them).
+		fail "hard-flip-$field$RACE_SUFFIX" "inconclusive: no flip landed in any of $CALLS calls ($out)"
 	elif [ "$hits" != 0 ]; then
 		fail "hard-flip-$field$RACE_SUFFIX" "$hits of $CALLS calls reached the driver with the refused value ($out)"
 	else
