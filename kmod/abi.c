@@ -213,8 +213,8 @@ static void nvm_abi_report(u64 key, const char *version, const char *source,
  * @range: set to the range to use
  *
  * Return: 0, or -EPROTONOSUPPORT when the driver's version is outside every
- * known range and accept_outside is not set, or -ENXIO when no version can
- * be found at all.
+ * known range and accept_outside is not set, -ENOMEM when reading the
+ * version ran out of memory, or -ENXIO when no version can be found at all.
  */
 int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 {
@@ -235,7 +235,8 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 
 		if (ret) {
 			pr_err_ratelimited("cannot find the driver's version (%d)\n", ret);
-			return -ENXIO;
+			/* An allocation failure is not a missing driver. */
+			return ret == -ENOMEM ? -ENOMEM : -ENXIO;
 		}
 		key = nvm_version_key(&v);
 		nvm_version_format(key, version);

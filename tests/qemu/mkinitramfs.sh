@@ -90,7 +90,10 @@ fi
 bins=$work/bin
 rm -rf "$bins"
 mkdir -p "$bins"
-cflags=(-static -O2 -Wall -Wextra -pthread -I"$src/uapi" -I"$src/tests/guest")
+# -I abi, abi/generated: a program may include the generated ABI tables
+# (nvabicheck.c includes nvabi_tables.c itself).
+cflags=(-static -O2 -Wall -Wextra -pthread -I"$src/uapi" -I"$src/tests/guest" -I"$src/abi"
+	-I"$src/abi/generated")
 for c in "$src"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
 	name=$(basename "$c" .c)

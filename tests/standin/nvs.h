@@ -79,6 +79,11 @@ extern int nvs_fail_open;
 /* nvs_main.c */
 bool nvs_version_at_least(u32 major, u32 minor, u32 patch);
 
+/* nvs_rx.c */
+struct dentry;
+int nvs_rx_init(struct dentry *dir);
+void nvs_rx_exit(void);
+
 /* nvs_log.c */
 int nvs_log_init(unsigned int kib);
 void nvs_log_exit(void);

@@ -77,6 +77,44 @@ u32 nvs_uvm_check_gpu(const u8 *uuid, int ctl_fd, u32 h_client,
 /* The index of the GPU with this 16-byte UUID, or -1. */
 int nvs_gpu_by_uuid(const u8 *uuid);
 
+/*
+ * The record of received calls and the watch list (nvs_rx.c, debugfs
+ * received and watch): the fields of each family.
+ */
+enum nvs_rx_family {
+	NVS_RX_ESC,	/* escape: a=_IOC_NR b=_IOC_SIZE c=node<<8|_IOC_TYPE */
+	NVS_RX_XFER,	/* inside NV_ESC_IOCTL_XFER_CMD: a=cmd b=size c=node<<8 */
+	NVS_RX_CTRL,	/* NVOS54: a=cmd b=paramsSize c=flags */
+	NVS_RX_CLASS,	/* NVOS21/NVOS64: a=hClass b=payload size c=node<<8 */
+	NVS_RX_UVM,	/* UVM ioctl: a=command */
+	NVS_RX_FD,	/* an fd field resolved: a=NVS_RX_FD_* */
+	NVS_RX_NR
+};
+
+/* Nodes in the c field: the values of the ABI tables' NVABI_NODE_*. */
+#define NVS_RX_NODE_CTL		1
+#define NVS_RX_NODE_GPU		2
+
+/* What an fd number found in a payload named in the caller's fd table. */
+#define NVS_RX_FD_BADF		0	/* nothing */
+#define NVS_RX_FD_CTL		1	/* nvidia's control file */
+#define NVS_RX_FD_GPU		2	/* a GPU file of nvidia */
+#define NVS_RX_FD_UVM		3	/* nvidia-uvm's file */
+#define NVS_RX_FD_FOREIGN	4	/* a file of anyone else */
+
+void nvs_rx(enum nvs_rx_family fam, u32 a, u32 b, u32 c);
+void nvs_rx_fd(struct file *filp);
+
+/**
+ * nvs_fault_take() - the fault injected into this ioctl (debugfs fault)
+ *
+ * Return: 0 to answer normally, else the negative errno to return.
+ */
+int nvs_fault_take(void);
+
+/* race_delay_us: sleep before each read of the caller's memory (0: never). */
+void nvs_race_delay(void);
+
 /* FNV-1a, 64 bits, as the log prints it. */
 #define NVS_FNV_INIT	0xcbf29ce484222325ULL
 static inline u64 nvs_fnv1a(u64 h, const void *data, size_t len)

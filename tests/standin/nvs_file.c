@@ -132,6 +132,21 @@ static bool nvs_size_valid(u32 nr, u32 size)
 	return false;
 }
 
+/* The fields the tests' record and watches read in an RM payload. */
+static void nvs_rx_payload(u32 nr, const void *buf, u32 size, u32 node)
+{
+	if (nr == NVS_ESC_RM_CONTROL && size == sizeof(struct nvs_os54)) {
+		const struct nvs_os54 *p = buf;
+
+		nvs_rx(NVS_RX_CTRL, p->cmd, p->paramsSize, p->flags);
+	} else if (nr == NVS_ESC_RM_ALLOC &&
+		   (size == sizeof(struct nvs_os21) || size == sizeof(struct nvs_os64))) {
+		const struct nvs_os21 *p = buf;
+
+		nvs_rx(NVS_RX_CLASS, p->hClass, size, node << 8);
+	}
+}
+
 /* Where an escape keeps its NV_STATUS, or -1. */
 static int nvs_status_offset(u32 nr, u32 size)
 {
@@ -238,6 +253,7 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	struct nvs_file *nf = filp->private_data;
 	void __user *uptr = (void __user *)arg;
 	u32 nr = _IOC_NR(cmd), size = _IOC_SIZE(cmd);
+	u32 node = nvs_is_ctl(nf) ? NVS_RX_NODE_CTL : NVS_RX_NODE_GPU;
 	char kind[NVS_KIND_LEN], head[96], tail[64];
 	struct nvs_call *c;
 	struct nvs_xfer x;
@@ -252,6 +268,7 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if (!c)
 		return -ENOMEM;
 	snprintf(head, sizeof(head), "nr=0x%x size=%u", nr, size);
+	nvs_rx(NVS_RX_ESC, nr, size, node << 8 | _IOC_TYPE(cmd));
 
 	if (nvs_version_at_least(595, 44, 2) && !nvs_size_valid(nr, size)) {
 		ret = -EINVAL;
@@ -262,12 +279,14 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 			ret = -EINVAL;
 			goto log;
 		}
+		nvs_race_delay();
 		if (copy_from_user(&x, uptr, sizeof(x))) {
 			ret = -EFAULT;
 			goto log;
 		}
 		nr = x.cmd;
 		size = x.size;
+		nvs_rx(NVS_RX_XFER, nr, size, node << 8);
 		uptr = u64_to_user_ptr(x.ptr);
 		snprintf(head, sizeof(head),
 			 "nr=0x%x size=%u inner=0x%x isize=%u xsum=%016llx",
@@ -284,12 +303,20 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		ret = -ENOMEM;
 		goto log;
 	}
+	nvs_race_delay();
 	if (copy_from_user(buf, uptr, size)) {
 		ret = -EFAULT;
 		goto log;
 	}
 	sum = nvs_fnv1a(NVS_FNV_INIT, buf, size);
 	snprintf(tail, sizeof(tail), " sum=%016llx", sum);
+	nvs_rx_payload(nr, buf, size, node);
+
+	ret = nvs_fault_take();
+	if (ret) {
+		snprintf(tail, sizeof(tail), " sum=%016llx fault", sum);
+		goto log;
+	}
 
 	if (READ_ONCE(nvs_ioctl_delay_ms))
 		msleep_interruptible(READ_ONCE(nvs_ioctl_delay_ms));

@@ -268,12 +268,21 @@ int nvs_log_init(unsigned int kib)
 	nvs_dbg_dir = debugfs_create_dir("nvidia-standin", NULL);
 	debugfs_create_file("calls", 0600, nvs_dbg_dir, NULL, &nvs_calls_fops);
 	debugfs_create_file("state", 0444, nvs_dbg_dir, NULL, &nvs_state_fops);
+	if (nvs_rx_init(nvs_dbg_dir)) {
+		debugfs_remove(nvs_dbg_dir);
+		vfree(nvs_log.buf);
+		vfree(nvs_log.lens);
+		nvs_log.buf = NULL;
+		nvs_log.lens = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void nvs_log_exit(void)
 {
 	debugfs_remove(nvs_dbg_dir);
+	nvs_rx_exit();
 	mutex_lock(&nvs_log.lock);
 	vfree(nvs_log.buf);
 	vfree(nvs_log.lens);

@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "nvidia-standin: " fmt
 
 #include <linux/cdev.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -42,6 +43,20 @@ MODULE_PARM_DESC(ioctl_delay_ms, "fault injection: sleep this long in every ioct
 bool nvs_log_calls = true;
 module_param_named(log_calls, nvs_log_calls, bool, 0644);
 MODULE_PARM_DESC(log_calls, "record each call in the call log (default on; off for benchmarks)");
+
+static unsigned int race_delay_us;
+module_param(race_delay_us, uint, 0644);
+MODULE_PARM_DESC(race_delay_us, "tests only: sleep this long before each read of the caller's memory in an ioctl, to widen a check-to-use window (default 0: never)");
+
+/* Honest reads unless a test asks for a wider window. */
+void nvs_race_delay(void)
+{
+	unsigned int us = READ_ONCE(race_delay_us);
+
+	if (us)
+		usleep_range(us, us + us / 4 + 1);
+}
+EXPORT_SYMBOL_GPL(nvs_race_delay);
 
 static unsigned int log_kib = 8192;
 module_param(log_kib, uint, 0444);

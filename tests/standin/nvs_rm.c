@@ -834,6 +834,7 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 	}
 	/* The nested read: RM copies the params in itself, after the escape. */
 	if (p->paramsSize) {
+		nvs_race_delay();
 		params = kvzalloc(p->paramsSize, GFP_KERNEL);
 		if (!params) {
 			status = NV_ERR_NO_MEMORY;
@@ -981,6 +982,7 @@ static struct file *nvs_fd_resolve(int fd, struct nvs_call *c,
 	char kind[NVS_KIND_LEN];
 	struct file *f = fget(fd);
 
+	nvs_rx_fd(f);
 	nvs_file_kind(f, kind);
 	nvs_call_add(c, " fdfile=%s fsum=%016llx", kind,
 		     nvs_fnv1a_nofd(buf, size, fd_off));
@@ -1367,6 +1369,7 @@ u32 nvs_uvm_check_gpu(const u8 *uuid, int ctl_fd, u32 h_client,
 	struct nvs_client *cl;
 	u32 status = NV_OK;
 
+	nvs_rx_fd(t);
 	nvs_file_kind(t, fdkind);
 	if (g < 0) {
 		status = NV_ERR_GPU_UUID_NOT_FOUND;

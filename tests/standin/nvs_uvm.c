@@ -122,6 +122,7 @@ static u32 nvs_uvm_mm_initialize(struct nvs_uvm_file *uf,
 	struct nvs_uvm_file *va;
 	u32 status = NV_OK;
 
+	nvs_rx_fd(t);
 	nvs_file_kind(t, kind);
 	if (!t || t->f_op != &nvs_uvm_fops) {
 		status = NV_ERR_INVALID_ARGUMENT;
@@ -208,6 +209,7 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 	u64 sum;
 	long ret = 0;
 
+	nvs_rx(NVS_RX_UVM, cmd, 0, 0);
 	switch (cmd) {
 	case UVM_DEINITIALIZE:
 		nvs_log_call("uvm", "op=ioctl nr=0x%x size=0 ret=0", cmd);
@@ -242,12 +244,19 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 		return -ENOSYS;
 	}
 
+	nvs_race_delay();
 	if (copy_from_user(&p, uptr, size)) {
 		nvs_log_call("uvm", "op=ioctl nr=0x%x size=%u ret=%d", cmd,
 			     size, -EFAULT);
 		return -EFAULT;
 	}
 	sum = nvs_fnv1a(NVS_FNV_INIT, &p, size);
+	ret = nvs_fault_take();
+	if (ret) {
+		nvs_log_call("uvm", "op=ioctl nr=0x%x size=%u ret=%ld sum=%016llx fault",
+			     cmd, size, ret, sum);
+		return ret;
+	}
 	if (has_fd)
 		snprintf(extra, sizeof(extra), " fsum=%016llx",
 			 nvs_fnv1a_nofd(&p, size, fd_off));
