@@ -27,6 +27,8 @@ if ! load_nvmediate > "$T/load.txt" 2>&1; then
 	nvm_end
 fi
 wait_node /dev/nvproxy0 && wait_node /dev/nvproxy-uvm
+# Every fd-carrying path: UVM_ALLOC_DEVICE_P2P is in no capability.
+echo "uvm 0x4e" > /sys/kernel/nvmediate/sets/default/allow
 echo clear > "$RX"
 calls_clear
 

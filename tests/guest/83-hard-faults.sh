@@ -15,30 +15,7 @@ nvm_begin
 T=$NVM_TMP
 F=$NVM_STANDIN_DIR/fault
 
-setup() {
-	unload_all
-	load_standin version=595.45.04 num_gpus=2 && load_nvmediate > "$T/load.txt" 2>&1 &&
-		wait_node /dev/nvproxy0 && wait_node /dev/nvproxy-uvm
-}
-
-refcnts() {
-	echo "nvmediate=$(cat /sys/module/nvmediate/refcnt) nvidia=$(cat /sys/module/nvidia/refcnt) nvidia_uvm=$(cat /sys/module/nvidia_uvm/refcnt)"
-}
-
-# idle NAME: nothing left open in the driver, reference counts as at idle
-idle() {
-	leaks=$(state_leaks)
-	now=$(refcnts)
-	if [ -n "$leaks" ]; then
-		fail "$1" "stand-in state: $leaks"
-	elif [ "$now" != "$IDLE" ]; then
-		fail "$1" "module reference counts $now, idle $IDLE"
-	else
-		pass "$1"
-	fi
-}
-
-if ! setup; then
+if ! fault_setup; then
 	fail hard-faults-setup "cannot load the stand-in driver or nvmediate: $(cat "$T/load.txt" 2>/dev/null)"
 	nvm_end
 fi
@@ -97,7 +74,7 @@ if [ $r1 -ne 0 ] && [ $r2 -ne 0 ] && is_loaded nvidia && is_loaded nvidia_uvm; t
 	pass hard-faults-rmmod-busy
 else
 	fail hard-faults-rmmod-busy "rmmod of the driver with mediated files open: nvidia_uvm $r1, nvidia $r2 (want both refused)"
-	setup
+	fault_setup
 fi
 kill $holder
 wait $holder 2> /dev/null

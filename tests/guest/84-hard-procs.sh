@@ -14,30 +14,7 @@ T=$NVM_TMP
 # take it 250-300 s under TCG: NVM_FAULT_PROCS=10000).
 if [ "$NVM_KERNEL" = debug ]; then PROCS=${NVM_FAULT_PROCS:-3000}; else PROCS=${NVM_FAULT_PROCS:-10000}; fi
 
-setup() {
-	unload_all
-	load_standin version=595.45.04 num_gpus=2 && load_nvmediate > "$T/load.txt" 2>&1 &&
-		wait_node /dev/nvproxy0 && wait_node /dev/nvproxy-uvm
-}
-
-refcnts() {
-	echo "nvmediate=$(cat /sys/module/nvmediate/refcnt) nvidia=$(cat /sys/module/nvidia/refcnt) nvidia_uvm=$(cat /sys/module/nvidia_uvm/refcnt)"
-}
-
-# idle NAME: nothing left open in the driver, reference counts as at idle
-idle() {
-	leaks=$(state_leaks)
-	now=$(refcnts)
-	if [ -n "$leaks" ]; then
-		fail "$1" "stand-in state: $leaks"
-	elif [ "$now" != "$IDLE" ]; then
-		fail "$1" "module reference counts $now, idle $IDLE"
-	else
-		pass "$1"
-	fi
-}
-
-if ! setup; then
+if ! fault_setup; then
 	fail hard-procs-setup "cannot load the stand-in driver or nvmediate: $(cat "$T/load.txt" 2>/dev/null)"
 	nvm_end
 fi

@@ -17,6 +17,7 @@
 #   state_leaks               the nonzero object counters, "" when none
 #   meminfo_kb KEY            a /proc/meminfo value in kB
 #   failures FILE             an nvsession transcript's failed steps, on one line
+#   fault_setup, refcnts, idle NAME  the fault tests' load, module refcounts, idle check
 #
 # Each script loads what it needs and unloads everything before it exits
 # (cleanup runs from an EXIT trap set by nvm_begin).
@@ -120,6 +121,30 @@ failures() {
 # The tgid values of the log lines of one op (ioctl, mmap, ...).
 calls_tgids() {
 	sed -n "s/^seq=[0-9]* tgid=\([0-9]*\) file=[^ ]* op=$2 .*/\1/p" "$1" | sort -u | tr '\n' ' '
+}
+
+# Fault tests (83, 84): the stand-in at 595.45.04 and nvmediate loaded.
+fault_setup() {
+	unload_all
+	load_standin version=595.45.04 num_gpus=2 && load_nvmediate > "$NVM_TMP/load.txt" 2>&1 &&
+		wait_node /dev/nvproxy0 && wait_node /dev/nvproxy-uvm
+}
+
+refcnts() {
+	echo "nvmediate=$(cat /sys/module/nvmediate/refcnt) nvidia=$(cat /sys/module/nvidia/refcnt) nvidia_uvm=$(cat /sys/module/nvidia_uvm/refcnt)"
+}
+
+# idle NAME: nothing left open in the driver, reference counts as $IDLE
+idle() {
+	leaks=$(state_leaks)
+	now=$(refcnts)
+	if [ -n "$leaks" ]; then
+		fail "$1" "stand-in state: $leaks"
+	elif [ "$now" != "$IDLE" ]; then
+		fail "$1" "module reference counts $now, idle $IDLE"
+	else
+		pass "$1"
+	fi
 }
 
 nvm_cleanup() {
