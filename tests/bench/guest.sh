@@ -24,7 +24,7 @@ done
 # The functions traced: the steps of a mediated call (nvmediate) and the
 # driver's entry points (the stand-in); each traced call adds the tracer's
 # own cost, so the list is short.
-TRACED="nvm_ioctl nvm_validate nvm_check_readable nvm_fdplan_build nvm_fdctx_create
+TRACED="nvm_ioctl nvm_validate nvm_check_readable nvm_bounce_get nvm_bounce_put nvm_fdplan_build nvm_fdctx_create
 	nvm_fdctx_enter nvm_fdctx_leave nvm_fdctx_destroy nvm_drv_ioctl nvm_open nvm_drv_open
 	nvm_abi_select nvm_release nvm_drv_release nvm_mmap nvs_ioctl nvs_uvm_ioctl nvs_open
 	nvs_release"
@@ -44,7 +44,7 @@ trace_op() {
 	echo funcgraph-tail > $t/trace_options
 	echo > $t/trace
 	echo 1 > $t/tracing_on
-	/bin/nvbench --only "$1" --iters "$2" > /tmp/trace-run.txt 2>&1
+	/bin/norawio /bin/nvbench --only "$1" --iters "$2" > /tmp/trace-run.txt 2>&1
 	echo 0 > $t/tracing_on
 	grep -q '^NVMBENCH end fails=0$' /tmp/trace-run.txt ||
 		echo "NVMBENCH fail what=trace-$1 $(grep -m 3 fail /tmp/trace-run.txt | tr '\n' ' ')"
@@ -98,7 +98,8 @@ echo "NVMBENCH module coresize=$(cat /sys/module/nvmediate/coresize)" \
 echo "NVMBENCH standin $(grep -E '^(log_lines|log_dropped)=' /sys/kernel/debug/nvidia-standin/state | tr '\n' ' ')"
 start=$(date +%s)
 # shellcheck disable=SC2086 # word splitting of the arguments is intended
-/bin/nvbench $args
+# Without CAP_SYS_RAWIO, as a container: the payload bounce in force.
+/bin/norawio /bin/nvbench $args
 rc=$?
 echo "NVMBENCH took secs=$(( $(date +%s) - start )) status=$rc"
 if [ "$trace" != 0 ]; then
