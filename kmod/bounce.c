@@ -381,7 +381,6 @@ static int nvm_bounce_create(void)
 static void nvm_bounce_zap(struct nvm_bounce *b, struct vm_area_struct *vma)
 {
 	unsigned long mask;
-	unsigned int i;
 
 	spin_lock(&b->lock);
 	mask = b->dirty & ~b->zapping;
@@ -389,8 +388,12 @@ static void nvm_bounce_zap(struct nvm_bounce *b, struct vm_area_struct *vma)
 	spin_unlock(&b->lock);
 	if (!mask)
 		return;
-	for_each_set_bit(i, &mask, b->npages)
-		zap_vma_ptes(vma, vma->vm_start + i * PAGE_SIZE, PAGE_SIZE);
+	/*
+	 * The whole area at once: one TLB flush for a batch of calls.  Pages
+	 * of calls still in flight go too; their owners' next access faults
+	 * them back in (nvm_bounce_fault()), read-only.
+	 */
+	zap_vma_ptes(vma, vma->vm_start, (unsigned long)b->npages << PAGE_SHIFT);
 	spin_lock(&b->lock);
 	b->dirty &= ~mask;
 	b->zapping &= ~mask;
