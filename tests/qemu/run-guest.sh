@@ -13,7 +13,7 @@
 # likewise runs /bench.sh (make bench) into build/<KIND>/bench-console.log.
 #
 # Environment:
-#   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default: stock 600, debug 1200)
+#   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default: stock 900, debug 2400)
 #   NVM_TEST_TIMEOUT  per-test limit inside the guest, seconds (stock 180, debug 300)
 #   NVM_TESTS         only run the guest test scripts matching this shell pattern
 #   NVM_MODE          test (default), demo or bench
@@ -64,8 +64,8 @@ initrd=$work/initramfs.cpio.gz
 
 # KASAN and lockdep under TCG make the debug kernel several times slower.
 case $kind in
-stock) limit=${NVM_QEMU_TIMEOUT:-600} per_test=${NVM_TEST_TIMEOUT:-180} ;;
-debug) limit=${NVM_QEMU_TIMEOUT:-1200} per_test=${NVM_TEST_TIMEOUT:-300} ;;
+stock) limit=${NVM_QEMU_TIMEOUT:-900} per_test=${NVM_TEST_TIMEOUT:-180} ;;
+debug) limit=${NVM_QEMU_TIMEOUT:-2400} per_test=${NVM_TEST_TIMEOUT:-300} ;;
 esac
 append="console=ttyS0 panic=-1 oops=panic loglevel=5 log_buf_len=4M"
 append="$append nvm_timeout=$per_test nvm_mode=$mode"
