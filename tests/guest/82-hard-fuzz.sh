@@ -11,9 +11,7 @@
 nvm_begin
 
 T=$NVM_TMP
-# 1,000,000 on the stock kernel, 300,000 on the debug kernel by default
-# (1,000,000 take it about 210 s under TCG: NVM_FUZZ_CALLS=1000000).
-if [ "$NVM_KERNEL" = debug ]; then CALLS=${NVM_FUZZ_CALLS:-300000}; else CALLS=${NVM_FUZZ_CALLS:-1000000}; fi
+CALLS=${NVM_FUZZ_CALLS:-1000000}
 SEED=${NVM_FUZZ_SEED:-$(( $(date +%s) % 1000000 * 2 + 1 ))}
 RX=$NVM_STANDIN_DIR/received
 

@@ -10,9 +10,7 @@
 nvm_begin
 
 T=$NVM_TMP
-# 10,000 on the stock kernel, 3,000 on the debug kernel by default (10,000
-# take it 250-300 s under TCG: NVM_FAULT_PROCS=10000).
-if [ "$NVM_KERNEL" = debug ]; then PROCS=${NVM_FAULT_PROCS:-3000}; else PROCS=${NVM_FAULT_PROCS:-10000}; fi
+PROCS=${NVM_FAULT_PROCS:-10000}
 
 if ! fault_setup; then
 	fail hard-procs-setup "cannot load the stand-in driver or nvmediate: $(cat "$T/load.txt" 2>/dev/null)"

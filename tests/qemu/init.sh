@@ -85,9 +85,13 @@ run_test() {
 	echo "NVMGUEST TEST $name"
 	rm -f /tmp/test.pid /tmp/test.done /tmp/test.timedout
 	start=$(date +%s)
+	# A script may ask for more time: "# nvm-guest: limit-factor N".
+	limit=$per_test
+	f=$(sed -n 's/^# nvm-guest: limit-factor \([0-9]*\)$/\1/p' "$t" | head -n 1)
+	[ -z "$f" ] || limit=$((per_test * f))
 	(
 		i=0
-		while [ $i -lt "$per_test" ]; do
+		while [ $i -lt "$limit" ]; do
 			sleep 1
 			[ -e /tmp/test.done ] && exit 0
 			i=$((i + 1))
@@ -115,7 +119,7 @@ run_test() {
 	rc=$(cat /tmp/rc)
 	took=$(( $(date +%s) - start ))
 	if [ -e /tmp/test.timedout ]; then
-		echo "NVMTEST FAIL $name: timed out after ${per_test}s"
+		echo "NVMTEST FAIL $name: timed out after ${limit}s"
 	elif [ "$rc" -ne 0 ] && ! grep -q '^NVMTEST FAIL' /tmp/out; then
 		echo "NVMTEST FAIL $name: exited with status $rc"
 	elif ! grep -qE '^NVMTEST (PASS|FAIL) ' /tmp/out; then
