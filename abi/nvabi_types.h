@@ -25,7 +25,8 @@
  *    entry with key K, then take the one whose set has bit A.
  *
  *  - Entries whose payload holds file descriptors list the fixed positions of
- *    those fds in nvabi_fds[fd .. fd + nfd).
+ *    those fds in nvabi_fds[fd .. fd + nfd), with the node the driver looks
+ *    each one up as (struct nvabi_fd).
  */
 #ifndef _NVABI_TYPES_H
 #define _NVABI_TYPES_H
@@ -96,10 +97,19 @@ struct nvabi_release {
 	__u32 rsvd32;
 };
 
+/*
+ * An fd field at a fixed position of an entry's payload (the escape's struct,
+ * the control's or class's params, the UVM command's params). @node says how
+ * the driver uses the number: it looks it up in the calling process's fd
+ * table (fget) and wants a file of that node (NVABI_NODE_CTL, _GPU, _ANY for
+ * either, _UVM), as tools/nvabi found in the driver's code of each release;
+ * 0: it does not look it up as a file of those nodes (an fd it creates and
+ * returns, a number it only keeps, or a file of another driver).
+ */
 struct nvabi_fd {
 	__u32 off;			/* byte offset in the payload */
-	__u8 size;			/* 4 or 8 */
-	__u8 rsvd8;
+	__u8 size;			/* 4 or 8; the number is the low 32 bits */
+	__u8 node;			/* NVABI_NODE_* the driver looks it up as, or 0 */
 	__u16 rsvd16;
 };
 

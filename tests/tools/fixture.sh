@@ -377,9 +377,11 @@ int RmIoctl(void *nv, void *nvfp, NvU32 cmd, void *data, NvU32 dataSize)
         case NV_ESC_REGISTER_FD:
         {
             nv_ioctl_register_fd_t *params = data;
+            void *ctl_nvfp;
 
             if (dataSize != sizeof(*params))
                 goto done;
+            ctl_nvfp = nv_get_file_private(params->ctl_fd, NV_TRUE, NULL);
             break;
         }
         default:

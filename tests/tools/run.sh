@@ -90,6 +90,7 @@ A="$X/releases/100.10.01.abi"
 has "escape handled in nv.c: array of card info, control node" "$A" "esc 0xc8 ctl user array 16 nv_ioctl_card_info#"
 has "escape gated to the GPU node" "$A" "esc 0x27 gpu user exact 56 nv_ioctl_nvos02_parameters_with_fd#"
 has "escape accepted on either node" "$A" "esc 0xc9 any user exact 4 nv_ioctl_register_fd#"
+has "fd the driver looks up, as its control node" "$A" "fdin nv_ioctl_register_fd ctl_fd ctl"
 has "RM_ALLOC accepts NVOS21 and NVOS64" "$A" "esc 0x2b ctl user exact 32,48 NVOS21_PARAMETERS#"
 has "size check found through two calls" "$A" "esc 0xd2 ctl user exact 72 nv_ioctl_rm_api_version#"
 has "escape handled in osapi.c rm_ioctl" "$A" "@NV_ESC_ALLOC_OS_EVENT @rm_ioctl"
@@ -313,6 +314,16 @@ if [ -d "$C/releases" ]; then
 	fi
 	"$NVABI" show --abi "$C" --version 9999.0.0 --json >"$T/out" 2>&1
 	has "a version newer than all is outside" "$T/out" '"tier":"outside","range":null'
+
+	# every fd field of every release is in the tables at that release's
+	# offset, looked up as the node the release's fdin lines say
+	if $CC -std=gnu11 -Wall -Wextra -Werror -I"$C" -I"$C/generated" "$here/fdcheck.c" \
+		"$C/generated/nvabi_tables.c" -o "$T/fdcheck" >"$T/out" 2>&1 &&
+		"$T/fdcheck" "$C" >"$T/out" 2>&1; then
+		ok "fd fields: $(tail -n 1 "$T/out")"
+	else
+		nok "fd fields of every release are the module's" "$T/out"
+	fi
 else
 	nok "committed abi/releases is missing"
 fi

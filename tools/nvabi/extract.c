@@ -1185,6 +1185,7 @@ void extract_tree(struct tree *t, struct abi *out, struct xstats *st)
 	x.main_path = path_join(t->root, ".nvabi-unit.c");
 
 	scan_tree(t->root, &sc);
+	scan_fds(t->root, &out->fdin);
 	rm_unit(&x, &sc);
 	collect_layouts(&x, &keep);
 	clang_disposeTranslationUnit(x.tu);

@@ -85,11 +85,76 @@ static void flags_c(struct sbuf *b, int f)
 		sb_add(b, "0");
 }
 
-/* Pointer and fd facts of a payload type. */
-static void type_facts(struct pent *p, const struct ptype *t)
+/* The node the driver wants behind fd field "record field" of @a, or NODE_NONE. */
+static enum node fd_node(const struct abi *a, const char *owner)
+{
+	size_t i, n = strcspn(owner, " ");
+
+	for (i = 0; i < a->fdin.n; i++) {
+		struct fd_hit *h = a->fdin.v[i];
+
+		if (strlen(h->type) == n && !strncmp(h->type, owner, n) &&
+		    !strcmp(h->field, owner + n + 1))
+			return h->node;
+	}
+	return NODE_NONE;
+}
+
+/*
+ * The top-level fd fields of @t as the table holds them: offset, the node
+ * the driver looks the number up as (NODE_NONE: it does not) and size,
+ * "(off << 16) | (node << 8) | size".  Marks the fdin lines used in @used.
+ */
+static void fd_list(const struct abi *a, const struct ptype *t, struct pvec *out,
+		    unsigned char *used)
 {
 	struct reach r;
+	size_t i, j;
+
+	reach_collect(t, &r);
+	for (i = 0; i < r.fd_off.n; i++) {
+		uintptr_t v = (uintptr_t)r.fd_off.v[i];
+		enum node node = fd_node(a, r.fd_owner.v[i]);
+
+		for (j = 0; used && j < a->fdin.n; j++) {
+			const struct fd_hit *h = a->fdin.v[j];
+			size_t n = strlen(h->type);
+			const char *o = r.fd_owner.v[i];
+
+			if (!strncmp(o, h->type, n) && o[n] == ' ' && !strcmp(o + n + 1, h->field))
+				used[j] = 1;
+		}
+		pv_push(out, (void *)(((v >> 8) << 16) | ((uintptr_t)node << 8) | (v & 0xff)));
+	}
+	reach_free(&r);
+}
+
+/* What an entry's identity adds for its fd fields: " fd=OFF:NODE..." or "". */
+static char *fd_ident(const struct abi *a, const struct ptype *t, int n, unsigned char *used)
+{
+	struct sbuf b = { 0 };
+	struct pvec v = { 0 };
 	size_t i;
+	int k;
+
+	for (k = 0; k < n; k++)
+		fd_list(a, &t[k], &v, used);
+	for (i = 0; i < v.n; i++) {
+		uintptr_t x = (uintptr_t)v.v[i];
+
+		sb_printf(&b, "%s%lu:%s", i ? "," : " fd=", (unsigned long)(x >> 16),
+			  node_str((enum node)((x >> 8) & 0xff)));
+	}
+	pv_free(&v);
+	if (!b.s)
+		return xstrdup("");
+	return sb_steal(&b);
+}
+
+/* Pointer and fd facts of a payload type. */
+static void type_facts(struct pent *p, const struct abi *a, const struct ptype *t)
+{
+	struct reach r;
 
 	if (!p->tyname) {
 		p->tyname = xstrdup(t->name ? t->name : "-");
@@ -102,10 +167,9 @@ static void type_facts(struct pent *p, const struct ptype *t)
 		p->flags |= 0x02;
 	if (r.fd.n > r.fd_off.n)
 		p->flags |= 0x04;
-	if (!p->fds.n)
-		for (i = 0; i < r.fd_off.n; i++)
-			pv_push(&p->fds, r.fd_off.v[i]);
 	reach_free(&r);
+	if (!p->fds.n)
+		fd_list(a, t, &p->fds, NULL);
 }
 
 static struct pent *pool_get(struct gctx *g, int kind, uint32_t key, const char *line, int abi,
@@ -135,8 +199,10 @@ static struct pent *pool_get(struct gctx *g, int kind, uint32_t key, const char 
 
 static void add_abi(struct gctx *g, struct abi *a, int abi)
 {
+	unsigned char *used = xcalloc(a->fdin.n + 1, 1);
 	size_t i;
 	int fresh;
+	char *fds;
 
 	for (i = 0; i < a->esc.n; i++) {
 		const struct esc *e = a->esc.v[i];
@@ -145,6 +211,9 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		int k;
 
 		format_esc(&b, e);
+		fds = fd_ident(a, e->types, e->ntypes, used);
+		sb_add(&b, fds);
+		free(fds);
 		p = pool_get(g, K_ESC, e->nr, b.s, abi, &fresh);
 		sb_free(&b);
 		if (!fresh)
@@ -163,7 +232,7 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 			p->early2 = e->nearly > 1 ? (uint32_t)e->early_size[1] : 0;
 		}
 		for (k = 0; k < e->ntypes; k++)
-			type_facts(p, &e->types[k]);
+			type_facts(p, a, &e->types[k]);
 		if (!e->ntypes) {
 			p->tyname = xstrdup("-");
 			p->header = xstrdup("");
@@ -175,6 +244,9 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		struct pent *p;
 
 		format_ctrl(&b, c);
+		fds = fd_ident(a, &c->type, 1, used);
+		sb_add(&b, fds);
+		free(fds);
 		p = pool_get(g, K_CTRL, c->cmd, b.s, abi, &fresh);
 		sb_free(&b);
 		if (!fresh)
@@ -190,7 +262,7 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 			p->flags |= 0x08;
 		if (c->extra & CTRL_X_TEST_ONLY)
 			p->flags |= 0x10;
-		type_facts(p, &c->type);
+		type_facts(p, a, &c->type);
 	}
 	for (i = 0; i < a->cls.n; i++) {
 		const struct cls *c = a->cls.v[i];
@@ -198,6 +270,9 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		struct pent *p;
 
 		format_cls(&b, c);
+		fds = fd_ident(a, &c->type, 1, used);
+		sb_add(&b, fds);
+		free(fds);
 		p = pool_get(g, K_CLASS, c->id, b.s, abi, &fresh);
 		sb_free(&b);
 		if (!fresh)
@@ -206,7 +281,7 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
 		p->priv = c->priv;
 		p->params = c->params;
-		type_facts(p, &c->type);
+		type_facts(p, a, &c->type);
 	}
 	for (i = 0; i < a->uvm.n; i++) {
 		const struct uvmc *c = a->uvm.v[i];
@@ -214,6 +289,9 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		struct pent *p;
 
 		format_uvm(&b, c);
+		fds = fd_ident(a, &c->type, 1, used);
+		sb_add(&b, fds);
+		free(fds);
 		p = pool_get(g, K_UVM, c->cmd, b.s, abi, &fresh);
 		sb_free(&b);
 		if (!fresh)
@@ -221,8 +299,16 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		p->name = xstrdup(c->name);
 		p->size = (uint32_t)(c->type.size < 0 ? 0 : c->type.size);
 		p->node = c->node;
-		type_facts(p, &c->type);
+		type_facts(p, a, &c->type);
 	}
+	for (i = 0; i < a->fdin.n; i++) {
+		const struct fd_hit *h = a->fdin.v[i];
+
+		if (!used[i])
+			die("%s: the driver looks up %s.%s, which is no top-level fd field of an "
+			    "entry's payload", a->release, h->type, h->field);
+	}
+	free(used);
 }
 
 /* Byte offset of field @name in @l, or 0xff when there is none. */
@@ -496,8 +582,8 @@ static char *gen_source(struct gctx *g)
 	for (i = 1; i < g->fdpool.n; i++) {
 		uintptr_t v = (uintptr_t)g->fdpool.v[i];
 
-		sb_printf(&b, "\t{ %lu, %lu, 0, 0 },\n", (unsigned long)(v >> 8),
-			  (unsigned long)(v & 0xff));
+		sb_printf(&b, "\t{ %lu, %lu, %s, 0 },\n", (unsigned long)(v >> 16),
+			  (unsigned long)(v & 0xff), node_c((int)((v >> 8) & 0xff)));
 	}
 
 	sb_add(&b, "};\n\nconst struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {\n"

@@ -27,6 +27,8 @@ static const char usage[] =
 "  gen [--check]                     write the C tables (abi/generated/)\n"
 "  show --version V [--json|--table] what nvmediate uses for driver version V\n"
 "  check                             verify abi/ (hashes, ranges, tables)\n"
+"  fdscan --git DIR (TAG...|--all)   redo only the fd lookups (fdin lines) of\n"
+"                                    releases already in abi/releases/\n"
 "\n"
 "common options:\n"
 "  --abi DIR    the abi/ directory (default: next to the tool, or ./abi)\n"
@@ -359,6 +361,8 @@ int main(int argc, char **argv)
 		return cmd_show(argc, argv);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc, argv);
+	if (!strcmp(cmd, "fdscan"))
+		return cmd_fdscan(argc, argv);
 	fprintf(stderr, "nvabi: unknown command '%s'\n%s", cmd, usage);
 	return 2;
 }

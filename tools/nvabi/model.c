@@ -101,6 +101,9 @@ void abi_free(struct abi *a)
 		free(c->internal);
 		free(c);
 	}
+	for (i = 0; i < a->fdin.n; i++)
+		fd_hit_free(a->fdin.v[i]);
+	pv_free(&a->fdin);
 	for (i = 0; i < a->uvm.n; i++) {
 		struct uvmc *c = a->uvm.v[i];
 
@@ -283,8 +286,10 @@ static void reach_walk(const struct layout *l, const char *prefix, long long bas
 			pv_push(&r->ptr, xstrdup(path));
 		if (f->flags & FLD_FD) {
 			pv_push(&r->fd, xstrdup(path));
-			if (!in_array && !arr && !l->is_union && f->size > 0 && f->size <= 8)
+			if (!in_array && !arr && !l->is_union && f->size > 0 && f->size <= 8) {
 				pv_push(&r->fd_off, (void *)(uintptr_t)((off << 8) | f->size));
+				pv_push(&r->fd_owner, xasprintf("%s %s", l->name, f->name));
+			}
 		}
 		if (f->rec)
 			reach_walk(f->rec, path, off, in_array || arr || l->is_union, r, depth + 1);
@@ -307,6 +312,9 @@ void reach_free(struct reach *r)
 		free(r->ptr.v[i]);
 	for (i = 0; i < r->fd.n; i++)
 		free(r->fd.v[i]);
+	for (i = 0; i < r->fd_owner.n; i++)
+		free(r->fd_owner.v[i]);
+	pv_free(&r->fd_owner);
 	pv_free(&r->ptr);
 	pv_free(&r->fd);
 	pv_free(&r->fd_off);

@@ -201,6 +201,7 @@ struct abi {
 	char *release;
 	char *source;		/* provenance */
 	struct pvec esc, ctrl, cls, uvm;	/* sorted by key */
+	struct pvec fdin;	/* struct fd_hit: fds the driver resolves, sorted */
 	struct smap layouts;	/* "name#hash" -> struct layout (resolved) */
 };
 
@@ -217,6 +218,7 @@ int kind_parse(const char *s);
 struct reach {
 	struct pvec ptr, fd;		/* char * paths */
 	struct pvec fd_off;		/* top-level fd fields: (void*)(off<<8|size) */
+	struct pvec fd_owner;		/* ... and "record field" of each */
 };
 void reach_collect(const struct ptype *t, struct reach *r);
 void reach_free(struct reach *r);
@@ -308,7 +310,17 @@ struct scan {
 	struct pvec includes;	/* headers the RM dispatchers include, as written */
 };
 
+/* A payload field whose fd number the driver looks up (scan_fds()). */
+struct fd_hit {
+	char *type;		/* record name, as in layouts.txt without #hash */
+	char *field;		/* top-level field of that record */
+	enum node node;		/* the node the driver wants: CTL, GPU, ANY or UVM */
+};
+
 void scan_tree(const char *root, struct scan *sc);
+void scan_fds(const char *root, struct pvec *out);
+extern const char *const scan_fd_files[];	/* the files scan_fds() reads */
+void fd_hit_free(struct fd_hit *h);
 void scan_free(struct scan *sc);
 
 /* ---- extract.c ------------------------------------------------------------ */
@@ -328,6 +340,7 @@ int cmd_ranges(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_fdscan(int argc, char **argv);
 
 /* ranges.c */
 struct range {

@@ -42,7 +42,7 @@ struct fn {
 };
 
 struct scanctx {
-	struct tfile files[8];
+	struct tfile files[16];
 	int nfiles;
 	CXIndex idx;
 	const char *root;
@@ -884,4 +884,427 @@ void scan_free(struct scan *sc)
 	pv_free(&sc->esc);
 	pv_free(&sc->uvm);
 	pv_free(&sc->includes);
+}
+
+/* ---- fd numbers the driver looks up in the caller's fd table ------------- */
+
+/*
+ * A payload field holds an fd number the driver resolves when its value
+ * reaches one of the driver's lookups:
+ *   nv_get_file_private(fd, ctl, ...)   nvidia.ko: a file of the nvidia
+ *	major; ctl NV_TRUE: the control node, NV_FALSE: a GPU node, anything
+ *	else: either (nv.c)
+ *   fget(fd) in nvidia-uvm              a file of nvidia-uvm (uvm.c, uvm_tools.c)
+ * The value is followed back through at most a few steps, each of them
+ * read from the token stream: a field access "p->f" or "p.f" (the type of
+ * p as declared in scope), a parameter of the function (every call of the
+ * function in the files read), a local assigned from an expression, or a
+ * local whose address is passed to a function that stores through it
+ * ("*out = p->f").  A field named like an fd that no lookup reaches is one
+ * the driver writes (an fd it creates) or keeps as a plain number.
+ */
+
+static struct fd_hit *fd_find(struct pvec *out, const char *type, const char *field)
+{
+	size_t i;
+
+	for (i = 0; i < out->n; i++) {
+		struct fd_hit *h = out->v[i];
+
+		if (!strcmp(h->type, type) && !strcmp(h->field, field))
+			return h;
+	}
+	return NULL;
+}
+
+static void fd_add(struct pvec *out, const char *type, const char *field, enum node node)
+{
+	struct fd_hit *h;
+	char *t;
+	size_t n;
+
+	if (!strncmp(type, "struct ", 7))
+		type += 7;
+	t = xstrdup(type);
+	n = strlen(t);
+	/* nv_ioctl_register_fd_t is the typedef of struct nv_ioctl_register_fd */
+	if (n > 2 && !strcmp(t + n - 2, "_t"))
+		t[n - 2] = 0;
+	h = fd_find(out, t, field);
+	if (h) {
+		if (h->node != node)
+			h->node = (h->node == NODE_UVM || node == NODE_UVM) ? NODE_NONE : NODE_ANY;
+		free(t);
+		return;
+	}
+	h = xcalloc(1, sizeof(*h));
+	h->type = t;
+	h->field = xstrdup(field);
+	h->node = node;
+	pv_push(out, h);
+}
+
+/* The type of variable var as declared in scope at token pos of fn (parameters too). */
+static char *decl_before(const struct fn *fn, size_t pos, const char *var, int want_ptr)
+{
+	const struct tfile *f = fn->f;
+	int mind = f->t[pos].depth;
+	size_t i, t;
+
+	for (i = pos; i-- > fn->pb;) {
+		const struct tok *k = &f->t[i];
+		const char *next = f->t[i + 1].s;
+
+		if (k->depth < mind)
+			mind = k->depth;
+		if (!is_ident(k) || strcmp(k->s, var) || k->depth > mind)
+			continue;
+		if (strcmp(next, "=") && strcmp(next, ";") && strcmp(next, ",") &&
+		    strcmp(next, ")") && strcmp(next, "["))
+			continue;
+		t = i - 1;
+		if (want_ptr) {
+			if (!teq(&f->t[t], "*"))
+				continue;
+			t--;
+		}
+		while (t > fn->pb && teq(&f->t[t], "const"))
+			t--;
+		if (!is_ident(&f->t[t]))
+			continue;
+		if (t > 0 && (teq(&f->t[t - 1], "->") || teq(&f->t[t - 1], ".")))
+			continue;
+		return xstrdup(f->t[t].s);
+	}
+	return NULL;
+}
+
+/* Split the arguments of the call whose '(' is at token open: [b[k], e[k]). */
+static int call_args(const struct tfile *f, size_t open, size_t *b, size_t *e, int max)
+{
+	size_t close = match(f, open), i;
+	int n = 0, d = 0;
+
+	if (close >= f->n || close == open + 1)
+		return 0;
+	b[0] = open + 1;
+	for (i = open + 1; i < close; i++) {
+		const struct tok *t = &f->t[i];
+
+		if (teq(t, "(") || teq(t, "[") || teq(t, "{"))
+			d++;
+		else if (teq(t, ")") || teq(t, "]") || teq(t, "}"))
+			d--;
+		else if (d == 0 && teq(t, ",")) {
+			e[n++] = i;
+			if (n == max)
+				return n;
+			b[n] = i + 1;
+		}
+	}
+	e[n++] = close;
+	return n;
+}
+
+/* Every function defined in file f, one at a time: *at is the cursor. */
+static int next_fn(struct tfile *f, size_t *at, struct fn *out)
+{
+	size_t i;
+
+	for (i = *at; i + 1 < f->n; i++) {
+		size_t pe;
+
+		if (f->t[i].depth != 0 || !is_ident(&f->t[i]) || !teq(&f->t[i + 1], "("))
+			continue;
+		pe = match(f, i + 1);
+		if (pe + 1 >= f->n || !teq(&f->t[pe + 1], "{"))
+			continue;
+		out->f = f;
+		out->name = f->t[i].s;
+		out->pb = i + 2;
+		out->pe = pe;
+		out->bb = pe + 1;
+		out->be = match(f, pe + 1);
+		*at = out->be + 1;
+		return 1;
+	}
+	*at = f->n;
+	return 0;
+}
+
+static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e, enum node node,
+		     int depth, struct pvec *out);
+
+/* The calls of function name with their k-th argument traced in the caller. */
+static void fd_trace_callers(struct scanctx *sc, const char *name, int k, enum node node,
+			     int depth, struct pvec *out)
+{
+	int fi;
+
+	for (fi = 0; fi < sc->nfiles; fi++) {
+		struct tfile *f = &sc->files[fi];
+		size_t at = 0, i;
+		struct fn caller;
+
+		while (next_fn(f, &at, &caller))
+			for (i = caller.bb; i + 1 < caller.be; i++) {
+				size_t ab[16], ae[16];
+				int n;
+
+				if (!is_ident(&f->t[i]) || !teq(&f->t[i], name) ||
+				    !teq(&f->t[i + 1], "("))
+					continue;
+				n = call_args(f, i + 1, ab, ae, 16);
+				if (k < n)
+					fd_trace(sc, &caller, ab[k], ae[k], node, depth + 1, out);
+			}
+	}
+}
+
+/* "*p = expr;" in the body of function name, p its k-th parameter: trace expr. */
+static void fd_trace_store(struct scanctx *sc, const char *name, int k, enum node node,
+			   int depth, struct pvec *out)
+{
+	struct fn g;
+	const char *p;
+	size_t i;
+
+	if (find_fn(sc, name, &g))
+		return;
+	p = param_name(&g, k);
+	if (!p)
+		return;
+	for (i = g.bb + 1; i + 3 < g.be; i++) {
+		size_t j;
+
+		if (!teq(&g.f->t[i], "*") || !teq(&g.f->t[i + 1], p) ||
+		    !teq(&g.f->t[i + 2], "=") ||
+		    !(teq(&g.f->t[i - 1], ";") || teq(&g.f->t[i - 1], "{") ||
+		      teq(&g.f->t[i - 1], "}") || teq(&g.f->t[i - 1], ":")))
+			continue;
+		for (j = i + 3; j < g.be && !teq(&g.f->t[j], ";"); j++)
+			;
+		fd_trace(sc, &g, i + 3, j, node, depth + 1, out);
+	}
+}
+
+static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e, enum node node,
+		     int depth, struct pvec *out)
+{
+	const struct tfile *f = fn->f;
+	const char *v;
+	size_t i;
+	int k;
+
+	if (depth > 5)
+		return;
+	/* casts and parentheses: "(NvS32)x", "(x)" */
+	while (b < e && teq(&f->t[b], "(")) {
+		size_t c = match(f, b);
+
+		if (c + 1 == e) {
+			b++;
+			e--;
+			continue;
+		}
+		for (i = b + 1; i < c; i++)
+			if (!is_ident(&f->t[i]) && f->t[i].kind != CXToken_Keyword &&
+			    !teq(&f->t[i], "*"))
+				break;
+		if (i != c)
+			break;
+		b = c + 1;
+	}
+	if (e - b == 3 && is_ident(&f->t[b]) && is_ident(&f->t[b + 2]) &&
+	    (teq(&f->t[b + 1], "->") || teq(&f->t[b + 1], "."))) {
+		char *ty = decl_before(fn, b, f->t[b].s, teq(&f->t[b + 1], "->"));
+
+		if (ty)
+			fd_add(out, ty, f->t[b + 2].s, node);
+		else
+			note("%s: %s(): no declaration of %s", f->rel, fn->name, f->t[b].s);
+		free(ty);
+		return;
+	}
+	/* "((TYPE *)p)->f" */
+	if (e - b == 9 && teq(&f->t[b], "(") && match(f, b) == b + 6 &&
+	    teq(&f->t[b + 1], "(") && is_ident(&f->t[b + 2]) && teq(&f->t[b + 3], "*") &&
+	    teq(&f->t[b + 4], ")") && teq(&f->t[b + 7], "->") && is_ident(&f->t[b + 8])) {
+		fd_add(out, f->t[b + 2].s, f->t[b + 8].s, node);
+		return;
+	}
+	if (e - b != 1 || !is_ident(&f->t[b]))
+		return;
+	v = f->t[b].s;
+	for (k = 0; param_name(fn, k); k++)
+		if (!strcmp(param_name(fn, k), v)) {
+			fd_trace_callers(sc, fn->name, k, node, depth, out);
+			return;
+		}
+	/* a local: "v = expr;" and "g(..., &v, ...)" storing through the pointer */
+	for (i = fn->bb + 1; i + 2 < fn->be; i++) {
+		if (!teq(&f->t[i], v))
+			continue;
+		if (teq(&f->t[i + 1], "=") && !teq(&f->t[i - 1], "->") &&
+		    !teq(&f->t[i - 1], ".")) {
+			size_t j;
+
+			for (j = i + 2; j < fn->be && !teq(&f->t[j], ";"); j++)
+				;
+			fd_trace(sc, fn, i + 2, j, node, depth + 1, out);
+		} else if (teq(&f->t[i - 1], "&")) {
+			size_t o, ab[16], ae[16];
+			int n, a;
+
+			/* the '(' of the call whose argument this is */
+			for (o = i - 1; o > fn->bb; o--)
+				if (teq(&f->t[o], "(") && match(f, o) > i)
+					break;
+			if (o <= fn->bb || !is_ident(&f->t[o - 1]))
+				continue;
+			n = call_args(f, o, ab, ae, 16);
+			for (a = 0; a < n; a++)
+				if (ab[a] == i - 1 && ae[a] == i + 1)
+					fd_trace_store(sc, f->t[o - 1].s, a, node, depth, out);
+		}
+	}
+}
+
+static void fd_sites(struct scanctx *sc, struct pvec *out)
+{
+	int fi;
+
+	for (fi = 0; fi < sc->nfiles; fi++) {
+		struct tfile *f = &sc->files[fi];
+		int uvm = strstr(f->rel, "nvidia-uvm/") != NULL;
+		size_t at = 0, i;
+		struct fn fn;
+
+		while (next_fn(f, &at, &fn))
+			for (i = fn.bb; i + 1 < fn.be; i++) {
+				size_t ab[4], ae[4];
+				enum node node;
+				int n;
+
+				if (!is_ident(&f->t[i]) || !teq(&f->t[i + 1], "("))
+					continue;
+				if (teq(&f->t[i], "nv_get_file_private")) {
+					n = call_args(f, i + 1, ab, ae, 4);
+					if (n < 2)
+						continue;
+					node = NODE_ANY;
+					if (ae[1] == ab[1] + 1 && teq(&f->t[ab[1]], "NV_TRUE"))
+						node = NODE_CTL;
+					else if (ae[1] == ab[1] + 1 && teq(&f->t[ab[1]], "NV_FALSE"))
+						node = NODE_GPU;
+				} else if (uvm && teq(&f->t[i], "fget")) {
+					n = call_args(f, i + 1, ab, ae, 4);
+					if (n != 1)
+						continue;
+					node = NODE_UVM;
+				} else {
+					continue;
+				}
+				n = (int)out->n;
+				fd_trace(sc, &fn, ab[0], ae[0], node, 0, out);
+				if ((int)out->n == n)
+					note("%s: %s(): a lookup no payload field was followed to",
+					     f->rel, fn.name);
+			}
+	}
+}
+
+static int fd_hit_cmp(const void *a, const void *b)
+{
+	const struct fd_hit *x = *(const struct fd_hit *const *)a;
+	const struct fd_hit *y = *(const struct fd_hit *const *)b;
+	int c = strcmp(x->type, y->type);
+
+	return c ? c : strcmp(x->field, y->field);
+}
+
+/**
+ * scan_fds() - the payload fields whose fd number the driver resolves
+ * @root: the tree
+ * @out: struct fd_hit, sorted by type and field
+ */
+const char *const scan_fd_files[] = {
+	"src/nvidia/arch/nvalloc/unix/src/escape.c",
+	"src/nvidia/arch/nvalloc/unix/src/osapi.c",
+	"src/nvidia/arch/nvalloc/unix/src/os.c",
+	"kernel-open/nvidia/nv.c",
+	"kernel-open/nvidia/nv-usermap.c",
+	"kernel-open/nvidia-uvm/uvm.c",
+	"kernel-open/nvidia-uvm/uvm_tools.c",
+	"kernel-open/nvidia-uvm/uvm_ioctl.h",	/* typedef X_V2_PARAMS of X_PARAMS */
+	NULL,
+};
+
+/* "typedef A B;" in the files read: the record a hit names through B is A. */
+static void fd_typedefs(struct scanctx *sc, struct pvec *out)
+{
+	size_t h, i;
+	int fi;
+
+	for (h = 0; h < out->n; h++) {
+		struct fd_hit *x = out->v[h];
+
+		for (fi = 0; fi < sc->nfiles; fi++) {
+			const struct tfile *f = &sc->files[fi];
+
+			for (i = 0; i + 3 < f->n; i++)
+				if (teq(&f->t[i], "typedef") &&
+				    is_ident(&f->t[i + 1]) && teq(&f->t[i + 2], x->type) &&
+				    teq(&f->t[i + 3], ";")) {
+					free(x->type);
+					x->type = xstrdup(f->t[i + 1].s);
+				}
+		}
+	}
+}
+
+void scan_fds(const char *root, struct pvec *out)
+{
+	const char *const *files = scan_fd_files;
+	struct scanctx sc = { 0 };
+	size_t i, w;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	sc.root = root;
+	sc.idx = clang_createIndex(0, 0);
+	for (k = 0; files[k]; k++) {
+		if (lex_file(&sc, files[k], &sc.files[sc.nfiles], NULL)) {
+			if (k == 0)
+				die("%s: cannot read %s", root, files[k]);
+			tfile_free(&sc.files[sc.nfiles]);
+			continue;
+		}
+		sc.nfiles++;
+	}
+	fd_sites(&sc, out);
+	fd_typedefs(&sc, out);
+	for (i = w = 0; i < out->n; i++) {
+		struct fd_hit *h = out->v[i];
+
+		if (h->node == NODE_NONE) {
+			warnx("%s: %s.%s reaches lookups of different drivers; left out", root,
+			      h->type, h->field);
+			fd_hit_free(h);
+			continue;
+		}
+		out->v[w++] = h;
+	}
+	out->n = w;
+	qsort(out->v, out->n, sizeof(void *), fd_hit_cmp);
+	for (k = 0; k < sc.nfiles; k++)
+		tfile_free(&sc.files[k]);
+	clang_disposeIndex(sc.idx);
+}
+
+void fd_hit_free(struct fd_hit *h)
+{
+	free(h->type);
+	free(h->field);
+	free(h);
 }

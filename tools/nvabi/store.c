@@ -618,6 +618,11 @@ char *abi_format(const struct abi *a)
 		format_cls(&b, a->cls.v[i]);
 	for (i = 0; i < a->uvm.n; i++)
 		format_uvm(&b, a->uvm.v[i]);
+	for (i = 0; i < a->fdin.n; i++) {
+		const struct fd_hit *h = a->fdin.v[i];
+
+		sb_printf(&b, "fdin %s %s %s\n", h->type, h->field, node_str(h->node));
+	}
 	return sb_steal(&b);
 }
 
@@ -816,6 +821,15 @@ int abi_parse(const char *text, const char *what, struct abi *a)
 				BAD("%s:%d: bad UVM command", what, lineno);
 			parse_ptype(tok[4], v, &c->type);
 			c->name = xstrdup(np > 0 ? prov[0] : "-");
+		} else if (!strcmp(tok[0], "fdin") && n == 4) {
+			struct fd_hit *h = xcalloc(1, sizeof(*h));
+
+			pv_push(&a->fdin, h);
+			h->type = xstrdup(tok[1]);
+			h->field = xstrdup(tok[2]);
+			h->node = node_parse(tok[3]);
+			if ((int)h->node < 0 || h->node == NODE_NONE || h->node == NODE_UVM_TOOLS)
+				BAD("%s:%d: bad fd lookup", what, lineno);
 		} else {
 			BAD("%s:%d: cannot read '%s'", what, lineno, tok[0]);
 		}
