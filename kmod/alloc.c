@@ -63,8 +63,14 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	memcpy(&params, c->payload + off_params, sizeof(params));
 	v->family = NVM_FAM_ALLOC;
 	v->number = hclass;
+	v->fds = NULL;
+	v->nfds = 0;
 
 	e = nvm_abi_class(hclass, c->abi);
+	if (e) {
+		v->fds = &nvabi_fds[e->fd];
+		v->nfds = e->nfd;
+	}
 	if (e && nvm_alloc_is_client(hclass)) {
 		if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass))
 			return false;

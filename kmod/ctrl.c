@@ -59,6 +59,8 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->family = NVM_FAM_CTRL;
 	v->number = cmd;
 	v->number_size = psize;
+	v->fds = NULL;
+	v->nfds = 0;
 
 	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
 		return nvm_refuse(v, -EINVAL, "ctrl-flags");
@@ -70,6 +72,8 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	e = nvm_abi_ctrl(cmd, c->abi);
 	if (!e)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");
+	v->fds = &nvabi_fds[e->fd];
+	v->nfds = e->nfd;
 	if ((flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && !(c->policy & NVM_POLICY_FINN))
 		return nvm_refuse(v, -EPERM, "ctrl-finn");
 	if ((cmd & NVM_NV_CTRL_GSS_LEGACY) && !(c->policy & NVM_POLICY_GSS))

@@ -57,6 +57,9 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->number = c->nr;
 	if (!e)
 		return nvm_refuse(v, -ENOTTY, "esc-unknown");
+	v->fds = &nvabi_fds[e->fd];
+	v->nfds = e->nfd;
+	v->payload_size = c->size;
 	if (c->xfer && c->nr == NVM_NV_ESC_XFER)
 		return nvm_refuse(v, -EINVAL, "esc-xfer-nested");
 	if (!nvm_esc_node_ok(e->node, c->kind))

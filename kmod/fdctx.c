@@ -286,9 +286,10 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
  * nvm_fdctx_create() - the private table a call needs
  * @plan: the fd numbers the driver will look up, from nvm_fdplan_build()
  *
- * Every number in @plan that names a mediated file in the caller's table
- * gets that file's backing file at the same number; numbers that name
- * anything else stay empty.  When @plan->gpu_nodes is set, the backing files
+ * Every number in @plan that names a mediated file of the kind the driver
+ * wants there (nvm_fdplan_kind_ok()) in the caller's table gets that file's
+ * backing file at the same number; numbers that name anything else stay
+ * empty.  When @plan->gpu_nodes is set, the backing files
  * of all mediated GPU nodes the caller holds are added at their numbers.
  *
  * Return: the context, or ERR_PTR(-ENOMEM).
@@ -304,7 +305,7 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan)
 		struct file *file = fget(plan->fds[i]);
 		struct nvm_file *nf = file ? nvm_file_of(file) : NULL;
 
-		if (nf) {
+		if (nf && nvm_fdplan_kind_ok(plan, i, nf->kind)) {
 			backing[i] = get_file(nf->backing);
 			max_fd = max_t(unsigned int, max_fd, plan->fds[i]);
 		}

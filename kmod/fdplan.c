@@ -3,93 +3,133 @@
  * nvmediate: which fd numbers a forwarded call makes the driver look up in
  * the caller's fd table (see docs/design.md, "the private fd table").
  *
- * Escapes' fields are read from the validator's kernel copy, the bytes
- * the driver is handed from the bounce area; UVM fields from the caller's
- * memory.  Nothing is trusted: a number that changes before the driver
- * reads it again simply names nothing in the private table, and the
- * driver fails the call.
+ * Everything comes from the table entry the validator matched for the
+ * call in the file's ABI (req->verdict): its fd fields (nvabi_fds), each
+ * with its offset in that release's payload and the node the driver looks
+ * the number up as, which tools/nvabi found in each release's code.  A
+ * field the driver does not look up (an fd it creates, or a number it only
+ * keeps) is not read.  Where the fields are read:
+ *   an escape's own struct   the validator's kernel copy, the bytes the
+ *                            driver is handed from the bounce area
+ *   control or class params  the caller's memory at the params pointer
+ *   a UVM command's params   the caller's memory
+ * Nothing read from the caller's memory is trusted: a number that changes
+ * before the driver reads it names nothing in the private table, and the
+ * driver fails the call as for a foreign fd.
  */
-#include <linux/ioctl.h>
+#include <linux/bits.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "nvm.h"
+#include "nvabi_tables.h"
 
-static const struct nvm_fd_field nvm_fd_table[] = NVM_BASE_FD_FIELDS;
-static const unsigned int nvm_gpu_node_uvm_cmds[] = NVM_BASE_GPU_NODE_UVM_CMDS;
-
-/**
- * nvm_fd_fields() - the fd-field table in use
- * @count: set to the number of entries
- */
-const struct nvm_fd_field *nvm_fd_fields(unsigned int *count)
+/* The mediated node kinds a number the driver looks up as @node may name. */
+static u8 nvm_fd_kinds(unsigned int node)
 {
-	*count = ARRAY_SIZE(nvm_fd_table);
-	return nvm_fd_table;
+	switch (node) {
+	case NVABI_NODE_CTL:
+		return BIT(NVM_NODE_CTL);
+	case NVABI_NODE_GPU:
+		return BIT(NVM_NODE_GPU);
+	case NVABI_NODE_ANY:
+		return BIT(NVM_NODE_CTL) | BIT(NVM_NODE_GPU);
+	case NVABI_NODE_UVM:
+		return BIT(NVM_NODE_UVM);
+	default:
+		return 0;
+	}
 }
 
-static int nvm_fdplan_fields(struct nvm_fdplan *plan, enum nvm_fd_family family,
-			     unsigned int cmd, const void __user *payload, const void *kbuf,
-			     unsigned int size)
+/* The payload @v's fd fields are in: a kernel copy, or the caller's memory. */
+static void nvm_fd_payload(const struct nvm_req *req, const struct nvm_verdict *v,
+			   const void **kbuf, const void __user **ubuf, u32 *size)
 {
+	*kbuf = NULL;
+	*ubuf = NULL;
+	switch (v->family) {
+	case NVM_FAM_ESCAPE:
+		*kbuf = req->kbuf;
+		*size = req->kbuf ? req->size : 0;
+		break;
+	case NVM_FAM_CTRL:
+	case NVM_FAM_ALLOC:
+		*ubuf = u64_to_user_ptr(v->nested);
+		*size = v->nested ? v->nested_size : 0;
+		break;
+	default:
+		*ubuf = req->arg;
+		*size = v->payload_size;
+		break;
+	}
+}
+
+static int nvm_fdplan_fields(struct nvm_fdplan *plan, const struct nvm_req *req,
+			     const struct nvm_verdict *v)
+{
+	const void __user *ubuf;
+	const void *kbuf;
 	unsigned int i;
+	u32 size;
 	int fd;
 
-	for (i = 0; i < ARRAY_SIZE(nvm_fd_table); i++) {
-		const struct nvm_fd_field *f = &nvm_fd_table[i];
+	nvm_fd_payload(req, v, &kbuf, &ubuf, &size);
+	for (i = 0; i < v->nfds; i++) {
+		const struct nvabi_fd *f = &v->fds[i];
+		u8 kinds = nvm_fd_kinds(f->node);
 
-		if (f->family != family || f->cmd != cmd)
+		if (!kinds)
 			continue;
-		/* A payload too short for the field: the driver refuses it itself. */
 		plan->swap = true;
-		if (size < f->off + sizeof(int))
+		/* A payload too short for the field: the driver refuses it itself. */
+		if (f->off > size || size - f->off < sizeof(int))
 			continue;
+		/* The number is the low 32 bits of an 8-byte field (little endian). */
 		if (kbuf)
 			memcpy(&fd, kbuf + f->off, sizeof(fd));
-		else if (get_user(fd, (const int __user *)(payload + f->off)))
+		else if (get_user(fd, (const int __user *)(ubuf + f->off)))
 			return -EFAULT;
-		if (fd >= 0 && plan->nfds < NVM_FDPLAN_MAX)
+		if (fd >= 0 && plan->nfds < NVM_FDPLAN_MAX) {
+			plan->kinds[plan->nfds] = kinds;
 			plan->fds[plan->nfds++] = fd;
+		}
 	}
 	return 0;
 }
 
 /**
  * nvm_fdplan_build() - find the fd lookups a call will make in the driver
- * @nf: the mediated file the call is made on
- * @req: the call, as the validator left it (its kernel copy of an
- *	escape's payload is read, never the caller's memory again)
+ * @req: the call, as the validator left it (its verdict names the table
+ *	entry matched; an escape's kernel copy is read, never the caller's
+ *	memory again)
  * @plan: filled in; empty when the call needs nothing from the fd table
  *
- * Return: 0, or -EFAULT when a field cannot be read.
+ * Return: 0, or -EFAULT when a field in the caller's memory cannot be read.
  */
-int nvm_fdplan_build(const struct nvm_file *nf, const struct nvm_req *req,
-		     struct nvm_fdplan *plan)
+int nvm_fdplan_build(const struct nvm_req *req, struct nvm_fdplan *plan)
 {
-	u32 hclass;
+	const struct nvm_verdict *v = &req->verdict;
 
 	memset(plan, 0, sizeof(*plan));
+	if ((v->family == NVM_FAM_ALLOC && v->number == NVM_NV01_DEVICE_0) ||
+	    (v->family == NVM_FAM_UVM && v->number == NVM_UVM_REGISTER_GPU))
+		plan->gpu_nodes = plan->swap = true;
+	return nvm_fdplan_fields(plan, req, v);
+}
 
-	if (nf->kind == NVM_NODE_UVM) {
-		unsigned int i;
-
-		for (i = 0; i < ARRAY_SIZE(nvm_gpu_node_uvm_cmds); i++)
-			if (req->cmd == nvm_gpu_node_uvm_cmds[i])
-				plan->gpu_nodes = plan->swap = true;
-		/* UVM commands are plain numbers; the driver copies its own size. */
-		return nvm_fdplan_fields(plan, NVM_FD_UVM, req->cmd, req->arg, NULL, UINT_MAX);
-	}
-
-	/* Escapes: the validator's copy, which is what the driver will read. */
-	if (!req->kbuf)
-		return 0;
-	if (req->nr == NVM_NV_ESC_RM_ALLOC &&
-	    (req->size == NVM_NV_NVOS21_SIZE || req->size == NVM_NV_NVOS64_SIZE)) {
-		memcpy(&hclass, req->kbuf + NVM_NV_ALLOC_HCLASS_OFF, sizeof(hclass));
-		plan->gpu_nodes = hclass == NVM_NV01_DEVICE_0;
-		plan->swap = plan->gpu_nodes;
-		return 0;
-	}
-	return nvm_fdplan_fields(plan, NVM_FD_ESCAPE, req->nr, req->payload, req->kbuf,
-				 req->size);
+/**
+ * nvm_fdplan_kind_ok() - may a mediated file of @kind stand at @plan's fd @i
+ * @plan: the plan
+ * @i: index in @plan->fds
+ * @kind: the mediated file's node kind
+ *
+ * The driver wants a file of one node at each number it looks up (its
+ * control node, a GPU node, either, or UVM); a mediated file of another
+ * kind is left out of the private table, so the driver answers as it does
+ * for any file that is not the one it wants.
+ */
+bool nvm_fdplan_kind_ok(const struct nvm_fdplan *plan, unsigned int i, enum nvm_kind kind)
+{
+	return i < plan->nfds && (plan->kinds[i] & BIT(kind));
 }

@@ -198,7 +198,7 @@ static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned l
 	struct nvm_fdctx *ctx;
 	long ret;
 
-	ret = nvm_fdplan_build(nf, req, &plan);
+	ret = nvm_fdplan_build(req, &plan);
 	if (ret)
 		return ret;
 	if (!plan.swap)

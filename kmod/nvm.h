@@ -16,7 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "base_fds.h"
+#include "nvabi_fixed.h"
 
 /* The real node a mediated node stands for. */
 enum nvm_kind {
@@ -177,6 +177,8 @@ void nvm_bounce_put(struct nvm_bounce_call *bc);
  * @swap: the call must run with a private fd table
  * @nfds: number of entries in @fds
  * @fds: fd numbers read from the payload's fd fields
+ * @kinds: for each of @fds, the mediated node kinds whose backing file may
+ *	stand at that number (BIT(NVM_NODE_*)): the node the driver wants
  * @gpu_nodes: the call allocates a device; the driver checks that the
  *	calling process holds the GPU's node
  */
@@ -184,13 +186,13 @@ struct nvm_fdplan {
 	bool swap;
 	unsigned int nfds;
 	int fds[NVM_FDPLAN_MAX];
+	u8 kinds[NVM_FDPLAN_MAX];
 	bool gpu_nodes;
 };
 
 struct nvm_req;
-int nvm_fdplan_build(const struct nvm_file *nf, const struct nvm_req *req,
-		     struct nvm_fdplan *plan);
-const struct nvm_fd_field *nvm_fd_fields(unsigned int *count);
+int nvm_fdplan_build(const struct nvm_req *req, struct nvm_fdplan *plan);
+bool nvm_fdplan_kind_ok(const struct nvm_fdplan *plan, unsigned int i, enum nvm_kind kind);
 
 /* fdctx.c: running a call with a private fd table. */
 struct nvm_fdctx;
@@ -328,6 +330,12 @@ struct nvm_call {
  * @status_off: byte offset of the status field in the payload
  * @nested: user pointer to params the driver will read, or 0
  * @nested_size: bytes the driver reads at @nested
+ * @fds: the fd fields of the payload of the entry matched last (nvabi_fds
+ *	of the escape, control, class or UVM entry that @family names): in
+ *	the checked copy for an escape, at @nested for a control or class,
+ *	in the caller's payload of @payload_size bytes for a UVM command
+ * @nfds: number of @fds
+ * @payload_size: the size of the payload @fds are in
  */
 struct nvm_verdict {
 	const char *rule;
@@ -339,8 +347,12 @@ struct nvm_verdict {
 	unsigned int status_off;
 	u64 nested;
 	u32 nested_size;
+	const struct nvabi_fd *fds;
+	unsigned int nfds;
+	u32 payload_size;
 };
 
+struct nvabi_fd;
 struct nvabi_esc;
 struct nvabi_ctrl;
 struct nvabi_class;
@@ -369,6 +381,8 @@ bool nvm_decide_payload(const struct nvm_call *c, struct nvm_verdict *v);
  * @xfer_hdr: the XFER header as checked, when @xfer
  * @payload: the caller's payload (XFER's inner pointer when @xfer)
  * @kbuf: the validator's copy of the @size bytes at @payload, or NULL
+ * @verdict: the validator's decision, with the table entry it matched
+ *	(what the fd plan reads)
  * @small: storage for a small @kbuf
  */
 struct nvm_req {
@@ -385,6 +399,7 @@ struct nvm_req {
 	} xfer_hdr;
 	void __user *payload;
 	void *kbuf;
+	struct nvm_verdict verdict;
 	u8 small[64] __aligned(8);
 };
 

@@ -31,6 +31,9 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	v->number = c->nr;
 	if (!e)
 		return nvm_refuse(v, -ENOTTY, "uvm-unknown");
+	v->fds = &nvabi_fds[e->fd];
+	v->nfds = e->nfd;
+	v->payload_size = e->size;
 	if (e->node != NVABI_NODE_UVM)
 		return nvm_refuse(v, -EINVAL, "uvm-node");
 	if (!nvm_profile_check(c, v, NVM_FAM_UVM, c->nr))

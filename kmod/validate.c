@@ -279,9 +279,12 @@ static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile 
 	int ret;
 
 	req->nr = req->cmd;
-	if (!nvm_uvm_decide(&c, &v, &size))
+	if (!nvm_uvm_decide(&c, &v, &size)) {
+		req->verdict = v;
 		return nvm_verdict_apply(nf, &c, &v, req->arg, rep);
+	}
 	req->size = size;
+	req->verdict = v;
 	c.size = size;
 	ret = nvm_check_readable((u64)(uintptr_t)req->arg, size);
 	if (ret)
@@ -361,6 +364,8 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 		if (ret)
 			return ret;
 	}
+	/* What the fd plan reads: the entry matched last, and its payload. */
+	req->verdict = v;
 	if (audited)
 		return 0;
 	ret = nvm_check_readable(v.nested, v.nested_size);

@@ -35,6 +35,7 @@
 #include "../abi/generated/nvm_caps.c"
 #include "validate_test.c"
 #include "policy_test.c"
+#include "fdplan_test.c"
 
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
@@ -232,7 +233,8 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	struct nvm_test_med *gpu1 = nvm_test_med_new(test, NVM_NODE_GPU);
 	struct file *foreign = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
 	struct nvm_fdctx *caller = nvm_fdctx_alloc(200);
-	struct nvm_fdplan plan = { .swap = true, .nfds = 3, .fds = { 4, 9, 11 } };
+	struct nvm_fdplan plan = { .swap = true, .nfds = 3, .fds = { 4, 9, 11 },
+				   .kinds = { BIT(NVM_NODE_CTL), 0xff, 0xff } };
 	struct nvm_fdctx *ctx;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
@@ -254,6 +256,18 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, nvm_test_lookup(11));	/* empty in the caller */
 	KUNIT_EXPECT_NULL(test, nvm_test_lookup(12));	/* GPU, but not asked for */
 	KUNIT_EXPECT_NULL(test, nvm_test_lookup(150));
+	nvm_fdctx_unswap(ctx);
+	nvm_fdctx_destroy(ctx);
+
+	/* The driver wants a UVM file at 4: the control file is left out. */
+	plan.kinds[0] = BIT(NVM_NODE_UVM);
+	ctx = nvm_fdctx_create(&plan);
+	if (IS_ERR(ctx)) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+		goto out;
+	}
+	nvm_fdctx_swap(ctx);
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(4));
 	nvm_fdctx_unswap(ctx);
 	nvm_fdctx_destroy(ctx);
 
@@ -293,37 +307,6 @@ static struct kunit_case nvm_fdctx_cases[] = {
 static struct kunit_suite nvm_fdctx_suite = {
 	.name = "nvmediate_fdctx",
 	.test_cases = nvm_fdctx_cases,
-};
-
-/* The fd-field table: ordered, each field inside its payload. */
-static void fdplan_test_table_well_formed(struct kunit *test)
-{
-	unsigned int i, n;
-	const struct nvm_fd_field *t = nvm_fd_fields(&n);
-
-	KUNIT_ASSERT_GT(test, n, 0U);
-	for (i = 0; i < n; i++) {
-		KUNIT_EXPECT_LE_MSG(test, t[i].off + 4, t[i].size, "%s", t[i].name);
-		KUNIT_EXPECT_LE_MSG(test, t[i].size, (unsigned int)NVM_NV_MAX_IOCTL_SIZE, "%s",
-				    t[i].name);
-		KUNIT_EXPECT_TRUE(test, t[i].name && t[i].name[0]);
-		if (i)
-			KUNIT_EXPECT_TRUE_MSG(test,
-				t[i - 1].family < t[i].family ||
-				(t[i - 1].family == t[i].family && t[i - 1].cmd <= t[i].cmd),
-				"%s out of order", t[i].name);
-	}
-	KUNIT_EXPECT_LE(test, NVM_NV_ALLOC_HCLASS_OFF + 4, NVM_NV_NVOS21_SIZE);
-}
-
-static struct kunit_case nvm_fdplan_cases[] = {
-	KUNIT_CASE(fdplan_test_table_well_formed),
-	{}
-};
-
-static struct kunit_suite nvm_fdplan_suite = {
-	.name = "nvmediate_fdplan",
-	.test_cases = nvm_fdplan_cases,
 };
 
 kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,

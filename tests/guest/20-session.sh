@@ -95,10 +95,27 @@ check session-concurrent "$(tail -n 1 "$T/many.txt"); $(grep -m 5 FAIL "$T/many.
 # What the driver received: 128 clients made and freed, 128 GPU registrations.
 roots=$(grep -c 'op=ioctl nr=0x2b size=32 ret=0 status=0x0 .* class=0x0$' "$T/many.calls")
 frees=$(grep -c 'op=ioctl nr=0x29 size=16 ret=0 status=0x0 ' "$T/many.calls")
-regs=$(grep -c 'file=uvm op=ioctl nr=0x25 size=40 ret=0 status=0x0 .* fdfile=ctl ' "$T/many.calls")
+regs=$(grep -c 'file=uvm op=ioctl nr=0x25 size=40 ret=0 status=0x0 ' "$T/many.calls")
 check session-concurrent-calls "driver saw $roots client allocs, $frees frees, $regs UVM registrations (want 128, 256, 128; $(state_get log_dropped) log lines dropped)" \
 	[ "$roots $frees $regs" = "128 256 128" ]
 leaks=$(state_leaks)
 check session-concurrent-no-leak "state after 128 sessions: $leaks" [ -z "$leaks" ]
+
+# fds of the wrong node: the driver wants its control node at REGISTER_FD's
+# ctl_fd and a UVM file at UVM_MM_INITIALIZE's uvmFd; a mediated file of
+# another node is left out of the private table, so the driver's own lookup
+# finds nothing there (fdfile=badf) and it answers as for a foreign fd.
+fdkind() {	# fdkind NAME CASE LOG-LINE
+	calls_clear
+	if ! nvsession --case "$2" $MED > "$T/kind.txt" 2>&1; then
+		fail "fd-kind-$1" "$(grep -v '^pid=' "$T/kind.txt" | tr '\n' ';')"
+		return
+	fi
+	calls_save "$T/kind.calls"
+	check "fd-kind-$1" "the driver did not see '$3': $(grep -m1 "$3" "$T/kind.calls" ||
+		grep -m1 'nr=0xc9\|nr=0x4b' "$T/kind.calls")" grep -q -- "$3" "$T/kind.calls"
+}
+fdkind gpu-for-ctl register-fd-gpu 'file=gpu0 op=ioctl nr=0xc9 size=4 ret=-22 .* fdfile=badf '
+fdkind ctl-for-uvm mm-init-ctl 'file=uvm op=ioctl nr=0x4b size=8 ret=0 status=0x1f .* fdfile=badf '
 
 nvm_end

@@ -114,7 +114,6 @@ run_all() {
 	# fd fields: the driver must never resolve a file that is not a
 	# backing file, whatever number it reads
 	flip uvm-mm-fd 'fd 0x4 * *'
-	flip uvm-register-fd 'fd 0x4 * *'
 }
 
 RACE=

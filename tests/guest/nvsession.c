@@ -1084,6 +1084,28 @@ static int case_register_fd_gpu(struct sess *s)
 	return check(s, "register-fd-gpu-file", ret, -EINVAL, -1, -1, NULL);
 }
 
+/* UVM_MM_INITIALIZE naming the control file: the driver wants a UVM file. */
+static int case_mm_init_ctl(struct sess *s)
+{
+	struct uvm_initialize *in;
+	struct uvm_mm_initialize *mm;
+	int ret, ok;
+
+	s->ctl = open_quiet(s->o->ctl);
+	s->uvm = open_quiet(s->o->uvm);
+	s->uvm2 = open_quiet(s->o->uvm);
+	if (s->ctl < 0 || s->uvm < 0 || s->uvm2 < 0)
+		return 0;
+	in = aalloc(s, sizeof(*in));
+	mm = aalloc(s, sizeof(*mm));
+	ret = xioctl(s->uvm, UVM_INITIALIZE, in);
+	ok = check(s, "uvm-initialize", ret, 0, in->rmStatus, NV_OK, NULL);
+	mm->uvmFd = s->ctl;
+	ret = xioctl(s->uvm2, UVM_MM_INITIALIZE, mm);
+	return ok && check(s, "uvm-mm-init-ctl", ret, 0, mm->rmStatus,
+			   NV_ERR_INVALID_ARGUMENT, NULL);
+}
+
 static int case_mm_init_foreign(struct sess *s)
 {
 	struct uvm_initialize *in;
@@ -1259,35 +1281,6 @@ static int case_mmap_without_context(struct sess *s)
 		     NULL);
 }
 
-static int case_register_gpu_foreign_ctl(struct sess *s)
-{
-	struct nv_gid_info *gid;
-	struct uvm_initialize *in;
-	struct uvm_register_gpu *rg;
-	int nullfd, ret;
-
-	if (!case_device(s))
-		return 0;
-	gid = aalloc(s, sizeof(*gid));
-	gid->flags = 2;
-	if (!rm_control(s, "ctrl-gid-info", H_SUBDEVICE, NV2080_CTRL_CMD_GPU_GET_GID_INFO,
-			gid, sizeof(*gid), NV_OK, NULL))
-		return 0;
-	s->uvm = open_quiet(s->o->uvm);
-	in = aalloc(s, sizeof(*in));
-	if (xioctl(s->uvm, UVM_INITIALIZE, in) || in->rmStatus)
-		return 0;
-	nullfd = open("/dev/null", O_RDWR | O_CLOEXEC);
-	rg = aalloc(s, sizeof(*rg));
-	memcpy(rg->gpu_uuid, gid->data, 16);
-	rg->rmCtrlFd = nullfd;
-	rg->hClient = s->client;
-	ret = xioctl(s->uvm, UVM_REGISTER_GPU, rg);
-	close(nullfd);
-	return check(s, "uvm-register-foreign-ctl", ret, 0, rg->rmStatus,
-		     NV_ERR_INVALID_ARGUMENT, NULL);
-}
-
 static int case_ctl_escape_on_gpu(struct sess *s)
 {
 	struct nvos54 *c;
@@ -1393,6 +1386,7 @@ static const struct rcase cases[] = {
 	{ "register-fd-badf", "REGISTER_FD naming no open fd", case_register_fd_badf },
 	{ "register-fd-gpu", "REGISTER_FD naming a GPU file", case_register_fd_gpu },
 	{ "mm-init-foreign", "UVM_MM_INITIALIZE naming /dev/null", case_mm_init_foreign },
+	{ "mm-init-ctl", "UVM_MM_INITIALIZE naming the control file", case_mm_init_ctl },
 	{ "mm-init-same-fd", "UVM_MM_INITIALIZE on the va-space fd itself",
 	  case_mm_init_same_fd },
 	{ "uvm-before-init", "UVM_REGISTER_GPU before UVM_INITIALIZE", case_uvm_before_init },
@@ -1404,8 +1398,6 @@ static const struct rcase cases[] = {
 	  case_map_memory_other_process },
 	{ "mmap-without-context", "mmap of a control file without context",
 	  case_mmap_without_context },
-	{ "register-gpu-foreign-ctl", "UVM_REGISTER_GPU with rmCtrlFd naming /dev/null",
-	  case_register_gpu_foreign_ctl },
 	{ "ctl-escape-on-gpu", "RM_CONTROL on a GPU node", case_ctl_escape_on_gpu },
 	{ "alloc-memory-on-ctl", "RM_ALLOC_MEMORY on the control node",
 	  case_alloc_memory_on_ctl },

@@ -64,15 +64,15 @@ void nvs_register_uvm_fops(const struct file_operations *fops);
 /**
  * nvs_uvm_check_gpu() - the RM side of UVM_REGISTER_GPU.
  * @uuid: 16-byte GPU UUID from the caller
- * @ctl_fd: rmCtrlFd, resolved in the caller's fd table
  * @h_client: an RM client that must belong to the calling process
  * @gpu: out, the GPU's index
- * @fdkind: out, what @ctl_fd named (NVS_KIND_LEN bytes)
+ *
+ * The command's rmCtrlFd is not an argument: no release of nvidia-uvm
+ * looks it up (uvm_api_register_gpu() stores it, and nothing reads it).
  *
  * Return: an NV_STATUS.
  */
-u32 nvs_uvm_check_gpu(const u8 *uuid, int ctl_fd, u32 h_client,
-		      unsigned int *gpu, char *fdkind);
+u32 nvs_uvm_check_gpu(const u8 *uuid, u32 h_client, unsigned int *gpu);
 
 /* The index of the GPU with this 16-byte UUID, or -1. */
 int nvs_gpu_by_uuid(const u8 *uuid);

@@ -1361,34 +1361,24 @@ int nvs_rm_mmap(struct vm_area_struct *vma, struct nvs_call *c)
 
 /* ---- for nvidia-uvm ---- */
 
-u32 nvs_uvm_check_gpu(const u8 *uuid, int ctl_fd, u32 h_client,
-		      unsigned int *gpu, char *fdkind)
+u32 nvs_uvm_check_gpu(const u8 *uuid, u32 h_client, unsigned int *gpu)
 {
 	int g = nvs_gpu_by_uuid(uuid);
-	struct file *t = fget(ctl_fd);
 	struct nvs_client *cl;
 	u32 status = NV_OK;
 
-	nvs_rx_fd(t);
-	nvs_file_kind(t, fdkind);
 	if (g < 0) {
 		status = NV_ERR_GPU_UUID_NOT_FOUND;
 	} else if (!nvs_gpu_accessible(g)) {
 		status = NV_ERR_INSUFFICIENT_PERMISSIONS;
-	} else if (!nvs_is_our_ctl(t)) {
-		status = NV_ERR_INVALID_ARGUMENT;
 	} else {
 		mutex_lock(&nvs.lock);
 		cl = nvs_client_find(h_client);
-		if (!cl || cl->tgid != task_tgid_nr(current) ||
-		    (nvs_strict_clients &&
-		     cl->owner != nvs_os_info(t->private_data)))
+		if (!cl || cl->tgid != task_tgid_nr(current))
 			status = NV_ERR_INVALID_CLIENT;
 		mutex_unlock(&nvs.lock);
 		*gpu = g;
 	}
-	if (t)
-		fput(t);
 	return status;
 }
 EXPORT_SYMBOL_GPL(nvs_uvm_check_gpu);

@@ -158,13 +158,13 @@ out:
 
 /* uvm_api_register_gpu(); the RM checks are nvidia.ko's. */
 static u32 nvs_uvm_register_gpu(struct nvs_uvm_file *uf,
-				struct nvs_uvm_register_gpu *p, char *kind)
+				struct nvs_uvm_register_gpu *p)
 {
 	unsigned int gpu = 0;
 	u32 status;
 
-	status = nvs_uvm_check_gpu(p->gpu_uuid, p->rmCtrlFd, p->hClient, &gpu,
-				   kind);
+	/* rmCtrlFd is kept by the driver, never looked up. */
+	status = nvs_uvm_check_gpu(p->gpu_uuid, p->hClient, &gpu);
 	if (status != NV_OK)
 		return status;
 	if (uf->gpus & BIT(gpu))
@@ -275,7 +275,7 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 			status = nvs_uvm_mm_initialize(uf, &p.mm, kind);
 			break;
 		case UVM_REGISTER_GPU:
-			status = nvs_uvm_register_gpu(uf, &p.reg, kind);
+			status = nvs_uvm_register_gpu(uf, &p.reg);
 			break;
 		case UVM_UNREGISTER_GPU:
 			status = nvs_uvm_unregister_gpu(uf, &p.unreg);

@@ -37,7 +37,7 @@
 #define EXIT_OUTSIDE	5
 #define EXIT_NOSET	6
 
-/* Numbers the validator uses besides the tables (abi/base_fds.h). */
+/* Numbers the validator uses besides the tables (abi/nvabi_fixed.h). */
 #define ESC_RM_CONTROL		0x2a
 #define ESC_RM_ALLOC		0x2b
 #define ESC_XFER		0xd3
