@@ -252,6 +252,15 @@ static void arena_fini(struct sess *s)
 
 /* ---- RM helpers ---- */
 
+/*
+ * NVOS21 (nvos.h) is 32 bytes in every release; paramsSize came in
+ * 535.43.02, before the status, which was at 24 until then.
+ */
+static uint32_t nvos21_status(struct sess *s, const struct nvos21 *a)
+{
+	return version_at_least(s, 535, 43, 2) ? a->status : a->paramsSize;
+}
+
 static int rm_alloc_ret(struct sess *s, const char *name, uint32_t parent,
 			uint32_t handle, uint32_t hclass, void *params,
 			uint32_t psize, long want_ret, long want_status, uint32_t *out)
@@ -264,11 +273,13 @@ static int rm_alloc_ret(struct sess *s, const char *name, uint32_t parent,
 	a->hObjectNew = handle;
 	a->hClass = hclass;
 	a->pAllocParms = ptr(params);
-	a->paramsSize = psize;
+	if (version_at_least(s, 535, 43, 2))
+		a->paramsSize = psize;
 	ret = nvioctl(s->ctl, NV_ESC_RM_ALLOC, a, sizeof(*a));
 	if (out)
 		*out = a->hObjectNew;
-	return check(s, name, ret, want_ret, a->status, want_status, "class=0x%x", a->hClass);
+	return check(s, name, ret, want_ret, nvos21_status(s, a), want_status, "class=0x%x",
+		     a->hClass);
 }
 
 static int rm_alloc(struct sess *s, const char *name, uint32_t parent,
@@ -412,7 +423,7 @@ static int step_root(struct sess *s)
 	ret = nvioctl(s->ctl, NV_ESC_RM_ALLOC, a, sizeof(*a));
 	s->client = a->hObjectNew;
 	/* The class comes back forced: the driver copies the struct back. */
-	return check(s, "alloc-root", ret, 0, a->status, NV_OK,
+	return check(s, "alloc-root", ret, 0, nvos21_status(s, a), NV_OK,
 		     "class=0x%x client=%s", a->hClass,
 		     s->client ? "set" : "zero") && s->client;
 }
@@ -443,16 +454,28 @@ static int step_device(struct sess *s)
 	struct nv2080_alloc *sp = aalloc(s, sizeof(*sp));
 	int ret;
 
-	/* The 48-byte NVOS64 form, as newer user-space libraries issue it. */
+	/*
+	 * The NVOS64 form, as newer user-space libraries issue it, in this
+	 * release's layout (nvos.h): 48 bytes with paramsSize and flags from
+	 * 535.43.02 (status at 40); before, 40 bytes, with a flags word before
+	 * the status from 525.47.04 (status at 36, else 32).
+	 */
+	uint32_t size = sizeof(*a), status;
+
 	dp->deviceId = s->o->device;
 	a->hRoot = s->client;
 	a->hObjectParent = s->client;
 	a->hObjectNew = H_DEVICE;
 	a->hClass = NV01_DEVICE_0;
 	a->pAllocParms = ptr(dp);
-	a->paramsSize = sizeof(*dp);
-	ret = nvioctl(s->ctl, NV_ESC_RM_ALLOC, a, sizeof(*a));
-	if (!check(s, "alloc-device", ret, 0, a->status, NV_OK, "class=0x%x nvos64=1",
+	if (version_at_least(s, 535, 43, 2))
+		a->paramsSize = sizeof(*dp);
+	else
+		size = 40;
+	ret = nvioctl(s->ctl, NV_ESC_RM_ALLOC, a, size);
+	memcpy(&status, (char *)a + (size == 48 ? 40 : version_at_least(s, 525, 47, 4) ? 36 : 32),
+	       sizeof(status));
+	if (!check(s, "alloc-device", ret, 0, status, NV_OK, "class=0x%x nvos64=1",
 		   a->hClass))
 		return 0;
 	return rm_alloc(s, "alloc-subdevice", H_DEVICE, H_SUBDEVICE, NV20_SUBDEVICE_0,
@@ -709,9 +732,12 @@ static int step_uvm(struct sess *s)
 	ret = xioctl(s->uvm, UVM_INITIALIZE, in);
 	ok &= check(s, "uvm-initialize", ret, 0, in->rmStatus, NV_OK, NULL);
 
-	mm->uvmFd = s->uvm;
-	ret = xioctl(s->uvm2, UVM_MM_INITIALIZE, mm);
-	ok &= check(s, "uvm-mm-initialize", ret, 0, mm->rmStatus, NV_OK, NULL);
+	/* UVM_MM_INITIALIZE exists from 535.43.02 (uvm_ioctl.h). */
+	if (version_at_least(s, 535, 43, 2)) {
+		mm->uvmFd = s->uvm;
+		ret = xioctl(s->uvm2, UVM_MM_INITIALIZE, mm);
+		ok &= check(s, "uvm-mm-initialize", ret, 0, mm->rmStatus, NV_OK, NULL);
+	}
 
 	memcpy(rg->gpu_uuid, s->uuid, 16);
 	rg->rmCtrlFd = s->ctl;

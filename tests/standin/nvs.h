@@ -78,6 +78,7 @@ extern int nvs_fail_open;
 
 /* nvs_main.c */
 bool nvs_version_at_least(u32 major, u32 minor, u32 patch);
+u32 nvs_alloc_status_off(u32 size);	/* RM_ALLOC's status in this release, or 0 */
 
 /* nvs_rx.c */
 struct dentry;

@@ -74,6 +74,9 @@ void nvs_register_uvm_fops(const struct file_operations *fops);
  */
 u32 nvs_uvm_check_gpu(const u8 *uuid, u32 h_client, unsigned int *gpu);
 
+/* Does the stand-in act as release major.minor.patch or later? */
+bool nvs_version_at_least(u32 major, u32 minor, u32 patch);
+
 /* The index of the GPU with this 16-byte UUID, or -1. */
 int nvs_gpu_by_uuid(const u8 *uuid);
 

@@ -157,7 +157,7 @@ static int nvs_status_offset(u32 nr, u32 size)
 	case NVS_ESC_RM_GET_EVENT_DATA:
 		return size == 16 ? 12 : -1;
 	case NVS_ESC_RM_ALLOC:
-		return size == 32 ? 28 : size == 48 ? 40 : -1;
+		return nvs_alloc_status_off(size) ?: -1;
 	case NVS_ESC_RM_CONTROL:
 		return size == 32 ? 28 : -1;
 	case NVS_ESC_RM_ALLOC_MEMORY:

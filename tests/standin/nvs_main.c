@@ -99,6 +99,7 @@ bool nvs_version_at_least(u32 major, u32 minor, u32 patch)
 	}
 	return true;
 }
+EXPORT_SYMBOL_GPL(nvs_version_at_least);
 
 /* "N.N" or "N.N.N", decimal, at most 6 digits a part, like the releases. */
 static int nvs_parse_version(const char *s)

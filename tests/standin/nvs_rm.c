@@ -515,18 +515,36 @@ static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent,
 
 /* ---- escapes ---- */
 
+/*
+ * The two forms of RM_ALLOC this release takes, told apart by size as
+ * RmIoctl() does (nvos.h of each release): NVOS21 is 32 bytes throughout,
+ * with paramsSize before its status from 535.43.02; NVOS64 is 40 bytes
+ * before 535.43.02 (status at 32; from 525.47.04 a flags word before it,
+ * status at 36) and 48 from 535.43.02 (paramsSize, flags, status at 40).
+ * The handles, hClass and pAllocParms sit at the same offsets in all.
+ * Return: the status offset for @size, or 0 for a size the release refuses.
+ */
+u32 nvs_alloc_status_off(u32 size)
+{
+	bool v535 = nvs_version_at_least(535, 43, 2);
+
+	if (size == 32)
+		return v535 ? 28 : 24;
+	if (size == (v535 ? 48 : 40))
+		return v535 ? 40 : nvs_version_at_least(525, 47, 4) ? 36 : 32;
+	return 0;
+}
+
 static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
 			    struct nvs_call *c)
 {
 	struct nvs_os21 *a = buf;
+	u32 off = nvs_alloc_status_off(size);
 	u32 *status;
 
-	if (size == sizeof(struct nvs_os21))
-		status = &a->status;
-	else if (size == sizeof(struct nvs_os64))
-		status = &((struct nvs_os64 *)buf)->status;
-	else
+	if (!off)
 		return -EINVAL;
+	status = buf + off;
 
 	nvs_call_add(c, " class=0x%x", a->hClass);
 	switch (a->hClass) {

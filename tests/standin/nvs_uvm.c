@@ -219,6 +219,9 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 		rm_status = &p.init.rmStatus;
 		break;
 	case UVM_MM_INITIALIZE:
+		/* uvm_ioctl() has it from 535.43.02 */
+		if (!nvs_version_at_least(535, 43, 2))
+			goto unknown;
 		size = sizeof(p.mm);
 		rm_status = &p.mm.rmStatus;
 		fd_off = offsetof(struct nvs_uvm_mm_initialize, uvmFd);
@@ -239,6 +242,7 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 		rm_status = &p.pma.rmStatus;
 		break;
 	default:
+unknown:
 		nvs_log_call("uvm", "op=ioctl nr=0x%x size=0 ret=%d", cmd,
 			     -ENOSYS);
 		return -ENOSYS;
