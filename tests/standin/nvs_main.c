@@ -58,6 +58,10 @@ void nvs_race_delay(void)
 }
 EXPORT_SYMBOL_GPL(nvs_race_delay);
 
+bool nvs_read_twice;
+module_param_named(read_twice, nvs_read_twice, bool, 0644);
+MODULE_PARM_DESC(read_twice, "tests only: read each ioctl's top-level payload a second time (after race_delay_us) and act on the second read, counting reads that differ in state reread_differ (default N: read once, as nvidia_ioctl does)");
+
 static unsigned int log_kib = 8192;
 module_param(log_kib, uint, 0444);
 MODULE_PARM_DESC(log_kib, "size of the call log ring in KiB (default 8192)");
