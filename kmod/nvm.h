@@ -512,7 +512,8 @@ void nvm_record_clear(struct nvm_record *r);
 const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
 	__acquires(nvm_profile_srcu);
 void nvm_profile_exit(int idx) __releases(nvm_profile_srcu);
-void nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
+struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
+void nvm_profile_retire(struct nvm_profile *old);
 void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len);
 
 /* sets.c: the node sets, their nodes and sysfs attributes. */
