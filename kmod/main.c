@@ -6,6 +6,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 
 #include "nvm.h"
 #include "nvmediate.h"
@@ -99,6 +100,8 @@ static void __exit nvm_exit(void)
 	nvm_stats_exit();
 	nvm_abi_exit();
 	nvm_bounce_exit();
+	/* Private fd tables freed by call_rcu() (fdctx.c) run our code. */
+	rcu_barrier();
 }
 
 module_init(nvm_init);
