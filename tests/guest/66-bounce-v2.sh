@@ -13,7 +13,8 @@
 #  4. a call stalled on its own payload (userfaultfd) does not delay a
 #     profile write;
 #  5. a process holding its own mmap lock does not delay another process's
-#     first call.
+#     first call;
+#  7. the module unloads right after calls that ran with a private fd table.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -105,5 +106,18 @@ ms=$(echo "$out" | sed -n 's/.*first_call_ms=\([0-9]*\).*/\1/p')
 check bounce2-lockwait-first-call-fast "first call took ${ms:-?} ms while another process held its mmap lock 3 s: $out" \
 	[ "${ms:-99999}" -lt 1000 ]
 check bounce2-lockwait-call-ok "first call: $out" sh -c "echo '$out' | grep -q ' ret=0 '"
+
+# 7. Unload at once after calls with a private fd table, again and again
+# (the module's exit waits for the tables' RCU frees).
+round=0
+ok=1
+while [ $round -lt 10 ]; do
+	is_loaded nvmediate || load_nvmediate num_gpus=1 > /dev/null || { ok=0; break; }
+	wait_node /dev/nvproxy-uvm || { ok=0; break; }
+	nvflip --field uvm-register-fd --calls 20 > /dev/null 2>&1
+	rmmod nvmediate || { ok=0; break; }
+	round=$((round + 1))
+done
+check bounce2-unload-after-fdctx "load, fd-carrying calls, unload: stopped in round $round" [ $ok = 1 ]
 
 nvm_end
