@@ -108,8 +108,9 @@ done
 # nvproxyctl, static, for the guest tests of the tool (no abi/releases in
 # the guest: it explains by number only there).
 build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
-	-I"$src/abi/generated" -o "$bins/nvproxyctl" "$src/tools/nvproxyctl/nvproxyctl.c" \
-	"$src/abi/generated/nvabi_tables.c" || true
+	-I"$src/abi/generated" -DNVM_VERSION="\"$(cat "$src/VERSION")\"" -o "$bins/nvproxyctl" \
+	"$src/tools/nvproxyctl/nvproxyctl.c" "$src/tools/nvproxyctl/cdi.c" \
+	"$src/tools/nvproxyctl/spec.c" "$src/abi/generated/nvabi_tables.c" || true
 
 # The tree.
 rm -rf "$root"
