@@ -126,6 +126,10 @@ install -m 0755 "$NVM_ROOT/tests/bench/guest.sh" "$root/bench.sh"
 echo "$kind" > "$root/etc/nvm/kind"
 cp "$bins"/* "$root/bin/" 2>/dev/null || true
 cp "$src"/tests/guest/*.sh "$root/tests/" 2>/dev/null || true
+# podman, runc, crun for 90-podman.sh (Debian's packages, cached in build/podman)
+if "$NVM_ROOT/tests/qemu/podman.sh" "$NVM_BUILD/podman" > /dev/null; then
+	cp -a "$NVM_BUILD/podman/root/." "$root/"
+fi
 moddir=$root/lib/modules/$rel
 cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
 (cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"
