@@ -169,6 +169,22 @@ tools_check() {
 	[ "$f" -eq 0 ] || grep -E '^not ok' "$logs/tools.log" | head -n 20 | sed 's/^/      | /'
 }
 
+# The Debian packages in a clean chroot (tests/deb/run.sh), counted by case.
+deb_check() {
+	local t0 line p f
+	t0=$(date +%s)
+	tests/deb/run.sh > "$logs/deb.log" 2>&1
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$logs/deb.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		skip deb "Debian packages in a clean chroot" "tests/deb/run.sh printed no count"
+		tail -n 15 "$logs/deb.log" | sed 's/^/      | /'
+		return
+	fi
+	read -r p _ f _ <<< "$line"
+	cases deb "Debian packages in a clean chroot" "$p" "$f" "$t0"
+	[ "$f" -eq 0 ] || grep -E '^not ok' -A 6 "$logs/deb.log" | head -n 30 | sed 's/^/      | /'
+}
+
 echo "nvmediate check: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, stock kernel ${kver:-?}"
 step deps "install build and test packages" .ci/deps.sh
 kver=$(nvm_stock_release 2>/dev/null)
@@ -185,6 +201,7 @@ if [ -f tests/tools/run.sh ]; then
 fi
 step dkms "dkms add/build/install/remove" dkms_check
 step install "make install into a staging tree" install_check
+deb_check
 
 echo "total time $(since "$check_start")"
 echo "$passed passed, $failed failed"
