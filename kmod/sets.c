@@ -377,11 +377,16 @@ static const struct kobj_type nvm_set_ktype = {
 	.default_groups = nvm_set_groups,
 };
 
+/*
+ * a-z, 0-9, '-', '_'; not starting with '-' (a path, an option), ending
+ * with a letter or digit so that "set-NAME" is a valid CDI device class.
+ */
 static bool nvm_set_name_ok(const char *name)
 {
 	size_t i, n = strlen(name);
 
-	if (!n || n >= NVM_SET_NAME_MAX || name[0] == '-' || name[0] == '.')
+	if (!n || n >= NVM_SET_NAME_MAX || name[0] == '-' || name[0] == '.' ||
+	    !isalnum(name[n - 1]))
 		return false;
 	for (i = 0; i < n; i++)
 		if (!islower(name[i]) && !isdigit(name[i]) && name[i] != '-' && name[i] != '_')

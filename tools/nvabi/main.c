@@ -27,6 +27,7 @@ static const char usage[] =
 "  gen [--check]                     write the C tables (abi/generated/)\n"
 "  show --version V [--json|--table] what nvmediate uses for driver version V\n"
 "  check                             verify abi/ (hashes, ranges, tables)\n"
+"  --version                         the version of nvabi\n"
 "\n"
 "common options:\n"
 "  --abi DIR    the abi/ directory (default: next to the tool, or ./abi)\n"
@@ -340,6 +341,10 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("nvabi %s\n", NVM_VERSION);
+		return 0;
 	}
 	cmd = argv[1];
 	argc--;
