@@ -1,20 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0
 # nvmediate top-level Makefile.  `make help` lists the targets.
 
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-		    $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+# The running kernel's build directory, else the headers linux-headers-amd64
+# depends on (tools/kdir.sh); `make KDIR=...` wins.
+KDIR ?= $(shell $(CURDIR)/tools/kdir.sh)
 PWD := $(CURDIR)
 VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
 CC ?= gcc
 
 .PHONY: all modules install clean distclean sparse w1 tools standin kunit e2e check \
-	demo bench dkms-install help install-headers
+	demo bench dkms-install help install-headers install-tools
 
 all: modules
 
 help:
 	@echo "make [KDIR=<kernel build dir>]   build nvmediate.ko"
-	@echo "make install                     modules_install + depmod"
+	@echo "make install                     modules_install + depmod, and install-tools"
+	@echo "make install-tools               nvproxyctl and its ABI data, the CDI refresh unit and"
+	@echo "                                 udev rule, modules-load.d and modprobe.d files"
+	@echo "                                 (PREFIX=/usr/local, DESTDIR=)"
 	@echo "make dkms-install                add, build and install with DKMS"
 	@echo "make sparse                      build under sparse (C=2), findings are errors"
 	@echo "make w1                          build with W=1, warnings are errors"
@@ -33,9 +39,26 @@ modules:
 # The release of the kernel in KDIR, for depmod.
 KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
 
-install: modules
+install: modules install-tools
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
+
+# nvproxyctl finds the command names in ../share/nvmediate/abi next to itself.
+# The modprobe.d file is not replaced when it exists (it holds your options).
+install-tools:
+	$(MAKE) -C tools/nvproxyctl
+	install -D -m 0755 tools/nvproxyctl/nvproxyctl $(DESTDIR)$(BINDIR)/nvproxyctl
+	install -d $(DESTDIR)$(PREFIX)/share/nvmediate/abi/releases
+	install -m 0644 abi/releases/*.abi $(DESTDIR)$(PREFIX)/share/nvmediate/abi/releases/
+	install -D -m 0644 etc/modules-load.d/nvmediate.conf \
+		$(DESTDIR)/etc/modules-load.d/nvmediate.conf
+	test -e $(DESTDIR)/etc/modprobe.d/nvmediate.conf || \
+		install -D -m 0644 etc/nvmediate.conf $(DESTDIR)/etc/modprobe.d/nvmediate.conf
+	install -D -m 0644 udev/71-nvmediate-cdi.rules \
+		$(DESTDIR)/etc/udev/rules.d/71-nvmediate-cdi.rules
+	install -d $(DESTDIR)/etc/systemd/system
+	sed 's|@BINDIR@|$(BINDIR)|' etc/systemd/nvmediate-cdi.service \
+		> $(DESTDIR)/etc/systemd/system/nvmediate-cdi.service
 
 install-headers:
 	install -D -m 0644 uapi/nvmediate.h $(DESTDIR)/usr/include/linux/nvmediate.h

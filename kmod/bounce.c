@@ -17,13 +17,16 @@
  *    only to the thread whose call owns the page, while that call is in
  *    the driver; the driver writes its results back after it has read
  *    the payload.  Every other write gets SIGSEGV (or -EFAULT in the
- *    kernel).  Pages that were written are unmapped before they are
- *    handed to another call.
+ *    kernel).  Once granted, the page-table entry is writable for every
+ *    thread until the call returns: the driver must not read a payload
+ *    again after writing it back (docs/security.md), as nvidia_ioctl does.
+ *  - Before a call returns, its pages are unmapped and zeroed: between
+ *    calls nothing is mapped in the area, and nothing of a caller's is
+ *    left in its pages.
  *  - The area lies below vm.mmap_min_addr, where the caller cannot map
  *    anything without CAP_SYS_RAWIO in the initial user namespace.  The
  *    caller may unmap the area, but cannot put memory of its own at its
- *    addresses: a driver read after that faults.  An area is placed only
- *    after a probe showed that the caller itself cannot map there.
+ *    addresses: a driver read after that faults.
  *  - It refuses to be split, moved, copied into a child or dumped; the
  *    pages are VM_PFNMAP|VM_IO, so get_user_pages(), /proc/pid/mem and
  *    ptrace cannot write them either.
@@ -31,13 +34,18 @@
  *    made for that address space until those calls have returned, so a
  *    driver still reading the old address never sees another call's
  *    payload.
- * Where the probe fails (vm.mmap_min_addr below the area's top, or the
- * caller is privileged), calls are forwarded from the caller's memory as
- * before, said once in the log; with bounce=2 they are refused instead.
  *
- * One area per address space, NVM_BOUNCE_PAGES pages from
- * NVM_BOUNCE_BASE; a call takes the pages its payload needs and waits
- * when all are in use.
+ * Fail closed: the call is forwarded from the caller's own memory only
+ * when the caller has shown it can map memory at the area's addresses (a
+ * probe mapping there succeeded: vm.mmap_min_addr is below the area's top);
+ * node.c decides then by the bounce parameter.  Every other failure to make
+ * the area (out of memory, vm.max_map_count reached, something already
+ * mapped there, an area too small for this page size) refuses the call.
+ *
+ * One area per address space, NVM_BOUNCE_PAGES pages from NVM_BOUNCE_BASE
+ * up to NVM_BOUNCE_TOP; a call takes the pages its payload needs and waits
+ * when all are in use.  Areas are made one at a time per address space;
+ * no lock shared between address spaces is held while one is mapped.
  */
 #include <linux/anon_inodes.h>
 #include <linux/cred.h>
@@ -58,17 +66,20 @@
 #include "nvm.h"
 
 #define NVM_BOUNCE_BASE		PAGE_SIZE
-#define NVM_BOUNCE_PAGES	15	/* up to 64 KiB, Debian's vm.mmap_min_addr */
+#define NVM_BOUNCE_PAGES	nvm_bounce_pages(PAGE_SIZE)
+
+static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
 
 /**
  * struct nvm_bounce - the bounce area of one address space
- * @ref: held by the VMA and by every call using the area
+ * @ref: held by the VMA, by every call using the area and by its maker
+ *	until it is mapped
  * @mm: the address space (not referenced: compared only)
  * @node: entry in nvm_bounce_list
+ * @creating: being made; no other area of @mm is made meanwhile (under
+ *	nvm_bounce_list_lock)
  * @lock: protects the page state below
  * @busy: pages owned by a call
- * @dirty: pages the driver wrote, still mapped writable
- * @zapping: dirty pages being unmapped
  * @written: pages written during their current call
  * @owner: the thread whose call owns each busy page
  * @wait: calls waiting for free pages
@@ -82,12 +93,11 @@ struct nvm_bounce {
 	struct kref ref;
 	struct mm_struct *mm;
 	struct list_head node;
+	bool creating;
 	spinlock_t lock;
 	unsigned long busy;
-	unsigned long dirty;
-	unsigned long zapping;
 	unsigned long written;
-	struct task_struct *owner[NVM_BOUNCE_PAGES];
+	struct task_struct *owner[NVM_BOUNCE_PAGES ?: 1];
 	wait_queue_head_t wait;
 	unsigned int nvmas;
 	bool mapped;
@@ -100,13 +110,11 @@ unsigned int nvm_bounce_mode = 1;
 
 /*
  * Every area, for the rare paths only: creation and the final put (which
- * may run under the mmap lock, from the VMA's close: hence a spinlock).
- * Creation is serialized by nvm_bounce_create_lock, taken before the
- * mmap lock.
+ * may run under the mmap lock, from the VMA's close: hence a spinlock,
+ * never held across anything that sleeps).
  */
 static LIST_HEAD(nvm_bounce_list);
 static DEFINE_SPINLOCK(nvm_bounce_list_lock);
-static DEFINE_MUTEX(nvm_bounce_create_lock);
 static DECLARE_WAIT_QUEUE_HEAD(nvm_bounce_gone);
 static const struct cred *nvm_bounce_cred;
 
@@ -115,7 +123,8 @@ static void nvm_bounce_free(struct kref *ref)
 	struct nvm_bounce *b = container_of(ref, struct nvm_bounce, ref);
 
 	spin_lock(&nvm_bounce_list_lock);
-	list_del(&b->node);
+	if (!list_empty(&b->node))
+		list_del(&b->node);
 	spin_unlock(&nvm_bounce_list_lock);
 	wake_up_all(&nvm_bounce_gone);
 	vfree(b->kaddr);
@@ -252,20 +261,27 @@ static const struct file_operations nvm_bounce_fops = {
 };
 
 /*
- * Could the caller map its own memory at @addr?  The kernel refuses user
+ * Can the caller map its own memory at @addr?  The kernel refuses user
  * mappings below vm.mmap_min_addr without CAP_SYS_RAWIO (and the LSM's
  * own minimum); one page is tried with the caller's credentials.
+ *
+ * Return: 1 it can (the page was mapped), 0 it cannot (EPERM or EACCES:
+ * the address check refused), or the negative errno of any other failure,
+ * which says nothing about the address (vm.max_map_count reached, out of
+ * memory, something mapped there already).
  */
-static bool nvm_bounce_user_can_map(unsigned long addr)
+static int nvm_bounce_probe(unsigned long addr)
 {
 	unsigned long r;
 
 	r = vm_mmap(NULL, addr, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
 		    MAP_FIXED_NOREPLACE, 0);
+	if (r == -EPERM || r == -EACCES)
+		return 0;
 	if (IS_ERR_VALUE(r))
-		return r != -EPERM && r != -EACCES;
+		return (int)r;
 	vm_munmap(r, PAGE_SIZE);
-	return true;
+	return 1;
 }
 
 /* The area of current->mm, with a reference; NULL when it has none. */
@@ -281,46 +297,67 @@ static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 	return b;
 }
 
-static bool nvm_bounce_old_in_use(struct mm_struct *mm)
+/* Is another area of @mm being made, or an unmapped one still in use? */
+static bool nvm_bounce_pending(struct mm_struct *mm)
 {
 	struct nvm_bounce *b;
 	bool found = false;
 
 	spin_lock(&nvm_bounce_list_lock);
 	list_for_each_entry(b, &nvm_bounce_list, node)
-		if (b->mm == mm && READ_ONCE(b->dead))
+		if (b->mm == mm && (b->creating || READ_ONCE(b->dead)))
 			found = true;
 	spin_unlock(&nvm_bounce_list_lock);
 	return found;
 }
 
-static int nvm_bounce_create_locked(struct mm_struct *mm)
+/* Enter @b on the list as the one area of its mm being made; false if busy. */
+static bool nvm_bounce_claim(struct nvm_bounce *b)
 {
-	unsigned long len = NVM_BOUNCE_PAGES * PAGE_SIZE, r;
-	const struct cred *old;
-	struct nvm_bounce *b;
-	struct file *file;
+	struct nvm_bounce *o;
+	bool busy = false;
 
-	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	spin_lock(&nvm_bounce_list_lock);
+	list_for_each_entry(o, &nvm_bounce_list, node)
+		if (o->mm == b->mm && (o->creating || READ_ONCE(o->dead)))
+			busy = true;
+	if (!busy)
+		list_add(&b->node, &nvm_bounce_list);
+	spin_unlock(&nvm_bounce_list_lock);
+	return !busy;
+}
+
+static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
+{
+	struct nvm_bounce *b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+
 	if (!b)
-		return -ENOMEM;
+		return NULL;
 	kref_init(&b->ref);
 	b->mm = mm;
+	INIT_LIST_HEAD(&b->node);
+	b->creating = true;
 	spin_lock_init(&b->lock);
 	init_waitqueue_head(&b->wait);
 	b->npages = NVM_BOUNCE_PAGES;
-	b->kaddr = vzalloc(len);
+	b->kaddr = vzalloc((unsigned long)b->npages << PAGE_SHIFT);
 	if (!b->kaddr) {
 		kfree(b);
-		return -ENOMEM;
+		return NULL;
 	}
-	spin_lock(&nvm_bounce_list_lock);
-	list_add(&b->node, &nvm_bounce_list);
-	spin_unlock(&nvm_bounce_list_lock);
+	return b;
+}
+
+/* Map @b at NVM_BOUNCE_BASE in current->mm, which has no area. */
+static int nvm_bounce_map(struct nvm_bounce *b, const char **why)
+{
+	unsigned long len = (unsigned long)b->npages << PAGE_SHIFT, r;
+	const struct cred *old;
+	struct file *file;
 
 	file = anon_inode_getfile("[nvmediate-bounce]", &nvm_bounce_fops, b, O_RDWR);
 	if (IS_ERR(file)) {
-		nvm_bounce_put_ref(b);
+		*why = "cannot make the area's file";
 		return PTR_ERR(file);
 	}
 	/* Below vm.mmap_min_addr: mapped with the kernel's credentials. */
@@ -329,10 +366,12 @@ static int nvm_bounce_create_locked(struct mm_struct *mm)
 		    MAP_SHARED | MAP_FIXED_NOREPLACE, 0);
 	revert_creds(old);
 	fput(file);
-	nvm_bounce_put_ref(b);
-	if (IS_ERR_VALUE(r))
-		return (int)r;
-	return 0;
+	if (!IS_ERR_VALUE(r))
+		return 0;
+	*why = r == -EEXIST ? "something is mapped at the area's addresses already" :
+	       r == -ENOMEM ? "vm.max_map_count reached or out of memory while mapping the area" :
+	       "cannot map the area";
+	return (int)r;
 }
 
 static bool nvm_bounce_exists(struct mm_struct *mm)
@@ -348,60 +387,59 @@ static bool nvm_bounce_exists(struct mm_struct *mm)
 }
 
 /*
- * Make the area of current->mm, one thread at a time.  0 also when
- * another thread made it meanwhile; -EPERM when the caller could map
- * memory of its own at the area's addresses.
+ * Make the area of current->mm.  One maker per address space at a time
+ * (nvm_bounce_claim()); nothing is held across the mappings that another
+ * address space could wait for.
+ *
+ * Return: 0, also when another thread made it meanwhile; -ENOSPC when the
+ * caller can map memory of its own at the area's addresses; another
+ * negative errno, with *@why set, when the area cannot be made.
  */
-static int nvm_bounce_create(void)
+static int nvm_bounce_create(const char **why)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long top = NVM_BOUNCE_BASE + (NVM_BOUNCE_PAGES - 1) * PAGE_SIZE;
+	struct nvm_bounce *b;
 	int ret;
 
+	b = nvm_bounce_alloc(mm);
+	if (!b) {
+		*why = "out of memory for the area";
+		return -ENOMEM;
+	}
 	/* A call may still read an unmapped, older area's addresses. */
-	ret = wait_event_killable(nvm_bounce_gone, !nvm_bounce_old_in_use(mm));
-	if (ret)
-		return ret;
-	ret = mutex_lock_killable(&nvm_bounce_create_lock);
-	if (ret)
-		return ret;
-	if (nvm_bounce_exists(mm))
+	while (!nvm_bounce_claim(b)) {
+		ret = wait_event_killable(nvm_bounce_gone, !nvm_bounce_pending(mm));
+		if (ret) {
+			nvm_bounce_put_ref(b);
+			*why = "killed while waiting for an older area";
+			return ret;
+		}
+	}
+	if (nvm_bounce_exists(mm)) {
 		ret = 0;
-	else if (nvm_bounce_old_in_use(mm))
-		ret = -EAGAIN;
-	else if (nvm_bounce_user_can_map(top))
-		ret = -EPERM;
-	else
-		ret = nvm_bounce_create_locked(mm);
-	mutex_unlock(&nvm_bounce_create_lock);
+	} else {
+		ret = nvm_bounce_probe(top);
+		if (ret > 0) {
+			ret = -ENOSPC;
+		} else if (ret < 0) {
+			*why = ret == -ENOMEM ?
+			       "vm.max_map_count reached or out of memory (probe of the area's address)" :
+			       "the probe of the area's address failed";
+		} else {
+			ret = nvm_bounce_map(b, why);
+		}
+	}
+	spin_lock(&nvm_bounce_list_lock);
+	b->creating = false;
+	spin_unlock(&nvm_bounce_list_lock);
+	wake_up_all(&nvm_bounce_gone);
+	/* Freed here unless mapped: the VMA holds its own reference. */
+	nvm_bounce_put_ref(b);
 	return ret;
 }
 
-/* Unmap the dirty pages of @b, which must be mapped at @vma. */
-static void nvm_bounce_zap(struct nvm_bounce *b, struct vm_area_struct *vma)
-{
-	unsigned long mask;
-
-	spin_lock(&b->lock);
-	mask = b->dirty & ~b->zapping;
-	b->zapping |= mask;
-	spin_unlock(&b->lock);
-	if (!mask)
-		return;
-	/*
-	 * The whole area at once: one TLB flush for a batch of calls.  Pages
-	 * of calls still in flight go too; their owners' next access faults
-	 * them back in (nvm_bounce_fault()), read-only.
-	 */
-	zap_vma_ptes(vma, vma->vm_start, (unsigned long)b->npages << PAGE_SHIFT);
-	spin_lock(&b->lock);
-	b->dirty &= ~mask;
-	b->zapping &= ~mask;
-	spin_unlock(&b->lock);
-	wake_up_all(&b->wait);
-}
-
-/* Take @n free, clean pages for the current thread; -EAGAIN if none. */
+/* Take @n free pages for the current thread; -EAGAIN if none. */
 static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *first)
 {
 	unsigned long used;
@@ -413,7 +451,7 @@ static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *f
 		ret = -EFAULT;
 		goto out;
 	}
-	used = b->busy | b->dirty;
+	used = b->busy;
 	i = bitmap_find_next_zero_area(&used, b->npages, 0, n, 0);
 	if (i < b->npages) {
 		bitmap_set(&b->busy, i, n);
@@ -434,7 +472,7 @@ static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
 	bool ok;
 
 	spin_lock(&b->lock);
-	used = b->busy | b->zapping;
+	used = b->busy;
 	ok = !b->mapped || bitmap_find_next_zero_area(&used, b->npages, 0, n, 0) < b->npages;
 	spin_unlock(&b->lock);
 	return ok;
@@ -442,15 +480,17 @@ static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
 
 /**
  * nvm_bounce_get() - take bounce pages for a call of the current thread
- * @bc: the call's bounce, filled in
+ * @bc: the call's bounce, filled in; @bc->why explains a failure
  * @len: bytes the call needs, at most NVM_BOUNCE_MAX
  *
  * The pages are mapped read-only at @bc->uaddr; the caller writes the
  * checked bytes at @bc->kaddr before it calls the driver.
  *
- * Return: 0; -ENOSPC when this address space cannot have a protected
- * area (the caller decides what to do); another negative errno on
- * failure.
+ * Return: 0; -ENOSPC when the caller can map memory of its own at the
+ * area's addresses (the caller decides by the bounce parameter);
+ * -EOVERFLOW when the area cannot hold the call with this page size;
+ * another negative errno when the area cannot be made or used (-ENOMEM
+ * among them, for vm.max_map_count or memory): the call must be refused.
  */
 int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 {
@@ -461,21 +501,24 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	bool created = false;
 	int ret;
 
+	bc->why = NULL;
 	if (!mm || !len || len > NVM_BOUNCE_MAX)
 		return -EINVAL;
+	if (n > NVM_BOUNCE_PAGES) {
+		bc->why = "the area below 64 KiB cannot hold a payload with this page size";
+		return -EOVERFLOW;
+	}
 	for (;;) {
 		mmap_read_lock(mm);
 		b = nvm_bounce_find(mm);
 		if (b)
 			break;
 		mmap_read_unlock(mm);
-		if (created)
+		if (created) {
+			bc->why = "the area was unmapped as soon as it was made";
 			return -EFAULT;
-		ret = nvm_bounce_create();
-		if (ret == -EPERM)
-			return -ENOSPC;
-		if (ret == -EAGAIN)
-			continue;
+		}
+		ret = nvm_bounce_create(&bc->why);
 		if (ret)
 			return ret;
 		created = true;
@@ -487,26 +530,23 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		ret = nvm_bounce_take(b, n, &first);
 		if (ret != -EAGAIN)
 			break;
-		nvm_bounce_zap(b, vma);
-		ret = nvm_bounce_take(b, n, &first);
-		if (ret != -EAGAIN)
-			break;
 		mmap_read_unlock(mm);
 		ret = wait_event_killable(b->wait, nvm_bounce_may_take(b, n));
 		if (ret) {
 			nvm_bounce_put_ref(b);
+			bc->why = "killed while waiting for free pages";
 			return ret;
 		}
 		mmap_read_lock(mm);
 		if (!READ_ONCE(b->mapped)) {
-			mmap_read_unlock(mm);
-			nvm_bounce_put_ref(b);
-			return -EFAULT;
+			ret = -EFAULT;
+			break;
 		}
 	}
 	if (ret) {
 		mmap_read_unlock(mm);
 		nvm_bounce_put_ref(b);
+		bc->why = "the area was unmapped";
 		return ret;
 	}
 	/* Mapped read-only now, saving the driver's first read a fault. */
@@ -544,22 +584,36 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
 
 /**
  * nvm_bounce_put() - end a call's use of its bounce pages
- * @bc: from nvm_bounce_get()
+ * @bc: from nvm_bounce_get(), whatever the driver answered
  *
- * Pages the driver wrote stay mapped writable until they are unmapped
- * before their next use.
+ * Before the call returns, its pages are unmapped (written or not: their
+ * page-table entries go, so nothing of the call stays mapped below
+ * vm.mmap_min_addr and a write grant ends with the call) and zeroed, and
+ * only then handed to another call.
  */
 void nvm_bounce_put(struct nvm_bounce_call *bc)
 {
+	struct mm_struct *mm = current->mm;
+	unsigned long len = (unsigned long)bc->n << PAGE_SHIFT;
 	struct nvm_bounce *b = bc->b;
+	struct vm_area_struct *vma;
 	unsigned long mask = 0;
 	unsigned int i;
+
+	mmap_read_lock(mm);
+	vma = find_vma(mm, bc->uaddr);
+	/* Not there when the caller unmapped the area meanwhile. */
+	if (vma && vma->vm_ops == &nvm_bounce_vm_ops && vma->vm_private_data == b &&
+	    vma->vm_start <= bc->uaddr && bc->uaddr + len <= vma->vm_end)
+		zap_vma_ptes(vma, bc->uaddr, len);
+	mmap_read_unlock(mm);
+	memset(bc->kaddr, 0, len);
 
 	bitmap_set(&mask, bc->first, bc->n);
 	spin_lock(&b->lock);
 	for (i = bc->first; i < bc->first + bc->n; i++)
 		b->owner[i] = NULL;
-	b->dirty |= b->written & mask;
+	b->written &= ~mask;
 	b->busy &= ~mask;
 	spin_unlock(&b->lock);
 	wake_up(&b->wait);

@@ -12,11 +12,21 @@
  *
  * Lock rules: the private table is written only by its owner before it is
  * installed and after it is removed; while installed, the kernel's own fd
- * helpers may read it (under its file_lock or RCU) in this thread.  The
- * swap of current->files is done under task_lock(current), as the kernel's
+ * helpers may read it (under its file_lock or RCU) in this thread, and
+ * /proc/PID/task/TID/fd and fdinfo may list it (under RCU).  The swap of
+ * current->files is done under task_lock(current), as the kernel's
  * unshare_files() does, with current->signal->exec_update_lock held for
- * writing so that pidfd_getfd() cannot read the calling thread's table
- * meanwhile.
+ * writing for the whole driver call, so that pidfd_getfd() cannot take a
+ * backing file out of the calling thread's table meanwhile.  What waits
+ * for the call because of it is listed in docs/security.md.
+ *
+ * Lifetime: the context, and a table the kernel grew for an fd the driver
+ * installed, are freed after an RCU grace period (an RCU reader of
+ * /proc may still hold them); the module's exit waits for those frees
+ * (rcu_barrier()).  The table's count starts one above its users, so that
+ * exit_files() of a thread killed inside the driver (an oops) never frees
+ * it as if it came from the kernel's files_struct cache: it is leaked
+ * then, with the files it holds.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,6 +54,7 @@
  * @max_fds: capacity of the table
  * @fd_array: the fd array when more than NR_OPEN_DEFAULT numbers are needed
  * @bitmaps: open_fds, close_on_exec and full_fds_bits, likewise
+ * @grown: the table the kernel allocated when the driver grew ours, or NULL
  * @rcu: frees the context after any reader of the table is gone
  */
 struct nvm_fdctx {
@@ -53,6 +64,7 @@ struct nvm_fdctx {
 	unsigned int max_fds;
 	struct file __rcu **fd_array;
 	unsigned long *bitmaps;
+	struct fdtable *grown;
 	struct rcu_head rcu;
 };
 
@@ -74,7 +86,8 @@ struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 
-	atomic_set(&ctx->files.count, 1);
+	/* One above its users: see "Lifetime" above. */
+	atomic_set(&ctx->files.count, 2);
 	init_waitqueue_head(&ctx->files.resize_wait);
 	spin_lock_init(&ctx->files.file_lock);
 	fdt = &ctx->files.fdtab;
@@ -211,6 +224,12 @@ static void nvm_fdctx_free_rcu(struct rcu_head *rcu)
 {
 	struct nvm_fdctx *ctx = container_of(rcu, struct nvm_fdctx, rcu);
 
+	if (ctx->grown) {
+		/* As the kernel allocated it (alloc_fdtable()). */
+		kvfree(ctx->grown->fd);
+		kvfree(ctx->grown->open_fds);
+		kfree(ctx->grown);
+	}
 	kvfree(ctx->fd_array);
 	kvfree(ctx->bitmaps);
 	kfree(ctx);
@@ -238,11 +257,11 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 	if (fdt != &ctx->files.fdtab) {
 		/*
 		 * The kernel grew the table for an fd the driver installed.
-		 * Free the grown table as the kernel allocated it and fall back
-		 * to ours, which it copied from; files past our size were the
-		 * driver's and are closed below through the grown table.
+		 * Files past our size were the driver's and are closed below
+		 * through the grown table, which is freed with the context.
 		 */
 		pr_warn_ratelimited("driver grew a private fd table\n");
+		ctx->grown = fdt;
 	}
 	for (fd = 0; fd < fdt->max_fds; fd++) {
 		struct file *file = rcu_dereference_raw(fdt->fd[fd]);
@@ -251,11 +270,6 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 			RCU_INIT_POINTER(fdt->fd[fd], NULL);
 			fput(file);
 		}
-	}
-	if (fdt != &ctx->files.fdtab) {
-		kvfree(fdt->fd);
-		kvfree(fdt->open_fds);
-		kfree(fdt);
 	}
 	call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
 }

@@ -6,6 +6,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 
 #include "nvm.h"
 #include "nvmediate.h"
@@ -50,7 +51,7 @@ MODULE_PARM_DESC(audit,
 
 module_param_named(bounce, nvm_bounce_mode, uint, 0644);
 MODULE_PARM_DESC(bounce,
-		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never, 1 where the address space allows it (default), 2 always, refusing calls (EPERM) where it cannot be done");
+		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never; 1 always, except for a process that can map below 64 KiB itself (vm.mmap_min_addr lowered, CAP_SYS_RAWIO), served from its own memory with a log line (default); 2 refuse those calls too (EPERM). Other failures to make the area refuse the call (ENOMEM, EPERM)");
 
 static int __init nvm_init(void)
 {
@@ -99,6 +100,8 @@ static void __exit nvm_exit(void)
 	nvm_stats_exit();
 	nvm_abi_exit();
 	nvm_bounce_exit();
+	/* Private fd tables freed by call_rcu() (fdctx.c) run our code. */
+	rcu_barrier();
 }
 
 module_init(nvm_init);

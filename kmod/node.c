@@ -40,6 +40,7 @@
 #include <linux/kdev_t.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -137,9 +138,31 @@ static int nvm_release(struct inode *inode, struct file *file)
 }
 
 /*
+ * Log a bounce failure of the calling process: once a minute per file and
+ * address space, and never more than the kernel's ratelimit overall.
+ */
+static bool nvm_bounce_log_due(struct nvm_file *nf)
+{
+	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
+
+	if (READ_ONCE(nf->warn_mm) == current->mm &&
+	    time_before(jiffies, READ_ONCE(nf->warn_until)))
+		return false;
+	WRITE_ONCE(nf->warn_mm, current->mm);
+	WRITE_ONCE(nf->warn_until, jiffies + 60 * HZ);
+	return __ratelimit(&rs);
+}
+
+/*
  * Place the checked payload in the bounce area (bounce.c) and point the
  * call at it: @bc->uaddr replaces the caller's argument; for XFER, the
  * header is rewritten to point at the inner payload just after it.
+ *
+ * Return: 0; -ENOSPC when the call has no payload to bounce or the caller
+ * can map memory below vm.mmap_min_addr itself (then the bounce parameter
+ * decides); else the errno that refuses the call: -ENOMEM when the area
+ * cannot be made for lack of memory or of vm.max_map_count, -EINTR when
+ * killed, -EPERM for any other failure.
  */
 static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 			       struct nvm_bounce_call *bc)
@@ -156,19 +179,29 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	 */
 	if (has_capability_noaudit(current, CAP_SYS_RAWIO))
 		return -ENOSPC;
-	/* An address space found unable to hold an area: retried each second. */
+	/* An address space found able to map low memory: retried each second. */
 	if (READ_ONCE(nf->nobounce_mm) == current->mm &&
 	    time_before(jiffies, READ_ONCE(nf->nobounce_until)))
 		return -ENOSPC;
 	ret = nvm_bounce_get(bc, hdr + req->size);
 	if (ret == -ENOSPC) {
-		pr_warn_once("pid %d (%s): no payload bounce possible (vm.mmap_min_addr is below 64 KiB, or the process maps low memory): calls are forwarded from the caller's memory, which it could change after the check. Remedy: sysctl vm.mmap_min_addr=65536 (docs/security.md)\n",
-			     task_pid_nr(current), current->comm);
+		if (nvm_bounce_log_due(nf))
+			pr_warn("pid %d (%s): no payload bounce possible: this process can map memory at the area's addresses (vm.mmap_min_addr is below 64 KiB); %s. Remedy: sysctl vm.mmap_min_addr=65536 (docs/security.md)\n",
+				task_pid_nr(current), current->comm,
+				nvm_bounce_mode >= 2 ? "calls refused (bounce=2)" :
+				"calls forwarded from the caller's memory, which it could change after the check (bounce=1)");
 		WRITE_ONCE(nf->nobounce_until, jiffies + HZ);
 		WRITE_ONCE(nf->nobounce_mm, current->mm);
-	}
-	if (ret)
 		return ret;
+	}
+	if (ret) {
+		int err = ret == -ENOMEM || ret == -EINTR ? ret : -EPERM;
+
+		if (nvm_bounce_log_due(nf))
+			pr_warn("pid %d (%s): call refused: no payload bounce area: %s (%d); answered %d (docs/errors.md)\n",
+				task_pid_nr(current), current->comm, bc->why ?: "failed", ret, err);
+		return err;
+	}
 	if (req->xfer) {
 		typeof(req->xfer_hdr) h = req->xfer_hdr;
 
@@ -237,8 +270,9 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	/* Then handed to the driver from where the caller cannot change it. */
 	err = nvm_bounce_prepare(nf, &req, &bc);
 	if (err == -ENOSPC && nvm_bounce_mode >= 2 && req.kbuf && req.size) {
-		pr_warn_ratelimited("pid %d (%s): no payload bounce possible in this address space; call refused (bounce=2, see docs/security.md)\n",
-				    task_pid_nr(current), current->comm);
+		if (nvm_bounce_log_due(nf))
+			pr_warn("pid %d (%s): no payload bounce possible for this process (it may map low memory); call refused (bounce=2, docs/security.md)\n",
+				task_pid_nr(current), current->comm);
 		ret = -EPERM;
 		goto out;
 	} else if (err && err != -ENOSPC) {

@@ -72,6 +72,9 @@ struct nvm_fstats {
  * @nobounce_mm: an address space last found unable to hold a bounce area
  *	(compared only, never dereferenced)
  * @nobounce_until: when to try @nobounce_mm again (jiffies)
+ * @warn_mm: the address space last logged for a bounce failure (compared
+ *	only)
+ * @warn_until: when @warn_mm may be logged again (jiffies)
  * @set: the node set the file was opened on; its profile decides every
  *	call of the file (the set cannot be removed while the file is open)
  * @stats: the calls made on it
@@ -83,6 +86,8 @@ struct nvm_file {
 	const struct nvm_range *range;
 	struct mm_struct *nobounce_mm;
 	unsigned long nobounce_until;
+	struct mm_struct *warn_mm;
+	unsigned long warn_until;
 	struct nvm_set *set;
 	struct nvm_fstats stats;
 };
@@ -142,7 +147,15 @@ struct nvm_version;
 int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source);
 
 /* bounce.c: checked payloads placed where the caller cannot change them. */
-#define NVM_BOUNCE_MAX	(5 * PAGE_SIZE)	/* XFER header + 16384-byte payload */
+#define NVM_BOUNCE_MAX	(16 + 16384)	/* XFER header + the largest payload */
+#define NVM_BOUNCE_TOP	0x10000UL	/* 64 KiB: vm.mmap_min_addr of Debian, RHEL */
+
+/*
+ * Pages of the area below NVM_BOUNCE_TOP, from the second page up: 15 with
+ * 4 KiB pages, 3 with 16 KiB, none with 64 KiB (no bounce possible).
+ */
+#define nvm_bounce_pages(page_size)						\
+	((page_size) < NVM_BOUNCE_TOP ? (unsigned int)(NVM_BOUNCE_TOP / (page_size)) - 1 : 0U)
 
 struct nvm_bounce;
 
@@ -153,6 +166,7 @@ struct nvm_bounce;
  * @n: number of pages
  * @uaddr: user address of the first page
  * @kaddr: kernel address of the first page
+ * @why: what failed, when nvm_bounce_get() failed
  */
 struct nvm_bounce_call {
 	struct nvm_bounce *b;
@@ -160,6 +174,7 @@ struct nvm_bounce_call {
 	unsigned int n;
 	unsigned long uaddr;
 	void *kaddr;
+	const char *why;
 };
 
 extern unsigned int nvm_bounce_mode;
@@ -527,7 +542,8 @@ void nvm_record_clear(struct nvm_record *r);
 const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
 	__acquires(nvm_profile_srcu);
 void nvm_profile_exit(int idx) __releases(nvm_profile_srcu);
-void nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
+struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
+void nvm_profile_retire(struct nvm_profile *old);
 void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len);
 
 /* sets.c: the node sets, their nodes and sysfs attributes. */

@@ -9,8 +9,10 @@
  *
  * A set's profile is an immutable object, replaced whole: readers hold an
  * SRCU read lock (per-CPU counters, no shared lock on the call path) for
- * the duration of one validation, which may sleep; writers publish the
- * new object and free the old one after a grace period.
+ * the decisions of one validation, which read no user memory (validate.c
+ * copies the payload before); writers publish the new object under the
+ * set's update_lock and free the old one after a grace period, waited for
+ * with no lock held.
  *
  * The audit record keeps, per set, each refused (family, number, rule)
  * once, with a count, up to NVM_REC_MAX entries.
@@ -405,18 +407,29 @@ void nvm_profile_exit(int idx)
  *	the set from now on
  *
  * Calls already being validated finish with the old profile; every call
- * that starts after this returns uses @p.  The old profile is freed once no
- * reader can hold it.
+ * that starts after this returns uses @p.
+ *
+ * Return: the old profile, for nvm_profile_retire() once update_lock is
+ * released; NULL when the set had none.
  */
-void nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
+struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
 {
-	struct nvm_profile *old;
+	return rcu_replace_pointer(set->profile, p, lockdep_is_held(&set->update_lock));
+}
 
-	old = rcu_replace_pointer(set->profile, p, lockdep_is_held(&set->update_lock));
-	if (old) {
-		synchronize_srcu(&nvm_profile_srcu);
-		kfree(old);
-	}
+/**
+ * nvm_profile_retire() - free a replaced profile once no reader holds it
+ * @old: from nvm_profile_replace(), or NULL
+ *
+ * Waits for the calls being validated; call it with no lock held, so that
+ * no other writer waits with it.
+ */
+void nvm_profile_retire(struct nvm_profile *old)
+{
+	if (!old)
+		return;
+	synchronize_srcu(&nvm_profile_srcu);
+	kfree(old);
 }
 
 /**

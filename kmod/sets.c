@@ -18,7 +18,9 @@
  *
  * Locking: nvm_sets_lock (a mutex) guards the table of sets, creation,
  * removal and every set's open count; it is taken at open and release,
- * never on ioctl.  A set's update_lock serializes its profile writers.
+ * never on ioctl.  A set's update_lock serializes its profile writers; the
+ * wait for calls still deciding with the old profile comes after it is
+ * released.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -217,7 +219,7 @@ static ssize_t nvm_set_attr_show(struct kobject *kobj, struct kobj_attribute *at
 static ssize_t nvm_set_write(struct nvm_set *set, enum nvm_attr_field field, const char *buf,
 			     size_t count)
 {
-	struct nvm_profile *p;
+	struct nvm_profile *p, *old = NULL;
 	bool flag = false;
 	u32 caps = 0;
 	int ret = 0;
@@ -257,9 +259,10 @@ static ssize_t nvm_set_write(struct nvm_set *set, enum nvm_attr_field field, con
 	default:
 		break;
 	}
-	nvm_profile_replace(set, p);
+	old = nvm_profile_replace(set, p);
 out:
 	mutex_unlock(&set->update_lock);
+	nvm_profile_retire(old);
 	return ret ?: count;
 }
 
@@ -374,11 +377,16 @@ static const struct kobj_type nvm_set_ktype = {
 	.default_groups = nvm_set_groups,
 };
 
+/*
+ * a-z, 0-9, '-', '_'; not starting with '-' (a path, an option), ending
+ * with a letter or digit so that "set-NAME" is a valid CDI device class.
+ */
 static bool nvm_set_name_ok(const char *name)
 {
 	size_t i, n = strlen(name);
 
-	if (!n || n >= NVM_SET_NAME_MAX || name[0] == '-' || name[0] == '.')
+	if (!n || n >= NVM_SET_NAME_MAX || name[0] == '-' || name[0] == '.' ||
+	    !isalnum(name[n - 1]))
 		return false;
 	for (i = 0; i < n; i++)
 		if (!islower(name[i]) && !isdigit(name[i]) && name[i] != '-' && name[i] != '_')

@@ -18,6 +18,15 @@
  * area (bounce.c), so a payload rewritten after the check does not reach
  * the driver.
  *
+ * Locking: the decisions read the set's profile under its SRCU read side
+ * (policy.c).  Nothing in that section touches user memory, which a
+ * caller can make wait as long as it likes (userfaultfd, FUSE): the
+ * payload and XFER's header are copied before it (nvm_fetch()), and the
+ * status of an answer is written and nested params are checked readable
+ * after it (nvm_validate_finish()).  A read that failed before the
+ * decisions is reported where the decisions reach it, so the answers and
+ * their order are those of checking first and reading after.
+ *
  * Answers (docs/errors.md lists them all):
  *   -ENOTTY  unknown escape or UVM command, or not an NVIDIA ioctl
  *   -EINVAL  wrong size, a flag user space may not set, wrong node,
@@ -198,6 +207,54 @@ void nvm_req_free(struct nvm_req *req)
 	req->kbuf = NULL;
 }
 
+/**
+ * struct nvm_fetched - the user memory of a call, read before the decisions
+ *	and written after them
+ * @hdr_err: XFER's header could not be read (-EFAULT), else 0
+ * @payload_err: the payload copy's error; 1 when it was not copied
+ * @answer_at: where the status of an answer goes, or NULL
+ * @answer: that status
+ * @readable: user address of nested params that must be readable
+ * @readable_size: their size
+ * @readable_rule: the rule refusing them when they are not; NULL when
+ *	nothing is to be checked
+ */
+struct nvm_fetched {
+	int hdr_err;
+	int payload_err;
+	void __user *answer_at;
+	u32 answer;
+	u64 readable;
+	u32 readable_size;
+	const char *readable_rule;
+};
+
+/*
+ * Copy what the decisions of an escape will read: XFER's header and the
+ * payload at the size the call gives (at most 16 KiB: the ioctl's 14-bit
+ * size, or XFER's inner size, which is refused above 16384).
+ */
+static void nvm_fetch(struct nvm_req *req, struct nvm_fetched *f)
+{
+	unsigned int nr = _IOC_NR(req->cmd), size = _IOC_SIZE(req->cmd);
+	void __user *arg = req->arg;
+
+	f->payload_err = 1;
+	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC)
+		return;
+	if (nr == NVM_NV_ESC_XFER && size == sizeof(req->xfer_hdr)) {
+		if (copy_from_user(&req->xfer_hdr, arg, sizeof(req->xfer_hdr))) {
+			f->hdr_err = -EFAULT;
+			return;
+		}
+		size = req->xfer_hdr.size;
+		arg = u64_to_user_ptr(req->xfer_hdr.ptr);
+		if (size > NVM_NV_MAX_IOCTL_SIZE)
+			return;
+	}
+	f->payload_err = nvm_copy_in(req, arg, size);
+}
+
 /*
  * Nested params must be readable at the size the table gives, as the
  * driver will read them: one byte of every page is touched, nothing is
@@ -246,7 +303,7 @@ static int nvm_report_fault(struct nvm_report *rep, const struct nvm_call *c,
  */
 static int nvm_verdict_apply(const struct nvm_file *nf, const struct nvm_call *c,
 			     const struct nvm_verdict *v, void __user *payload,
-			     struct nvm_report *rep)
+			     struct nvm_report *rep, struct nvm_fetched *f)
 {
 	if (c->prof ? c->prof->audit : nvm_audit) {
 		if (nf->set)
@@ -257,8 +314,9 @@ static int nvm_verdict_apply(const struct nvm_file *nf, const struct nvm_call *c
 		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, v->err);
 	if (v->status_off + sizeof(u32) > c->size)
 		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EINVAL);
-	if (copy_to_user(payload + v->status_off, &v->status, sizeof(u32)))
-		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EFAULT);
+	/* Written by nvm_validate_finish(), outside the read side. */
+	f->answer_at = payload + v->status_off;
+	f->answer = v->status;
 	return nvm_report_set(rep, c, v, NVM_OUT_ANSWERED, NVM_ANSWERED);
 }
 
@@ -270,25 +328,24 @@ static unsigned int nvm_file_abi(const struct nvm_file *nf)
 }
 
 static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile *prof,
-			    struct nvm_req *req, struct nvm_report *rep)
+			    struct nvm_req *req, struct nvm_report *rep, struct nvm_fetched *f)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
 			      .nr = req->cmd };
 	struct nvm_verdict v = { };
 	u32 size;
-	int ret;
 
 	req->nr = req->cmd;
 	if (!nvm_uvm_decide(&c, &v, &size)) {
 		req->verdict = v;
-		return nvm_verdict_apply(nf, &c, &v, req->arg, rep);
+		return nvm_verdict_apply(nf, &c, &v, req->arg, rep, f);
 	}
 	req->size = size;
 	req->verdict = v;
 	c.size = size;
-	ret = nvm_check_readable((u64)(uintptr_t)req->arg, size);
-	if (ret)
-		return nvm_report_fault(rep, &c, &v, ret, "uvm-unreadable");
+	f->readable = (u64)(uintptr_t)req->arg;
+	f->readable_size = size;
+	f->readable_rule = "uvm-unreadable";
 	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
@@ -300,9 +357,9 @@ static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile 
  */
 static int nvm_refused(const struct nvm_file *nf, const struct nvm_call *c,
 		       const struct nvm_verdict *v, void __user *payload,
-		       struct nvm_report *rep, bool *audited)
+		       struct nvm_report *rep, struct nvm_fetched *f, bool *audited)
 {
-	int ret = nvm_verdict_apply(nf, c, v, payload, rep);
+	int ret = nvm_verdict_apply(nf, c, v, payload, rep, f);
 
 	if (!ret)
 		*audited = true;
@@ -310,7 +367,7 @@ static int nvm_refused(const struct nvm_file *nf, const struct nvm_call *c,
 }
 
 static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile *prof,
-			    struct nvm_req *req, struct nvm_report *rep)
+			    struct nvm_req *req, struct nvm_report *rep, struct nvm_fetched *f)
 {
 	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
 			      .policy = nvm_policy(prof), .nr = _IOC_NR(req->cmd),
@@ -323,17 +380,17 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
 		nvm_refuse(&v, -ENOTTY, "esc-unknown");
 		/* Not the driver's ioctl: forwarded untouched when audited. */
-		return nvm_verdict_apply(nf, &c, &v, arg, rep);
+		return nvm_verdict_apply(nf, &c, &v, arg, rep, f);
 	}
 	if (!nvm_esc_decide(&c, &v)) {
-		ret = nvm_refused(nf, &c, &v, arg, rep, &audited);
+		ret = nvm_refused(nf, &c, &v, arg, rep, f, &audited);
 		if (ret)
 			return ret;
 	}
 
 	if (c.nr == NVM_NV_ESC_XFER && c.size == sizeof(req->xfer_hdr)) {
-		if (copy_from_user(&req->xfer_hdr, arg, sizeof(req->xfer_hdr)))
-			return nvm_report_fault(rep, &c, &v, -EFAULT, "esc-unreadable");
+		if (f->hdr_err)
+			return nvm_report_fault(rep, &c, &v, f->hdr_err, "esc-unreadable");
 		c.nr = req->xfer_hdr.cmd;
 		c.size = req->xfer_hdr.size;
 		c.xfer = true;
@@ -342,10 +399,10 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 		/* The driver answers an inner size over 16384 with -EINVAL. */
 		if (c.size > NVM_NV_MAX_IOCTL_SIZE) {
 			nvm_refuse(&v, -EINVAL, "xfer-size");
-			return nvm_verdict_apply(nf, &c, &v, arg, rep);
+			return nvm_verdict_apply(nf, &c, &v, arg, rep, f);
 		}
 		if (!audited && !nvm_esc_decide(&c, &v)) {
-			ret = nvm_refused(nf, &c, &v, arg, rep, &audited);
+			ret = nvm_refused(nf, &c, &v, arg, rep, f, &audited);
 			if (ret)
 				return ret;
 		}
@@ -354,13 +411,16 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	req->size = c.size;
 	req->payload = arg;
 
-	ret = nvm_copy_in(req, arg, c.size);
+	/* Copied by nvm_fetch() at this very size and address. */
+	ret = f->payload_err;
+	if (WARN_ON_ONCE(ret > 0))
+		ret = -EFAULT;
 	if (ret)
 		return nvm_report_fault(rep, &c, &v, ret,
 					ret == -EFAULT ? "esc-unreadable" : "nomem");
 	c.payload = req->kbuf;
 	if (!audited && !nvm_decide_payload(&c, &v)) {
-		ret = nvm_refused(nf, &c, &v, arg, rep, &audited);
+		ret = nvm_refused(nf, &c, &v, arg, rep, f, &audited);
 		if (ret)
 			return ret;
 	}
@@ -368,12 +428,34 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	req->verdict = v;
 	if (audited)
 		return 0;
-	ret = nvm_check_readable(v.nested, v.nested_size);
-	if (ret)
-		return nvm_report_fault(rep, &c, &v, ret,
-					v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
-					"class-params-unreadable");
+	f->readable = v.nested;
+	f->readable_size = v.nested_size;
+	f->readable_rule = v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
+			   "class-params-unreadable";
 	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
+}
+
+/*
+ * The user memory a verdict still needs, outside the profile's read side:
+ * the status of an answer, and the readability of nested params.
+ */
+static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *rep, int ret)
+{
+	if (ret == NVM_ANSWERED && f->answer_at &&
+	    copy_to_user(f->answer_at, &f->answer, sizeof(f->answer))) {
+		rep->outcome = NVM_OUT_REFUSED;
+		return -EFAULT;
+	}
+	if (ret || !f->readable_rule)
+		return ret;
+	ret = nvm_check_readable(f->readable, f->readable_size);
+	if (ret) {
+		rep->outcome = NVM_OUT_REFUSED;
+		rep->rule = f->readable_rule;
+		rep->err = ret;
+		rep->status = 0;
+	}
+	return ret;
 }
 
 /**
@@ -393,14 +475,17 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
  */
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep)
 {
+	struct nvm_fetched f = { .payload_err = 1 };
 	const struct nvm_profile *prof;
 	int idx, ret;
 
+	if (nf->kind != NVM_NODE_UVM)
+		nvm_fetch(req, &f);
 	prof = nvm_profile_enter(nf, &idx);
 	if (nf->kind == NVM_NODE_UVM)
-		ret = nvm_validate_uvm(nf, prof, req, rep);
+		ret = nvm_validate_uvm(nf, prof, req, rep, &f);
 	else
-		ret = nvm_validate_esc(nf, prof, req, rep);
+		ret = nvm_validate_esc(nf, prof, req, rep, &f);
 	nvm_profile_exit(idx);
-	return ret;
+	return nvm_validate_finish(&f, rep, ret);
 }

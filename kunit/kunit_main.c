@@ -309,7 +309,44 @@ static struct kunit_suite nvm_fdctx_suite = {
 	.test_cases = nvm_fdctx_cases,
 };
 
-kunit_test_suites(&nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,
+/* The bounce area below 64 KiB, per page size (bounce.c). */
+static void bounce_test_area_pages(struct kunit *test)
+{
+	static const struct {
+		unsigned long page_size;
+		unsigned int pages;
+		bool fits;	/* holds the largest payload (XFER header + 16 KiB) */
+	} cases[] = {
+		{ 4096, 15, true },
+		{ 16384, 3, true },
+		{ 65536, 0, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned int pages = nvm_bounce_pages(cases[i].page_size);
+
+		KUNIT_EXPECT_EQ_MSG(test, pages, cases[i].pages, "page size %lu",
+				    cases[i].page_size);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    DIV_ROUND_UP(NVM_BOUNCE_MAX, cases[i].page_size) <= pages,
+				    cases[i].fits, "page size %lu", cases[i].page_size);
+		/* Never above 64 KiB, the vm.mmap_min_addr the area relies on. */
+		KUNIT_EXPECT_LE(test, (pages + 1) * cases[i].page_size, NVM_BOUNCE_TOP);
+	}
+}
+
+static struct kunit_case nvm_bounce_test_cases[] = {
+	KUNIT_CASE(bounce_test_area_pages),
+	{}
+};
+
+static struct kunit_suite nvm_bounce_suite = {
+	.name = "nvmediate_bounce",
+	.test_cases = nvm_bounce_test_cases,
+};
+
+kunit_test_suites(&nvm_bounce_suite, &nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,
 		  &nvm_abi_suite, &nvm_validate_suite, &nvm_policy_suite);
 
 MODULE_DESCRIPTION("KUnit suites for nvmediate");

@@ -77,6 +77,11 @@ dkms_check() {
 	# Private DKMS trees: nothing of the machine's own DKMS state is touched,
 	# and removing $tmp removes every trace.
 	local opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" --installtree "$tmp/lib/modules")
+	# DKMS signs with /var/lib/dkms/mok.key, creating it if absent: a key of
+	# its own here, so the machine is left as it was found.
+	local mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub before
+	export mok_signing_key mok_certificate
+	before=$(ls -A /var/lib/dkms 2>/dev/null)
 	mkdir -p "$tmp/src" "$tmp/dkms" "$tmp/lib/modules/$kver"
 	# The files tools/dkms-install.sh puts in /usr/src: keep the two lists equal.
 	mkdir -p "$tmp/tree"
@@ -84,6 +89,7 @@ dkms_check() {
 	read -r name pver < <(cd "$tmp/tree" && . ./dkms.conf && echo "$PACKAGE_NAME $PACKAGE_VERSION")
 	ver=$(cat VERSION)
 	{
+		[ "$pver" = "$ver" ] && echo "dkms.conf PACKAGE_VERSION $pver = VERSION" &&
 		echo "== dkms add/build/install $name/$pver for $kver"
 		dkms add "${opts[@]}" "$tmp/tree" &&
 		dkms build "${opts[@]}" -m "$name" -v "$pver" -k "$kver" --kernelsourcedir "$kdir" &&
@@ -98,7 +104,8 @@ dkms_check() {
 		modprobe -d "$tmp" -S "$kver" --show-depends nvmediate &&
 		dkms remove "${opts[@]}" -m "$name" -v "$pver" --all --no-depmod &&
 		! find "$tmp/lib/modules" -name 'nvmediate.ko*' | grep -q . &&
-		[ -z "$(dkms status "${opts[@]}")" ] && echo "removed"
+		[ -z "$(dkms status "${opts[@]}")" ] && echo "removed" &&
+		[ "$(ls -A /var/lib/dkms 2>/dev/null)" = "$before" ] && echo "/var/lib/dkms unchanged"
 	} || rc=1
 	[ $rc -eq 0 ] || { echo "version file: $ver, dkms.conf: $name $pver"; }
 	rm -rf "$tmp"
@@ -112,7 +119,14 @@ install_check() {
 	# make install runs depmod itself: modprobe finds the module only then.
 	{
 		make install KDIR="$kdir" INSTALL_MOD_PATH="$staging" DESTDIR="$staging" &&
-		modprobe -d "$staging" -S "$kver" --show-depends nvmediate
+		modprobe -d "$staging" -S "$kver" --show-depends nvmediate &&
+		# the installed tool names calls from the installed ABI data
+		"$staging/usr/local/bin/nvproxyctl" explain 0x2a --version 595.45.04 --family escape |
+			grep -q 'name: *NV_ESC_RM_CONTROL' && echo "nvproxyctl finds its ABI data" &&
+		grep -qx nvmediate "$staging/etc/modules-load.d/nvmediate.conf" &&
+		grep -q "^ExecStart=/usr/local/bin/nvproxyctl cdi " \
+			"$staging/etc/systemd/system/nvmediate-cdi.service" &&
+		[ -f "$staging/etc/udev/rules.d/71-nvmediate-cdi.rules" ] && echo "refresh unit, rule, modules-load.d"
 	} || rc=1
 	rm -rf "$staging"
 	return $rc
@@ -155,6 +169,22 @@ tools_check() {
 	[ "$f" -eq 0 ] || grep -E '^not ok' "$logs/tools.log" | head -n 20 | sed 's/^/      | /'
 }
 
+# The Debian packages in a clean chroot (tests/deb/run.sh), counted by case.
+deb_check() {
+	local t0 line p f
+	t0=$(date +%s)
+	tests/deb/run.sh > "$logs/deb.log" 2>&1
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$logs/deb.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		skip deb "Debian packages in a clean chroot" "tests/deb/run.sh printed no count"
+		tail -n 15 "$logs/deb.log" | sed 's/^/      | /'
+		return
+	fi
+	read -r p _ f _ <<< "$line"
+	cases deb "Debian packages in a clean chroot" "$p" "$f" "$t0"
+	[ "$f" -eq 0 ] || grep -E '^not ok' -A 6 "$logs/deb.log" | head -n 30 | sed 's/^/      | /'
+}
+
 echo "nvmediate check: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, stock kernel ${kver:-?}"
 step deps "install build and test packages" .ci/deps.sh
 kver=$(nvm_stock_release 2>/dev/null)
@@ -171,6 +201,7 @@ if [ -f tests/tools/run.sh ]; then
 fi
 step dkms "dkms add/build/install/remove" dkms_check
 step install "make install into a staging tree" install_check
+deb_check
 
 echo "total time $(since "$check_start")"
 echo "$passed passed, $failed failed"

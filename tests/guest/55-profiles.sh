@@ -151,6 +151,9 @@ if setup 595.45.04 sets="$SETS"; then
 	check profiles-create-twice "a second set rt was created" sh -c "! echo rt > $SYS/create_set 2>/dev/null"
 	check profiles-create-bad-name "a set named 'Bad/Name' was created" \
 		sh -c "! echo Bad/Name > $SYS/create_set 2>/dev/null"
+	# "set-NAME" must be a CDI device class: it ends with a letter or digit
+	check profiles-create-cdi-name "a set named 'rt-' was created" \
+		sh -c "! echo rt- > $SYS/create_set 2>/dev/null && [ ! -e $SYS/sets/rt- ]"
 	exec 3<> /dev/nvmediate/rt/nvidiactl
 	check profiles-open-files "open_files: $(cat $SYS/sets/rt/open_files)" [ "$(cat $SYS/sets/rt/open_files)" = 1 ]
 	if echo rt > $SYS/remove_set 2> "$T/rm.err"; then
@@ -243,7 +246,7 @@ if setup 595.45.04 sets="$SETS"; then
 		sh -c "grep -q '^  app  *nvmediate\|^  app  */dev/nvmediate/app/nvidiactl' '$T/status.txt' && grep -q '^    caps compute graphics;' '$T/status.txt' && grep -q '^    allow ctrl 0x201$' '$T/status.txt'"
 	nvproxyctl cdi --set app > "$T/cdi.json" 2>&1
 	check profiles-cdi "cdi --set app: $(head -c 300 "$T/cdi.json")" \
-		sh -c "grep -q '\"kind\": \"nvmediate.io/set-app\"' '$T/cdi.json' && grep -q '\"path\": \"/dev/nvidiactl\", \"hostPath\": \"/dev/nvmediate/app/nvidiactl\"' '$T/cdi.json'"
+		sh -c "grep -q '\"kind\": \"nvmediate.io/set-app\"' '$T/cdi.json' && grep -q '{\"hostPath\": \"/dev/nvmediate/app/nvidiactl\", \"containerPath\": \"/dev/nvidiactl\"' '$T/cdi.json'"
 fi
 
 nvm_end

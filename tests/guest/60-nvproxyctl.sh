@@ -44,18 +44,19 @@ else
 	fail nvproxyctl-explain-refused "$(cat "$T/explain2.json")"
 fi
 
-# cdi: the host side names our nodes, with the numbers the kernel gave them.
+# cdi: the GPUs the driver has (the stand-in's two), by index and UUID, each
+# as its mediated node bound onto the driver's name; no device numbers.
 nvproxyctl cdi --output "$T/cdi.json"
 rc=$?
-set -- $(stat -c '%t %T' /dev/nvproxy)
-major=$((0x$1))
-minor=$((0x$2))
-if [ $rc -eq 0 ] &&
-   grep -q "\"path\": \"/dev/nvidiactl\", \"hostPath\": \"/dev/nvproxy\", \"type\": \"c\", \"major\": $major, \"minor\": $minor" "$T/cdi.json" &&
-   grep -q '"hostPath": "/dev/nvproxy1"' "$T/cdi.json" && ! grep -q '/dev/nvproxy2' "$T/cdi.json"; then
+u=GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae0
+if [ $rc -eq 0 ] && grep -q '"cdiVersion": "0.5.0"' "$T/cdi.json" &&
+   grep -q '{"hostPath": "/dev/nvproxy", "containerPath": "/dev/nvidiactl", "options": \["bind"\]}' "$T/cdi.json" &&
+   grep -q '{"path": "/dev/nvproxy1", "type": "c"}' "$T/cdi.json" &&
+   [ "$(grep -o '"name": "[^"]*"' "$T/cdi.json" | tr '\n' ' ')" = "\"name\": \"0\" \"name\": \"${u}0\" \"name\": \"1\" \"name\": \"${u}1\" \"name\": \"all\" " ] &&
+   ! grep -q '/dev/nvproxy2\|major\|"path": "/dev/nvidia' "$T/cdi.json"; then
 	pass nvproxyctl-cdi
 else
-	fail nvproxyctl-cdi "exit $rc, /dev/nvproxy is $major:$minor: $(tr '\n' ' ' < "$T/cdi.json")"
+	fail nvproxyctl-cdi "exit $rc: $(tr '\n' ' ' < "$T/cdi.json")"
 fi
 
 unload_all

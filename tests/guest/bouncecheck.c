@@ -180,10 +180,8 @@ int main(int argc, char **argv)
 	       "want the area at 00001000-00010000, maps says '%s'", line);
 
 	/*
-	 * Pages no call owns: never written by the driver, they are mapped
-	 * read-only or not at all; written ones stay writable until they are
-	 * unmapped before their next use, so only the untouched last page is
-	 * certain to refuse (writes during a call: tests/guest/81-hard-flip.sh).
+	 * Between calls no page of the area is mapped (every page of it:
+	 * 66-bounce-v2.sh; writes during a call: 81-hard-flip.sh).
 	 */
 	result("write-faults", write_faults((volatile char *)(AREA_END - 1)),
 	       "a user write to the area's last page did not fault");

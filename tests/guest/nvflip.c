@@ -3,7 +3,7 @@
  * nvflip: rewrite a payload between the mediator's check and the driver's
  * use (81-hard-flip.sh).
  *
- *   nvflip --field NAME [--ctl P] [--uvm P] [--calls N] [--flippers K]
+ *   nvflip --field NAME [--ctl P] [--uvm P] [--calls N] [--flippers K] [--fill-maps]
  *   nvflip --list
  *
  * The main thread issues N calls whose payload, as written, is allowed;
@@ -15,7 +15,11 @@
  * 0, the refusal the validator gives for the refused value, or another
  * answer.
  *
- * Output: "field=NAME calls=N flips=N ok=N refused=N other=N".
+ * With --fill-maps the process first fills its vm.max_map_count with
+ * one-page mappings, so that nvmediate cannot map anything more into it.
+ *
+ * Output: "field=NAME calls=N flips=N ok=N refused=N other=N enomem=N"
+ * (enomem: calls answered -ENOMEM, counted in other too).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "nvstruct.h"
@@ -76,6 +81,17 @@ static void *flipper(void *arg)
 	return NULL;
 }
 
+/* Mappings until the kernel refuses one: alternate protections never merge. */
+static long fill_maps(void)
+{
+	long n = 0;
+
+	while (mmap(NULL, 4096, n & 1 ? PROT_READ : PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0) != MAP_FAILED)
+		n++;
+	return n;
+}
+
 static int xioctl(int fd, unsigned long req, void *arg)
 {
 	return ioctl(fd, req, arg) < 0 ? -errno : 0;
@@ -91,8 +107,8 @@ int main(int argc, char **argv)
 	static struct nv_xfer x __attribute__((aligned(64)));
 	static struct uvm_mm_initialize mm __attribute__((aligned(64)));
 	static struct uvm_register_gpu rg __attribute__((aligned(64)));
-	long calls = 20000, i, ok = 0, refused = 0, other = 0;
-	int nflip = 1, k, ctl, uvm = -1, uvm2 = -1, pipefd[2], want_refused = 0, f;
+	long calls = 20000, i, ok = 0, refused = 0, other = 0, enomem = 0, filled = -1;
+	int fill = 0, nflip = 1, k, ctl, uvm = -1, uvm2 = -1, pipefd[2], want_refused = 0, f;
 	unsigned long req = 0;
 	void *arg = NULL;
 	int fd = -1;
@@ -113,13 +129,15 @@ int main(int argc, char **argv)
 			calls = atol(argv[++k]);
 		} else if (!strcmp(argv[k], "--flippers") && k + 1 < argc) {
 			nflip = atoi(argv[++k]);
+		} else if (!strcmp(argv[k], "--fill-maps")) {
+			fill = 1;
 		} else {
 			name = NULL;
 			break;
 		}
 	}
 	if (!name || nflip < 1 || nflip > 8) {
-		fprintf(stderr, "usage: nvflip --field NAME [--ctl P] [--uvm P] [--calls N] [--flippers K] | --list\n");
+		fprintf(stderr, "usage: nvflip --field NAME [--ctl P] [--uvm P] [--calls N] [--flippers K] [--fill-maps] | --list\n");
 		return 2;
 	}
 	ctl = open(pctl, O_RDWR | O_CLOEXEC);
@@ -202,6 +220,8 @@ int main(int argc, char **argv)
 
 	for (k = 0; k < nflip; k++)
 		pthread_create(&th[k], NULL, flipper, NULL);
+	if (fill)
+		filled = fill_maps();
 	for (i = 0; i < calls; i++) {
 		int ret;
 
@@ -213,11 +233,16 @@ int main(int argc, char **argv)
 			refused++;
 		else
 			other++;
+		if (ret == -ENOMEM)
+			enomem++;
 	}
 	atomic_store(&stop, 1);
 	for (k = 0; k < nflip; k++)
 		pthread_join(th[k], NULL);
-	printf("field=%s calls=%ld flips=%ld ok=%ld refused=%ld other=%ld\n", name, calls,
-	       atomic_load(&flips), ok, refused, other);
+	printf("field=%s calls=%ld flips=%ld ok=%ld refused=%ld other=%ld enomem=%ld", name, calls,
+	       atomic_load(&flips), ok, refused, other, enomem);
+	if (fill)
+		printf(" mappings=%ld", filled);
+	printf("\n");
 	return 0;
 }

@@ -39,30 +39,36 @@ else
 	ncalls=0
 fi
 
-say "What nvmediate said during the session (kernel log)"
-dmesg | sed -n '/nvmguest: demo session begin/,$p' | grep 'nvmediate:'
+say "What nvmediate said during the session (kernel log; one 'refused' line per refusal)"
+dmesg | sed -n '/nvmguest: demo session begin/,$p' | grep 'nvmediate:' | sed 's/^\[[ 0-9.]*\] //'
 
-# Refused calls never reach the driver, and nvmediate does not log them by
-# default (user space gets the answer).  Its audit mode names each one: run
-# the same session again with audit=1, which forwards and logs instead.
-say "What nvmediate refused, by rule (the same session again, with audit=1)"
+# The counters count every call exactly (the log lines are ratelimited).
+nrefused=0
+for f in /sys/class/nvmediate/stats/*_refused; do
+	[ -r "$f" ] && nrefused=$((nrefused + $(cat "$f")))
+done
+
+# Audit mode forwards what the policy would refuse and logs each one as an
+# "audit" line: the same session again with audit=1.
+say "The same session with audit=1: what would have been refused, forwarded and logged"
 echo "nvmguest: demo audit begin" > /dev/kmsg
 if rmmod nvmediate && modprobe nvmediate audit=1; then
 	/bin/nvsession --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm > /dev/null 2>&1
-	dmesg | sed -n '/nvmguest: demo audit begin/,$p' | grep 'nvmediate: audit:' |
-		sed 's/^\[[ 0-9.]*\] //' > /tmp/refused
-	cat /tmp/refused
+	dmesg | sed -n '/nvmguest: demo audit begin/,$p' | grep 'nvmediate: audit pid=' |
+		sed 's/^\[[ 0-9.]*\] //' > /tmp/audited
+	cat /tmp/audited
 else
 	echo "(could not reload nvmediate with audit=1)"
-	: > /tmp/refused
+	: > /tmp/audited
 fi
-nrefused=$(grep -c . /tmp/refused)
+naudited=$(grep -c . /tmp/audited)
 
 say "Summary"
-echo "modules loaded:        $loaded"
-echo "nvsession exit status: $status"
-echo "calls the driver saw:  $ncalls"
-echo "calls nvmediate refused: $nrefused"
+echo "modules loaded:         $loaded"
+echo "nvsession exit status:  $status"
+echo "calls the driver saw:   $ncalls"
+echo "calls nvmediate refused: $nrefused (its counters, /sys/class/nvmediate/stats)"
+echo "audit lines (audit=1):   $naudited"
 if [ "$loaded" = yes ] && [ "$status" -eq 0 ]; then
 	echo "The session ran through the mediated nodes: every call the driver saw was"
 	echo "checked by nvmediate first; the refused ones above never reached it, and the"

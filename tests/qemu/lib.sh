@@ -18,11 +18,12 @@ nvm_die() {
 	exit 1
 }
 
-# The version of the installed Debian kernel headers (e.g. 6.1.0-57-amd64),
+# The version of the Debian kernel headers linux-headers-amd64 depends on
+# (tools/kdir.sh --default; else the newest installed), e.g. 6.1.0-57-amd64,
 # never that of the running kernel: nothing is installed for that one.
 nvm_stock_release() {
 	local d
-	d=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+	d=$("$NVM_ROOT/tools/kdir.sh" --default)
 	[ -n "$d" ] || return 1
 	d=${d##*/linux-headers-}
 	echo "$d"

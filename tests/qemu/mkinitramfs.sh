@@ -108,8 +108,9 @@ done
 # nvproxyctl, static, for the guest tests of the tool (no abi/releases in
 # the guest: it explains by number only there).
 build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
-	-I"$src/abi/generated" -o "$bins/nvproxyctl" "$src/tools/nvproxyctl/nvproxyctl.c" \
-	"$src/abi/generated/nvabi_tables.c" || true
+	-I"$src/abi/generated" -DNVM_VERSION="\"$(cat "$src/VERSION")\"" -o "$bins/nvproxyctl" \
+	"$src/tools/nvproxyctl/nvproxyctl.c" "$src/tools/nvproxyctl/cdi.c" \
+	"$src/tools/nvproxyctl/spec.c" "$src/abi/generated/nvabi_tables.c" || true
 
 # The tree.
 rm -rf "$root"
@@ -125,6 +126,10 @@ install -m 0755 "$NVM_ROOT/tests/bench/guest.sh" "$root/bench.sh"
 echo "$kind" > "$root/etc/nvm/kind"
 cp "$bins"/* "$root/bin/" 2>/dev/null || true
 cp "$src"/tests/guest/*.sh "$root/tests/" 2>/dev/null || true
+# podman, runc, crun for 90-podman.sh (Debian's packages, cached in build/podman)
+if "$NVM_ROOT/tests/qemu/podman.sh" "$NVM_BUILD/podman" > /dev/null; then
+	cp -a "$NVM_BUILD/podman/root/." "$root/"
+fi
 moddir=$root/lib/modules/$rel
 cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
 (cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"

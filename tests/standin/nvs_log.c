@@ -55,6 +55,7 @@ static const char *const nvs_counter_names[NVS_CNT_NR] = {
 	[NVS_CNT_UVM_GPUS]	= "uvm_gpus",
 	[NVS_CNT_UVM_VMAS]	= "uvm_vmas",
 	[NVS_CNT_UVM_PAGES]	= "uvm_pages",
+	[NVS_CNT_REREAD_DIFFER]	= "reread_differ",
 };
 
 static struct dentry *nvs_dbg_dir;

@@ -58,6 +58,10 @@ void nvs_race_delay(void)
 }
 EXPORT_SYMBOL_GPL(nvs_race_delay);
 
+bool nvs_read_twice;
+module_param_named(read_twice, nvs_read_twice, bool, 0644);
+MODULE_PARM_DESC(read_twice, "tests only: read each ioctl's top-level payload a second time (after race_delay_us) and act on the second read, counting reads that differ in state reread_differ (default N: read once, as nvidia_ioctl does)");
+
 static unsigned int log_kib = 8192;
 module_param(log_kib, uint, 0444);
 MODULE_PARM_DESC(log_kib, "size of the call log ring in KiB (default 8192)");
@@ -141,6 +145,43 @@ static int nvs_proc_version_show(struct seq_file *m, void *v)
 	seq_printf(m, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  %s  Release Build  (standin)\n",
 		   nvs_version_str);
 	seq_puts(m, "GCC version:  not applicable (stand-in driver for tests)\n");
+	return 0;
+}
+
+/*
+ * /proc/driver/nvidia/gpus/BUS/information, as nv-procfs.c writes it: the
+ * lines tools read (UUID, minor, excluded) in the driver's format.
+ */
+static int nvs_proc_gpu_show(struct seq_file *m, void *v)
+{
+	const struct nvs_gpu *g = m->private;
+
+	seq_puts(m, "Model: \t\t NVIDIA stand-in\n");
+	seq_printf(m, "GPU UUID: \t GPU-%4phN-%2phN-%2phN-%2phN-%6phN\n", g->uuid, g->uuid + 4,
+		   g->uuid + 6, g->uuid + 8, g->uuid + 10);
+	seq_puts(m, "Bus Type: \t PCIe\n");
+	seq_printf(m, "Bus Location: \t 0000:%02x:00.0\n", g->gpu_id >> 8);
+	seq_printf(m, "Device Minor: \t %u\n", g->index);
+	seq_puts(m, "GPU Excluded:\t No\n");
+	return 0;
+}
+
+static int nvs_proc_gpus_create(void)
+{
+	struct proc_dir_entry *gpus, *dir;
+	char bus[16];
+	unsigned int i;
+
+	gpus = proc_mkdir("gpus", nvs_proc_dir);
+	if (!gpus)
+		return -ENOMEM;
+	for (i = 0; i < nvs_ngpus; i++) {
+		snprintf(bus, sizeof(bus), "0000:%02x:00.0", nvs_gpus[i].gpu_id >> 8);
+		dir = proc_mkdir(bus, gpus);
+		if (!dir || !proc_create_single_data("information", 0444, dir, nvs_proc_gpu_show,
+						     &nvs_gpus[i]))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -256,6 +297,9 @@ static int __init nvs_init(void)
 		goto err_devices;
 	if (!proc_create_single("version", 0444, nvs_proc_dir,
 				nvs_proc_version_show))
+		goto err_proc;
+	err = nvs_proc_gpus_create();
+	if (err)
 		goto err_proc;
 
 	nvs_orig_module_version = THIS_MODULE->version;

@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) "nvidia-uvm-standin: " fmt
 
 #include <linux/cdev.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -21,6 +22,10 @@
 
 #include "nvs_abi.h"
 #include "nvs_export.h"
+
+static unsigned int mmap_lock_ms;
+module_param(mmap_lock_ms, uint, 0644);
+MODULE_PARM_DESC(mmap_lock_ms, "tests only: UVM_PAGEABLE_MEM_ACCESS holds the caller's mmap lock for reading this long, as the real driver's long UVM operations (migrations) hold it (default 0: not at all)");
 
 enum nvs_uvm_fd_type {
 	NVS_UVM_FD_UNINITIALIZED,
@@ -255,6 +260,12 @@ unknown:
 		return -EFAULT;
 	}
 	sum = nvs_fnv1a(NVS_FNV_INIT, &p, size);
+	if (cmd == UVM_PAGEABLE_MEM_ACCESS && READ_ONCE(mmap_lock_ms)) {
+		/* As a long UVM operation holds the caller's mmap lock. */
+		mmap_read_lock(current->mm);
+		msleep(READ_ONCE(mmap_lock_ms));
+		mmap_read_unlock(current->mm);
+	}
 	ret = nvs_fault_take();
 	if (ret) {
 		nvs_log_call("uvm", "op=ioctl nr=0x%x size=%u ret=%ld sum=%016llx fault",

@@ -273,51 +273,64 @@ assert j['policy']['mode'] == 'audit', j['policy']"
 	echo N >"$P/audit"
 
 	# ---- cdi ------------------------------------------------------------------------
-	# cdi_ok DESC FILE N [numbers]: the spec's structure, for N GPUs
+	# cdi_ok DESC FILE GPUS [SET]: the spec's structure; GPUS "0:UUID 1:" (index:uuid)
 	cdi_ok() {
 		npc_py "$1" "$2" "
-import re
 import jsonschema
 schema = json.load(open('$root/tests/tools/cdi-schema.json'))
 jsonschema.Draft7Validator.check_schema(schema)
 jsonschema.Draft7Validator(schema).validate(j)
-n = $3
-numbers = '${4:-}' == 'numbers'
-assert j['cdiVersion'] == '0.6.0', j['cdiVersion']
-assert re.fullmatch(r'[A-Za-z0-9][A-Za-z0-9_.-]*\\.[A-Za-z]+/[A-Za-z0-9][A-Za-z0-9_.-]*', j['kind'])
-assert j['kind'] == 'nvmediate.io/gpu'
-names = [d['name'] for d in j['devices']]
-assert names == [str(i) for i in range(n)] + ['all'], names
-nodes = list(j['containerEdits']['deviceNodes'])
-for d in j['devices']:
-    dn = d['containerEdits']['deviceNodes']
-    assert dn, d
-    nodes += dn
-for x in nodes:
-    assert x['path'].startswith('/dev/nvidia'), x
-    assert x['hostPath'].startswith('/dev/nvproxy'), x
-    assert x['type'] == 'c', x
-    h = x['hostPath'][len('/dev/nvproxy'):]
-    want = {'': '/dev/nvidiactl', '-uvm': '/dev/nvidia-uvm'}.get(h, '/dev/nvidia' + h)
-    assert x['path'] == want, x
-    assert ('major' in x) == numbers and ('minor' in x) == numbers, x
-common = sorted(x['hostPath'] for x in j['containerEdits']['deviceNodes'])
-assert common == ['/dev/nvproxy', '/dev/nvproxy-uvm'], common
-for i in range(n):
-    assert [x['hostPath'] for x in j['devices'][i]['containerEdits']['deviceNodes']] == ['/dev/nvproxy%d' % i]
-assert [x['path'] for x in j['devices'][n]['containerEdits']['deviceNodes']] == ['/dev/nvidia%d' % i for i in range(n)]"
+gpus = [g.split(':', 1) for g in '$3'.split()]
+st = '${4:-}'
+host = (lambda w: {'c': '/dev/nvproxy', 'u': '/dev/nvproxy-uvm'}.get(w, '/dev/nvproxy' + w)) if not st else \\
+       (lambda w: '/dev/nvmediate/%s/' % st + {'c': 'nvidiactl', 'u': 'nvidia-uvm'}.get(w, 'nvidia' + w))
+# 0.5.0: index names start with a digit; nothing needs more
+assert j['cdiVersion'] == '0.5.0', j['cdiVersion']
+assert j['kind'] == ('nvmediate.io/set-' + st if st else 'nvmediate.io/gpu'), j['kind']
+want = []
+for k, u in gpus:
+    want += [k] + ([u] if u else [])
+assert [d['name'] for d in j['devices']] == want + ['all'], [d['name'] for d in j['devices']]
+def edits(e, pairs):
+    # a device node at the mediated node's own path, no numbers, no raw node;
+    # a bind mount of that node onto the driver's name
+    assert [x['path'] for x in e['deviceNodes']] == [h for h, c in pairs], e
+    for x in e['deviceNodes']:
+        assert set(x) == {'path', 'type'} and x['type'] == 'c', x
+    assert [(m['hostPath'], m['containerPath'], m['options']) for m in e['mounts']] == \\
+        [(h, c, ['bind']) for h, c in pairs], e['mounts']
+    assert set(e) == {'deviceNodes', 'mounts'}, e
+edits(j['containerEdits'], [(host('c'), '/dev/nvidiactl'), (host('u'), '/dev/nvidia-uvm')])
+for d in j['devices'][:-1]:
+    k = d['name'] if d['name'].isdigit() else [g[0] for g in gpus if g[1] == d['name']][0]
+    edits(d['containerEdits'], [(host(k), '/dev/nvidia' + k)])
+edits(j['devices'][-1]['containerEdits'], [(host(k), '/dev/nvidia' + k) for k, u in gpus])
+assert '/dev/nvidia' not in json.dumps([x['path'] for d in j['devices'] for x in d['containerEdits']['deviceNodes']])"
 	}
 	npc_rc "cdi --gpus 2, no nodes on the host" 0 $X cdi --gpus 2
 	cp "$T/out" "$T/cdi1"
-	cdi_ok "cdi --gpus 2: structure, numbers left out" "$T/cdi1" 2
+	cdi_ok "cdi --gpus 2: structure, by index only" "$T/cdi1" "0: 1:"
 	npc_rc "cdi --output FILE" 0 $X cdi --gpus 4 --output "$T/cdi.json"
-	cdi_ok "cdi --output: the file holds the spec" "$T/cdi.json" 4
+	cdi_ok "cdi --output: the file holds the spec" "$T/cdi.json" "0: 1: 2: 3:"
 	npc_rc "cdi without nodes and without --gpus: exit 3" 3 $X cdi
 	has "... says why" "$T/out" "no /dev/nvproxyN node found"
-	npc_rc "cdi with nodes present" 0 $Y cdi
-	cp "$T/out" "$T/cdi2"
-	cdi_ok "cdi: N from /dev/nvproxyN, device numbers from the nodes" "$T/cdi2" 3 numbers
+	npc_rc "cdi with nodes but no driver: exit 3" 3 $Y cdi
+	has "... says why" "$T/out" "the nvidia driver is not loaded"
+	# the driver's GPUs (nv-procfs.c's format): minors 0, 2, 5 (no node), 1 excluded
+	G="$F/proc/driver/nvidia/gpus"
+	for k in 0 1 2 5; do
+		mkdir -p "$G/0000:0$((k + 1)):00.0"
+		printf 'Model: \t\t NVIDIA X\nIRQ:   \t\t 30\nGPU UUID: \t GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae0%d\nVideo BIOS: \t ??.??\nBus Type: \t PCIe\nDevice Minor: \t %d\nGPU Excluded:\t %s\n' \
+			"$k" "$k" "$([ $k = 1 ] && echo Yes || echo No)" >"$G/0000:0$((k + 1)):00.0/information"
+	done
+	npc_rc "cdi with nodes and the driver's GPUs" 0 $Y cdi
+	has "... says which GPU has no node" "$T/out" "GPU 5 (GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae05) has no mediated node"
+	$Y cdi >"$T/cdi2" 2>/dev/null
+	cdi_ok "cdi: the driver's GPUs with a node, by index and UUID, excluded left out" "$T/cdi2" \
+		"0:GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae00 2:GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae02"
 	npc_rc "cdi, unwritable output: exit 1" 1 $X cdi --gpus 1 --output "$T/none/x/spec.json"
+	npc_rc "--version exits 0" 0 "$NPC" --version
+	has "... prints VERSION" "$T/out" "nvproxyctl $(cat "$root/VERSION")"
 
 	# ---- node sets: profile, apply, status, cdi --set (docs/policy.md) -------------
 	for c in profile apply; do
@@ -437,20 +450,77 @@ assert s['default']['control_node'] == '/dev/nvproxy'"
 	mkdir -p "$F/dev/nvmediate/learn"
 	for n in nvidiactl nvidia-uvm nvidia0 nvidia1; do ln -s /dev/null "$F/dev/nvmediate/learn/$n"; done
 	npc_rc "cdi --set learn" 0 $Y cdi --set learn
-	cp "$T/out" "$T/cdi3"
-	npc_py "cdi --set learn: kind, nodes, numbers" "$T/cdi3" "
-assert j['kind'] == 'nvmediate.io/set-learn', j['kind']
-common = {x['path']: x['hostPath'] for x in j['containerEdits']['deviceNodes']}
-assert common == {'/dev/nvidiactl': '/dev/nvmediate/learn/nvidiactl', '/dev/nvidia-uvm': '/dev/nvmediate/learn/nvidia-uvm'}, common
-assert [d['name'] for d in j['devices']] == ['0', '1', 'all']
-assert [(x['path'], x['hostPath']) for x in j['devices'][2]['containerEdits']['deviceNodes']] == [('/dev/nvidia0', '/dev/nvmediate/learn/nvidia0'), ('/dev/nvidia1', '/dev/nvmediate/learn/nvidia1')]
-assert all(x['major'] == $nmaj for x in j['containerEdits']['deviceNodes'])"
+	$Y cdi --set learn >"$T/cdi3" 2>/dev/null
+	cdi_ok "cdi --set learn: kind, the set's nodes, GPU 2 (no node in the set) left out" "$T/cdi3" \
+		"0:GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae00" learn
 	npc_rc "cdi --set default is the default spec" 0 $Y cdi --set default
 	has "... kind" "$T/out" '"kind": "nvmediate.io/gpu"'
 	npc_rc "cdi --set without its nodes: exit 3" 3 $Y cdi --set prod
 	npc_rc "cdi --set, not a set name: exit 2" 2 $Y cdi --set Bad/Name
+	npc_rc "cdi --set, a name that makes no CDI class (ends in '-'): exit 2" 2 $Y cdi --set learn-
+	npc_rc "profile --set, ends in '_': exit 2" 2 $Y profile --set learn_
+	# cdi --from: a spec of nvidia-ctk's shape (tests/tools/nvidia-ctk.yaml); the fake
+	# host has /dev/nvproxy0..2, so GPU 3 is not mediated
+	CTK="$root/tests/tools/nvidia-ctk.yaml"
+	$Y cdi --from "$CTK" >"$T/from.json" 2>"$T/from.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --from a YAML spec"; else nok "cdi --from a YAML spec (exit $_r)" "$T/from.err"; fi
+	for w in "dropped /dev/nvidia-modeset" "dropped /dev/nvidia-uvm-tools" "dropped /dev/dri/card1" \
+		 "dropped /dev/dri/renderD128" "dropped /dev/nvidia3: GPU 3 has no mediated node" \
+		 "dropped the device '3'" "its argument '/dev/dri' names a path under /dev"; do
+		has "cdi --from says: $w" "$T/from.err" "$w"
+	done
+	npc_py "cdi --from: nvidia-ctk's mounts, hooks, env kept; nodes mediated; schema" "$T/from.json" "
+import yaml, jsonschema
+jsonschema.Draft7Validator(json.load(open('$root/tests/tools/cdi-schema.json'))).validate(j)
+src = yaml.safe_load(open('$CTK'))
+assert j['cdiVersion'] == '0.5.0' and j['kind'] == 'nvmediate.io/gpu', (j['cdiVersion'], j['kind'])
+e, s = j['containerEdits'], src['containerEdits']
+assert e['env'] == s['env'] and e['hooks'] == s['hooks'], e
+assert e['mounts'][:len(s['mounts'])] == s['mounts'], e['mounts']
+# the toolkit's nodes: modeset and uvm-tools dropped, uvm and ctl mediated
+assert e['deviceNodes'] == [{'path': '/dev/nvproxy-uvm', 'type': 'c'}, {'path': '/dev/nvproxy', 'type': 'c'}], e['deviceNodes']
+assert e['mounts'][len(s['mounts']):] == [
+    {'hostPath': '/dev/nvproxy-uvm', 'containerPath': '/dev/nvidia-uvm', 'options': ['bind']},
+    {'hostPath': '/dev/nvproxy', 'containerPath': '/dev/nvidiactl', 'options': ['bind']}], e['mounts']
+names = [d['name'] for d in j['devices']]
+assert names == ['0', 'GPU-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab', '1', 'GPU-9e8d7c6b-dddd-eeee-ffff-ba9876543210', 'all'], names
+gpus = {'0': [0], 'GPU-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab': [0], '1': [1], 'GPU-9e8d7c6b-dddd-eeee-ffff-ba9876543210': [1], 'all': [0, 1]}
+for d in j['devices']:
+    de = d['containerEdits']
+    assert de['deviceNodes'] == [{'path': '/dev/nvproxy%d' % k, 'type': 'c'} for k in gpus[d['name']]], d
+    assert de['mounts'] == [{'hostPath': '/dev/nvproxy%d' % k, 'containerPath': '/dev/nvidia%d' % k, 'options': ['bind']} for k in gpus[d['name']]], d
+    assert de.get('hooks', []) == [], d     # both of device 0's act on /dev/dri
+assert '\"/dev/nvidia' not in json.dumps([x for d in j['devices'] for x in d['containerEdits']['deviceNodes']] + e['deviceNodes'])"
+	# the same spec as JSON gives the same result; the YAML reader agrees with PyYAML
+	"$PY" -c "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), open(sys.argv[2], 'w'))" \
+		"$CTK" "$T/ctk.json"
+	$Y cdi --from "$T/ctk.json" >"$T/from2.json" 2>/dev/null
+	if cmp -s "$T/from.json" "$T/from2.json"; then ok "cdi --from: JSON and YAML input give the same spec"
+	else diff "$T/from.json" "$T/from2.json" >"$T/py.out"; nok "cdi --from: JSON and YAML input give the same spec" "$T/py.out"; fi
+	$Y cdi --from - --set learn <"$CTK" >"$T/from3.json" 2>/dev/null
+	npc_py "cdi --from - --set learn: the set's nodes" "$T/from3.json" "
+assert j['kind'] == 'nvmediate.io/set-learn'
+assert [d['name'] for d in j['devices']] == ['0', 'GPU-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab', '1', 'GPU-9e8d7c6b-dddd-eeee-ffff-ba9876543210', 'all']
+assert j['devices'][4]['containerEdits']['mounts'][1] == {'hostPath': '/dev/nvmediate/learn/nvidia1', 'containerPath': '/dev/nvidia1', 'options': ['bind']}"
+	# annotations need 0.6.0; a field this tool does not know keeps the input's version
+	sed 's/^kind: nvidia.com\/gpu/kind: nvidia.com\/gpu\nannotations:\n  a: b/' "$CTK" >"$T/ann.yaml"
+	$Y cdi --from "$T/ann.yaml" >"$T/out" 2>/dev/null
+	has "cdi --from: annotations need cdiVersion 0.6.0" "$T/out" '"cdiVersion": "0.6.0"'
+	sed 's/^cdiVersion: 0.5.0/cdiVersion: 0.9.0\nfutureField: 1/' "$CTK" >"$T/fut.yaml"
+	$Y cdi --from "$T/fut.yaml" >"$T/out" 2>/dev/null
+	has "cdi --from: an unknown field keeps the input's cdiVersion" "$T/out" '"cdiVersion": "0.9.0"'
+	printf 'cdiVersion: 0.5.0\nkind: &k nvidia.com/gpu\ndevices: []\n' >"$T/anchor.yaml"
+	npc_rc "cdi --from, YAML with an anchor: exit 2" 2 $Y cdi --from "$T/anchor.yaml"
+	has "... names the line" "$T/out" "line 2:"
+	printf '{"cdiVersion": "0.5.0", "kind": "x/y", "devices": [}\n' >"$T/bad.json"
+	npc_rc "cdi --from, bad JSON: exit 2" 2 $Y cdi --from "$T/bad.json"
+	printf 'a: 1\n' >"$T/nospec.yaml"
+	npc_rc "cdi --from, not a CDI spec: exit 2" 2 $Y cdi --from "$T/nospec.yaml"
+	npc_rc "cdi --from without mediated nodes: exit 3" 3 $X cdi --from "$CTK"
+	npc_rc "cdi --from with --gpus: exit 2" 2 $Y cdi --from "$CTK" --gpus 2
 	# the schema is not a test that cannot fail: a misspelt key and a bad kind are errors
-	sed 's/"hostPath"/"hostpath"/' "$T/cdi2" >"$T/cdi-bad1"
+	sed 's/"containerPath"/"containerpath"/' "$T/cdi2" >"$T/cdi-bad1"
 	sed 's|"nvmediate.io/gpu"|"nvmediate/gpu"|' "$T/cdi2" >"$T/cdi-bad2"
 	for b in "$T/cdi-bad1" "$T/cdi-bad2"; do
 		if "$PY" -c "import json, sys, jsonschema

@@ -75,6 +75,8 @@ else
 	nok "nvabi builds" "$T/build.log"
 	summary
 fi
+"$NVABI" --version >"$T/out" 2>&1 && has "nvabi --version prints VERSION" "$T/out" "nvabi $(cat "$root/VERSION")" ||
+	nok "nvabi --version exits 0" "$T/out"
 
 # ---- one release to the next: every kind of change ----------------------------
 fixture_tree "$T/a" 100.10.01

@@ -29,6 +29,7 @@ static const char usage[] =
 "  check                             verify abi/ (hashes, ranges, tables)\n"
 "  fdscan --git DIR (TAG...|--all)   redo only the fd lookups (fdin lines) of\n"
 "                                    releases already in abi/releases/\n"
+"  --version                         the version of nvabi\n"
 "\n"
 "common options:\n"
 "  --abi DIR    the abi/ directory (default: next to the tool, or ./abi)\n"
@@ -342,6 +343,10 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("nvabi %s\n", NVM_VERSION);
+		return 0;
 	}
 	cmd = argv[1];
 	argc--;

@@ -28,14 +28,8 @@
 #include <unistd.h>
 
 #include "nvabi_lookup.h"
+#include "nvproxyctl.h"
 
-#define EXIT_OK		0
-#define EXIT_ERR	1
-#define EXIT_USAGE	2
-#define EXIT_NOTLOADED	3
-#define EXIT_UNKNOWN	4
-#define EXIT_OUTSIDE	5
-#define EXIT_NOSET	6
 
 /* Numbers the validator uses besides the tables (abi/nvabi_fixed.h). */
 #define ESC_RM_CONTROL		0x2a
@@ -49,9 +43,7 @@
 #define CLS_EVENT_KCB_EX	0x7e
 #define PARAMS_MAX		(1U << 20)
 
-#define MAX_GPUS		254
-
-static const char *prog = "nvproxyctl";
+const char *prog = "nvproxyctl";
 
 /* Every path under /sys and /dev is read below this prefix (tests). */
 static const char *root_prefix = "";
@@ -61,7 +53,7 @@ static const char *const node_s[] = { "-", "control (/dev/nvidiactl)", "gpu (/de
 				      "uvm (/dev/nvidia-uvm)", "uvm-tools (/dev/nvidia-uvm-tools)" };
 static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
 
-static void err(const char *fmt, ...)
+void err(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -72,13 +64,13 @@ static void err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void hostpath(char *buf, size_t len, const char *path)
+void hostpath(char *buf, size_t len, const char *path)
 {
 	snprintf(buf, len, "%s%s", root_prefix, path);
 }
 
 /* Read the first line of a file into @buf; -1 when it cannot be read. */
-static int read_line(const char *path, char *buf, size_t len)
+int read_line(const char *path, char *buf, size_t len)
 {
 	char p[PATH_MAX];
 	FILE *f;
@@ -103,7 +95,7 @@ static int read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int path_exists(const char *path)
+int path_exists(const char *path)
 {
 	char p[PATH_MAX];
 	struct stat st;
@@ -112,7 +104,7 @@ static int path_exists(const char *path)
 	return stat(p, &st) == 0;
 }
 
-static int module_loaded(void)
+int module_loaded(void)
 {
 	return path_exists("/sys/module/nvmediate") || path_exists("/sys/class/nvmediate");
 }
@@ -1043,14 +1035,17 @@ static int cmd_stats(int argc, char **argv)
 
 /* ---- node sets (docs/policy.md) ---------------------------------------- */
 
-#define SETS_DIR	"/sys/kernel/nvmediate/sets"
-#define SET_NAME_MAX	32
-
-static int set_name_ok(const char *name)
+/*
+ * What the module takes as a set name: a-z, 0-9, '-', '_', not starting
+ * with '-' and ending with a letter or digit, so that "set-NAME" is a CDI
+ * device class.
+ */
+int set_name_ok(const char *name)
 {
 	size_t i, n = strlen(name);
 
-	if (!n || n >= SET_NAME_MAX || name[0] == '-' || name[0] == '.')
+	if (!n || n >= SET_NAME_MAX || name[0] == '-' || name[0] == '.' ||
+	    name[n - 1] == '-' || name[n - 1] == '_')
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
@@ -1065,7 +1060,7 @@ static void set_attr_path(char *buf, size_t len, const char *set, const char *at
 }
 
 /* Host path of a set's node: kind 'c' control, 'u' uvm, 'g' GPU k. */
-static void set_node_path(char *buf, size_t len, const char *set, char kind, int k)
+void set_node_path(char *buf, size_t len, const char *set, char kind, int k)
 {
 	int dflt = !set || !strcmp(set, "default");
 
@@ -1085,8 +1080,8 @@ static int set_check(const char *set)
 	char path[PATH_MAX];
 
 	if (!set_name_ok(set)) {
-		err("'%s' is not a set name (a-z, 0-9, '-', '_'; at most %d)", set,
-		    SET_NAME_MAX - 1);
+		err("'%s' is not a set name (a-z, 0-9, '-', '_', ending with a letter or digit; at most %d)",
+		    set, SET_NAME_MAX - 1);
 		return EXIT_USAGE;
 	}
 	if (!module_loaded()) {
@@ -1175,14 +1170,7 @@ static char *read_all(const char *path)
 
 /* ---- status ------------------------------------------------------------- */
 
-struct node {
-	char path[96];		/* /dev/... as seen on the host */
-	char mediates[32];
-	int present, chr;
-	unsigned int major, minor;
-};
-
-static void stat_node(struct node *n)
+void stat_node(struct node *n)
 {
 	char p[PATH_MAX];
 	struct stat st;
@@ -1198,7 +1186,7 @@ static void stat_node(struct node *n)
  * The GPU nodes present: /dev/nvproxyN for the default set (@set NULL or
  * "default"), /dev/nvmediate/SET/nvidiaN for another; returns how many.
  */
-static int gpu_nodes(int present[MAX_GPUS], const char *set)
+int gpu_nodes(int present[MAX_GPUS], const char *set)
 {
 	int dflt = !set || !strcmp(set, "default");
 	const char *pre = dflt ? "nvproxy" : "nvidia";
@@ -1969,180 +1957,6 @@ err_write:
 	return EXIT_ERR;
 }
 
-/* ---- cdi ---------------------------------------------------------------- */
-
-static void usage_cdi(FILE *f)
-{
-	fprintf(f,
-		"usage: %s cdi [--set NAME] [--gpus N] [--output FILE]\n"
-		"\n"
-		"Write a Container Device Interface spec (cdiVersion 0.6.0, kind\n"
-		"nvmediate.io/gpu) with devices \"0\"..\"N-1\" and \"all\" that give a\n"
-		"container the mediated nodes under the names CUDA expects:\n"
-		"  /dev/nvproxy -> /dev/nvidiactl, /dev/nvproxyK -> /dev/nvidiaK,\n"
-		"  /dev/nvproxy-uvm -> /dev/nvidia-uvm.\n"
-		"With --set NAME (a node set other than 'default'), the kind is\n"
-		"nvmediate.io/set-NAME and the nodes are the set's:\n"
-		"  /dev/nvmediate/NAME/nvidiactl -> /dev/nvidiactl, .../nvidiaK -> /dev/nvidiaK,\n"
-		"  .../nvidia-uvm -> /dev/nvidia-uvm.\n"
-		"Device numbers are read from the host nodes when they exist, and left\n"
-		"out otherwise (the runtime then reads them itself).\n"
-		"\n"
-		"  --set NAME     the node set (default: default)\n"
-		"  --gpus N       number of GPU devices (default: the set's GPU nodes present)\n"
-		"  --output FILE  write the spec there (default: standard output)\n"
-		"\n"
-		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after copying\n"
-		"it to /etc/cdi/nvmediate.json.\n"
-		"\n"
-		"exit: 0 ok, 1 error, 2 usage, 3 no GPU nodes found and no --gpus\n",
-		prog);
-}
-
-static void cdi_node(FILE *f, const char *host, const char *ctr, int last, const char *indent)
-{
-	struct node n;
-
-	memset(&n, 0, sizeof(n));
-	snprintf(n.path, sizeof(n.path), "%s", host);
-	stat_node(&n);
-	fprintf(f, "%s{\"path\": \"%s\", \"hostPath\": \"%s\", \"type\": \"c\"", indent, ctr, host);
-	if (n.chr)
-		fprintf(f, ", \"major\": %u, \"minor\": %u", n.major, n.minor);
-	fprintf(f, "}%s\n", last ? "" : ",");
-}
-
-static void cdi_gpu(FILE *f, const char *set, int k, int last, const char *indent)
-{
-	char host[96], ctr[32];
-
-	set_node_path(host, sizeof(host), set, 'g', k);
-	snprintf(ctr, sizeof(ctr), "/dev/nvidia%d", k);
-	cdi_node(f, host, ctr, last, indent);
-}
-
-static int cmd_cdi(int argc, char **argv)
-{
-	const char *output = NULL, *gpus = NULL, *set = NULL;
-	char host_ctl[96], host_uvm[96];
-	int present[MAX_GPUS];
-	char tmp[PATH_MAX + 16];
-	long n;
-	int i;
-	FILE *f = stdout;
-	const char *ind = "          ";
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage_cdi(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--gpus") || !strcmp(a, "--output") || !strcmp(a, "-o") ||
-			   !strcmp(a, "--set")) {
-			if (i + 1 >= argc) {
-				err("cdi: %s needs a value", a);
-				usage_cdi(stderr);
-				return EXIT_USAGE;
-			}
-			if (!strcmp(a, "--gpus"))
-				gpus = argv[++i];
-			else if (!strcmp(a, "--set"))
-				set = argv[++i];
-			else
-				output = argv[++i];
-		} else if (!strncmp(a, "--gpus=", 7)) {
-			gpus = a + 7;
-		} else if (!strncmp(a, "--output=", 9)) {
-			output = a + 9;
-		} else {
-			err("cdi: unknown argument '%s'", a);
-			usage_cdi(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (set && !set_name_ok(set)) {
-		err("cdi: '%s' is not a set name (a-z, 0-9, '-', '_')", set);
-		return EXIT_USAGE;
-	}
-	if (set && !strcmp(set, "default"))
-		set = NULL;
-	if (gpus) {
-		char *end;
-
-		errno = 0;
-		n = strtol(gpus, &end, 10);
-		if (errno || !*gpus || *end || n < 1 || n > MAX_GPUS) {
-			err("cdi: --gpus wants a number from 1 to %d, not '%s'", MAX_GPUS, gpus);
-			return EXIT_USAGE;
-		}
-	} else {
-		int cnt = gpu_nodes(present, set);
-
-		/* N: one past the highest GPU node present */
-		n = 0;
-		for (i = 0; i < MAX_GPUS; i++)
-			if (present[i])
-				n = i + 1;
-		if (!cnt) {
-			if (set)
-				err("cdi: no /dev/nvmediate/%s/nvidiaN node found (is the set there?); pass --gpus N",
-				    set);
-			else
-				err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
-			return EXIT_NOTLOADED;
-		}
-	}
-	if (output) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", output);
-		f = fopen(tmp, "w");
-		if (!f) {
-			err("cdi: cannot write %s: %s", tmp, strerror(errno));
-			return EXIT_ERR;
-		}
-	}
-	if (set)
-		fprintf(f, "{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"nvmediate.io/set-%s\",\n",
-			set);
-	else
-		fprintf(f, "{\n  \"cdiVersion\": \"0.6.0\",\n  \"kind\": \"nvmediate.io/gpu\",\n");
-	fprintf(f, "  \"devices\": [\n");
-	for (i = 0; i < n; i++) {
-		fprintf(f, "    {\n      \"name\": \"%d\",\n      \"containerEdits\": {\n"
-			"        \"deviceNodes\": [\n", i);
-		cdi_gpu(f, set, i, 1, ind);
-		fprintf(f, "        ]\n      }\n    },\n");
-	}
-	fprintf(f, "    {\n      \"name\": \"all\",\n      \"containerEdits\": {\n"
-		"        \"deviceNodes\": [\n");
-	for (i = 0; i < n; i++)
-		cdi_gpu(f, set, i, i == n - 1, ind);
-	fprintf(f, "        ]\n      }\n    }\n  ],\n");
-	fprintf(f, "  \"containerEdits\": {\n    \"deviceNodes\": [\n");
-	set_node_path(host_ctl, sizeof(host_ctl), set, 'c', 0);
-	set_node_path(host_uvm, sizeof(host_uvm), set, 'u', 0);
-	cdi_node(f, host_ctl, "/dev/nvidiactl", 0, "      ");
-	cdi_node(f, host_uvm, "/dev/nvidia-uvm", 1, "      ");
-	fprintf(f, "    ]\n  }\n}\n");
-	if (output) {
-		if (fflush(f) || ferror(f)) {
-			err("cdi: cannot write %s: %s", tmp, strerror(errno));
-			fclose(f);
-			unlink(tmp);
-			return EXIT_ERR;
-		}
-		if (fclose(f) || rename(tmp, output)) {
-			err("cdi: cannot write %s: %s", output, strerror(errno));
-			unlink(tmp);
-			return EXIT_ERR;
-		}
-	} else if (fflush(stdout)) {
-		err("cdi: cannot write the spec: %s", strerror(errno));
-		return EXIT_ERR;
-	}
-	return EXIT_OK;
-}
-
 /* ---- main --------------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -2160,6 +1974,7 @@ static void usage(FILE *f)
 		"  profile   turn a node set's audit record (or audit log lines) into a profile\n"
 		"  apply     give a node set a profile\n"
 		"  help      this text; 'COMMAND --help' for a command's own\n"
+		"  version   the version of nvproxyctl (also --version)\n"
 		"\n"
 		"exit: 0 ok, 1 error, 2 usage, 3 nvmediate not loaded,\n"
 		"      4 explain: unknown number, 5 explain: version outside every range,\n"
@@ -2179,6 +1994,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("nvproxyctl %s\n", NVM_VERSION);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "status"))

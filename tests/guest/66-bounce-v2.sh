@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The payload bounce fails closed and leaves nothing behind
+# (docs/security.md, "The payload bounce"), run as a container runs
+# (without CAP_SYS_RAWIO):
+#  1. a process that filled its vm.max_map_count gets ENOMEM, never a call
+#     forwarded from its own memory: racing threads get no refused value
+#     through, and the log names the process and the cause;
+#  2. between calls nothing is mapped at 0x1000-0x10000: no page there can
+#     be read or written from user space;
+#  3. a driver that reads its payload twice (the stand-in's read_twice)
+#     reads the checked bytes both times;
+#  4. a call stalled on its own payload (userfaultfd) does not delay a
+#     profile write;
+#  5. a process holding its own mmap lock does not delay another process's
+#     first call;
+#  7. the module unloads right after calls that ran with a private fd table.
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+CTL=/dev/nvproxy
+W=$NVM_STANDIN_DIR/watch
+P=/sys/module/nvidia/parameters
+
+if ! load_standin version=595.45.04 num_gpus=1 || ! load_nvmediate num_gpus=1 ||
+	! wait_node /dev/nvproxy-uvm; then
+	fail bounce2-setup "cannot load the stand-in and nvmediate"
+	nvm_end
+fi
+
+watch_hits() {
+	sed -n 's/.* hits=\([0-9]*\)$/\1/p' "$W" | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# 1. Fail closed: vm.max_map_count filled before the first call.
+maxmap=$(cat /proc/sys/vm/max_map_count)
+echo 2000 > /proc/sys/vm/max_map_count
+echo clear > "$W"
+echo 'ctrl 0x20101 * *' > "$W"
+echo 200 > $P/race_delay_us
+dmesg -c > /dev/null
+out=$(nvflip --field ctrl-cmd --calls 1000 --fill-maps 2>&1)
+hits=$(watch_hits)
+echo 0 > $P/race_delay_us
+echo "$maxmap" > /proc/sys/vm/max_map_count
+echo "  map count filled: $out through=$hits"
+check bounce2-mapfull-none-through "$hits calls reached the driver with a kernel-only control ($out)" \
+	[ "$hits" = 0 ]
+# Each call is refused: by the check (EPERM, a flip landed before it) or,
+# allowed, for want of a bounce area (ENOMEM); none is forwarded.
+refused=$(echo "$out" | sed -n 's/.* refused=\([0-9]*\).*/\1/p')
+enomem=$(echo "$out" | sed -n 's/.* enomem=\([0-9]*\).*/\1/p')
+check bounce2-mapfull-enomem "want every allowed call answered ENOMEM: $out" \
+	[ "$((${refused:-0} + ${enomem:-0}))" = 1000 -a "${enomem:-0}" -gt 0 ]
+check bounce2-mapfull-logged "no log line with the process and the cause: $(dmesg | grep nvmediate | head -n 3)" \
+	sh -c "dmesg | grep -q 'pid [0-9]* (nvflip): call refused: .*bounce area.*-12'"
+n=$(dmesg | grep -c 'pid [0-9]* (nvflip): call refused')
+check bounce2-mapfull-ratelimited "$n log lines for 1000 refused calls, want 1 to 10" \
+	[ "$n" -ge 1 -a "$n" -le 10 ]
+echo clear > "$W"
+
+# 2. Nothing of the calls stays mapped below vm.mmap_min_addr.
+out=$(bouncev2 lowpages $CTL 40 2>&1)
+echo "  $out"
+check bounce2-low-calls "calls failed: $out" sh -c "echo '$out' | grep -q ' calls_failed=0$'"
+check bounce2-low-not-writable "pages of 0x1000-0x10000 writable between calls: $out" \
+	sh -c "echo '$out' | grep -q ' writable=0 '"
+check bounce2-low-not-readable "pages of 0x1000-0x10000 readable between calls: $out" \
+	sh -c "echo '$out' | grep -q ' readable=0 '"
+
+# 3. A driver that reads twice sees the checked bytes twice.
+echo 1 > $P/read_twice
+echo 200 > $P/race_delay_us
+echo 'ctrl 0x20101 * *' > "$W"
+before=$(state_get reread_differ)
+out=$(nvflip --field ctrl-cmd --calls 500 2>&1)
+hits=$(watch_hits)
+differ=$(($(state_get reread_differ) - before))
+echo "  read twice, mediated: $out through=$hits differ=$differ"
+check bounce2-twice-none-through "$hits calls reached the driver with a kernel-only control ($out)" \
+	[ "$hits" = 0 ]
+check bounce2-twice-same "$differ second reads differed from the first ($out)" [ "$differ" = 0 ]
+# The knob itself: the same race straight on the driver's node shows.
+before=$(state_get reread_differ)
+out=$(nvflip --field ctrl-cmd --ctl /dev/nvidiactl --calls 200 2>&1)
+differ=$(($(state_get reread_differ) - before))
+echo "  read twice, direct: $out differ=$differ"
+check bounce2-twice-knob-works "read_twice saw no difference on the unmediated node ($out)" \
+	[ "$differ" -gt 0 ]
+echo 0 > $P/race_delay_us
+echo 0 > $P/read_twice
+echo clear > "$W"
+
+# 4. A stalled payload read holds no lock a profile writer needs.
+out=$(bouncev2 stall $CTL /sys/kernel/nvmediate/sets/default/caps 3000 2>&1)
+echo "  $out"
+ms=$(echo "$out" | sed -n 's/.*write_ms=\([0-9]*\).*/\1/p')
+check bounce2-stall-write-fast "a caps write took ${ms:-?} ms while a call stalled 3 s: $out" \
+	[ "${ms:-99999}" -lt 1000 ]
+check bounce2-stall-call-done "the stalled call: $out" \
+	sh -c "echo '$out' | grep -q 'write_ret=0 call_ret=0'"
+
+# 5. Another process's mmap lock does not hold up this one's first call.
+echo 3000 > /sys/module/nvidia_uvm/parameters/mmap_lock_ms
+out=$(bouncev2 lockwait $CTL /dev/nvproxy-uvm 3000 2>&1)
+echo 0 > /sys/module/nvidia_uvm/parameters/mmap_lock_ms
+echo "  $out"
+ms=$(echo "$out" | sed -n 's/.*first_call_ms=\([0-9]*\).*/\1/p')
+check bounce2-lockwait-first-call-fast "first call took ${ms:-?} ms while another process held its mmap lock 3 s: $out" \
+	[ "${ms:-99999}" -lt 1000 ]
+check bounce2-lockwait-call-ok "first call: $out" sh -c "echo '$out' | grep -q ' ret=0 '"
+
+# 7. Unload at once after calls with a private fd table, again and again
+# (the module's exit waits for the tables' RCU frees).
+round=0
+ok=1
+while [ $round -lt 10 ]; do
+	is_loaded nvmediate || load_nvmediate num_gpus=1 > /dev/null || { ok=0; break; }
+	wait_node /dev/nvproxy-uvm || { ok=0; break; }
+	nvflip --field uvm-register-fd --calls 20 > /dev/null 2>&1
+	rmmod nvmediate || { ok=0; break; }
+	round=$((round + 1))
+done
+check bounce2-unload-after-fdctx "load, fd-carrying calls, unload: stopped in round $round" [ $ok = 1 ]
+
+nvm_end

@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Real container runtimes given the GPU through nvmediate's CDI spec
+# (nvproxyctl cdi): podman with runc and with crun, rootful, rootful in a
+# user namespace (--uidmap, where runtimes bind-mount device nodes instead of
+# making them) and rootless (no device cgroup at all).  In every container,
+# /dev/nvidiactl, /dev/nvidia0 and /dev/nvidia-uvm must be the mediated nodes
+# (their device numbers are /dev/nvproxy's, /dev/nvproxy0's and
+# /dev/nvproxy-uvm's, never the stand-in driver's), and an ioctl made on
+# /dev/nvidiactl there must reach the driver through nvmediate: the driver
+# receives exactly that one call and nvmediate's forwarded count moves by one.
+# The runtimes are Debian 12's (tests/qemu/podman.sh).
+# nvm-guest: limit-factor 4
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+R=$T/rootfs
+USR=nvmuser
+
+if ! command -v podman > /dev/null; then
+	fail podman-present "podman is not in the guest (tests/qemu/podman.sh could not fetch it)"
+	nvm_end
+fi
+if ! load_standin num_gpus=2 || ! load_nvmediate num_gpus=2 > "$T/load.txt" 2>&1 ||
+   ! wait_node /dev/nvproxy0 || ! wait_node /dev/nvproxy-uvm; then
+	fail podman-setup "cannot load the stand-in and nvmediate: $(cat "$T/load.txt")"
+	nvm_end
+fi
+
+# The host: cgroup v2, podman's configuration (no network, no systemd,
+# storage on vfs), a user with subordinate ids for rootless podman.
+mkdir -p /sys/fs/cgroup /etc/containers /etc/cdi /var/lib/containers /var/tmp \
+	/run/containers /home/$USR /run/user/1000
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount --make-rshared / 2> /dev/null
+cat > /etc/containers/containers.conf << 'EOF'
+[containers]
+netns = "none"
+log_driver = "k8s-file"
+[engine]
+# the guest's root is the initramfs, where pivot_root(2) fails (EINVAL)
+no_pivot_root = true
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+conmon_path = ["/usr/bin/conmon"]
+[engine.runtimes]
+runc = ["/usr/sbin/runc"]
+crun = ["/usr/bin/crun"]
+EOF
+printf '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroot = "/var/lib/containers/storage"\n' \
+	> /etc/containers/storage.conf
+echo '{"default": [{"type": "insecureAcceptAnything"}]}' > /etc/containers/policy.json
+grep -q "^$USR:" /etc/passwd 2> /dev/null || {
+	echo "root:x:0:0:root:/root:/bin/sh" >> /etc/passwd
+	echo "$USR:x:1000:1000::/home/$USR:/bin/sh" >> /etc/passwd
+	echo "root:x:0:" >> /etc/group
+	echo "$USR:x:1000:" >> /etc/group
+}
+echo "$USR:100000:65536" > /etc/subuid
+echo "$USR:100000:65536" > /etc/subgid
+mkdir -p /home/$USR/.config/containers
+printf '[storage]\ndriver = "vfs"\nrunroot = "/run/user/1000/containers"\ngraphroot = "/home/%s/.local/share/containers/storage"\n' \
+	$USR > /home/$USR/.config/containers/storage.conf
+chown -R 1000:1000 /home/$USR /run/user/1000
+chmod 0700 /run/user/1000
+
+# The container's root: busybox and nvraw, both static.
+mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc"
+cp /bin/busybox /bin/nvraw "$R/bin/"
+for a in sh stat cat tr; do ln -sf busybox "$R/bin/$a"; done
+ln -sf /proc/mounts "$R/etc/mtab"
+chmod -R a+rX "$T"
+# rootless podman writes into the root it is given: the user's own copy
+cp -a "$R" "$T/rootfs-user"
+chown -R 1000:1000 "$T/rootfs-user"
+
+if nvproxyctl cdi --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
+	pass podman-cdi-spec
+else
+	fail podman-cdi-spec "$(cat "$T/cdi.txt")"
+fi
+chmod a+r /etc/cdi/nvmediate.json
+
+nums() {	# the device numbers of nodes, as "major:minor ..."
+	for n in "$@"; do stat -c '%t:%T' "$n"; done | tr '\n' ' '
+}
+want=$(nums /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm)
+raw=$(nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm)
+fwd() {
+	cat /sys/class/nvmediate/stats/escape_forwarded
+}
+ioctls() {
+	grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls"
+}
+# In the container: the numbers of the driver's names, then one escape
+# (0xd6, 8 bytes: admitted by the default profile) on /dev/nvidiactl, whose
+# answer must be the one the same call gets on the host's /dev/nvproxy.
+inside='for n in /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm; do stat -c %t:%T $n; done | tr "\n" " "; echo; nvraw /dev/nvidiactl 0xd6 8'
+
+host_answer=$(nvraw /dev/nvproxy 0xd6 8 2>&1)
+
+# run NAME WHO RUNTIME [podman options]: WHO is root or the user
+run() {
+	name=$1
+	who=$2
+	rt=$3
+	shift 3
+	calls_clear
+	before=$(fwd)
+	root=$R
+	[ "$who" = root ] || root=$T/rootfs-user
+	cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* --rootfs $root /bin/sh -c '$inside'"
+	if [ "$who" = root ]; then
+		sh -c "$cmd" > "$T/$name.out" 2>&1
+	else
+		su -s /bin/sh $USR -c "cd /home/$USR && HOME=/home/$USR XDG_RUNTIME_DIR=/run/user/1000 $cmd" \
+			> "$T/$name.out" 2>&1
+	fi
+	rc=$?
+	got=$(grep -E '^[0-9a-f]+:[0-9a-f]+ ' "$T/$name.out" | head -n 1)
+	answer=$(grep '^ret=' "$T/$name.out")
+	n=$(ioctls)
+	moved=$(($(fwd) - before))
+	if [ $rc -ne 0 ] || [ -z "$got" ]; then
+		fail "podman-$name" "exit $rc: $(tail -n 5 "$T/$name.out" | tr '\n' ' ')"
+	elif [ "$got" != "$want" ]; then
+		fail "podman-$name" "the container's nodes are $got, not the mediated $want (raw: $raw)"
+	elif [ "$answer" != "$host_answer" ] || [ "$n" != 1 ] || [ "$moved" != 1 ]; then
+		fail "podman-$name" "nvraw: '$answer', the driver received $n ioctl(s), nvmediate forwarded $moved (want '$host_answer', 1, 1)"
+	else
+		pass "podman-$name"
+	fi
+}
+
+# Rootless podman has no cgroup here (no systemd): crun runs without one
+# (--cgroups=disabled), runc is not allowed that and ignores the cgroups it
+# cannot make.  The debug kernel (KASAN, lockdep; about ten times slower)
+# runs one case: runc in a user namespace.
+if [ "$NVM_KERNEL" = debug ]; then
+	run runc-uidmap root runc --uidmap 0:100000:65536 --gidmap 0:100000:65536
+	nvm_end
+fi
+for rt in runc crun; do
+	run "$rt-rootful" root "$rt"
+	run "$rt-uidmap" root "$rt" --uidmap 0:100000:65536 --gidmap 0:100000:65536
+done
+run runc-rootless $USR runc
+run crun-rootless $USR crun --cgroups=disabled
+
+nvm_end

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bouncev2: what the payload bounce leaves behind, and whom a stalled
+ * caller can hold up (66-bounce-v2.sh).  Run without CAP_SYS_RAWIO.
+ *
+ *   bouncev2 lowpages CTL CALLS
+ *	CALLS RM_ALLOC/RM_FREE cycles (the driver writes each payload back),
+ *	then every page of 0x1000-0x10000 is read and written from user
+ *	space: each access must fault, nothing of the calls may be left
+ *	mapped there.  Prints "lowpages: readable=N writable=N calls_failed=N".
+ *
+ *   bouncev2 stall CTL CAPS_FILE MS
+ *	A thread makes an RM_CONTROL whose payload lies on a userfaultfd page
+ *	nobody resolves for MS milliseconds; meanwhile the main thread
+ *	rewrites CAPS_FILE (a set's caps, unchanged) and times the write.
+ *	Prints "stall: write_ms=N call_ret=N".
+ *
+ *   bouncev2 lockwait CTL UVM MS
+ *	A child process holds its own mmap lock for MS milliseconds (the
+ *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
+ *	of its threads makes its first RM call; this process then makes its
+ *	own first call and times it.  Prints "lockwait: first_call_ms=N ret=N".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nvstruct.h"
+
+#define AREA_START	0x1000UL
+#define AREA_END	0x10000UL
+#define UVM_PAGEABLE_MEM_ACCESS	39u
+
+struct uvm_pageable_mem_access {
+	uint8_t pageableMemAccess, pad0[3];
+	uint32_t rmStatus;
+};
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* RM_ALLOC of a client, then RM_FREE; 0 when both worked, else -errno or 1. */
+static int client_cycle(int fd)
+{
+	struct nvos21 a = { .hClass = NV01_ROOT };
+	struct nvos00 f = { 0 };
+
+	if (ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a))
+		return -errno;
+	if (a.status != NV_OK || !a.hObjectNew)
+		return 1;
+	f.hRoot = a.hObjectNew;
+	f.hObjectOld = a.hObjectNew;
+	if (ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f))
+		return -errno;
+	return f.status != NV_OK;
+}
+
+static sigjmp_buf segv_jmp;
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jmp, sig);
+}
+
+/* Does a user access to @addr fault?  1 yes, 0 no. */
+static int access_faults(volatile char *addr, int write)
+{
+	struct sigaction sa = { .sa_handler = on_segv }, old_segv, old_bus;
+	int faulted;
+
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	if (sigsetjmp(segv_jmp, 1)) {
+		faulted = 1;
+	} else {
+		if (write)
+			*addr = 0x5a;
+		else
+			(void)*addr;
+		faulted = 0;
+	}
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return faulted;
+}
+
+static int lowpages(int fd, int calls)
+{
+	int i, readable = 0, writable = 0, failed = 0;
+	unsigned long a;
+
+	for (i = 0; i < calls; i++)
+		if (client_cycle(fd))
+			failed++;
+	for (a = AREA_START; a < AREA_END; a += 0x1000) {
+		if (!access_faults((volatile char *)a, 0))
+			readable++;
+		if (!access_faults((volatile char *)a, 1))
+			writable++;
+	}
+	printf("lowpages: readable=%d writable=%d calls_failed=%d\n", readable, writable, failed);
+	return 0;
+}
+
+struct stalled {
+	int fd;
+	void *payload;
+	int ret;
+	int uffd;
+	int ms;
+};
+
+static void *stalled_call(void *arg)
+{
+	struct stalled *s = arg;
+
+	s->ret = ioctl(s->fd, NV_IOC(NV_ESC_RM_CONTROL, sizeof(struct nvos54)), s->payload) ?
+		 -errno : 0;
+	return NULL;
+}
+
+/* After @ms, the page: a control of command 0, which the validator answers. */
+static void *resolve_later(void *arg)
+{
+	static char src[4096] __attribute__((aligned(4096)));
+	struct stalled *s = arg;
+	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096,
+				    .dst = (uintptr_t)s->payload };
+
+	usleep(s->ms * 1000);
+	ioctl(s->uffd, UFFDIO_COPY, &copy);
+	return NULL;
+}
+
+static int rewrite(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	int f = open(path, O_RDWR);
+
+	if (f < 0)
+		return -errno;
+	n = read(f, buf, sizeof(buf) - 1);
+	if (n <= 0 || lseek(f, 0, SEEK_SET) || write(f, buf, n) != n) {
+		close(f);
+		return -EIO;
+	}
+	close(f);
+	return 0;
+}
+
+static int stall(int fd, const char *caps, int ms)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct stalled s = { .fd = fd, .ms = ms };
+	pthread_t t, r;
+	long t0, write_ms;
+	char *page;
+	int ret;
+
+	s.uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s.uffd < 0 || page == MAP_FAILED || ioctl(s.uffd, UFFDIO_API, &api)) {
+		perror("userfaultfd");
+		return 2;
+	}
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = 4096;
+	if (ioctl(s.uffd, UFFDIO_REGISTER, &reg)) {
+		perror("UFFDIO_REGISTER");
+		return 2;
+	}
+	s.payload = page;
+	pthread_create(&t, NULL, stalled_call, &s);
+	pthread_create(&r, NULL, resolve_later, &s);
+	usleep(300000);
+	t0 = now_ms();
+	ret = rewrite(caps);
+	write_ms = now_ms() - t0;
+	pthread_join(r, NULL);
+	pthread_join(t, NULL);
+	printf("stall: write_ms=%ld write_ret=%d call_ret=%d\n", write_ms, ret, s.ret);
+	return 0;
+}
+
+struct holder {
+	int uvm;
+};
+
+static void *hold_mmap_lock(void *arg)
+{
+	struct holder *h = arg;
+	struct uvm_pageable_mem_access p = { 0 };
+
+	ioctl(h->uvm, UVM_PAGEABLE_MEM_ACCESS, &p);
+	return NULL;
+}
+
+static int lockwait(const char *ctl, const char *uvmpath, int ms)
+{
+	int fd = open(ctl, O_RDWR), ret, status;
+	long t0, first;
+	pid_t pid;
+
+	if (fd < 0) {
+		perror(ctl);
+		return 2;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct holder h = { .uvm = open(uvmpath, O_RDWR) };
+		pthread_t t;
+
+		if (h.uvm < 0)
+			_exit(2);
+		pthread_create(&t, NULL, hold_mmap_lock, &h);
+		usleep(200000);
+		/* The first call of this process: it must make its area. */
+		client_cycle(fd);
+		pthread_join(t, NULL);
+		_exit(0);
+	}
+	usleep(500000);
+	t0 = now_ms();
+	ret = client_cycle(fd);
+	first = now_ms() - t0;
+	waitpid(pid, &status, 0);
+	printf("lockwait: first_call_ms=%ld ret=%d hold_ms=%d\n", first, ret, ms);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && !strcmp(argv[1], "lockwait"))
+		return lockwait(argv[2], argv[3], atoi(argv[4]));
+	if (argc < 4)
+		goto usage;
+	fd = open(argv[2], O_RDWR);
+	if (fd < 0) {
+		perror(argv[2]);
+		return 2;
+	}
+	if (argc == 4 && !strcmp(argv[1], "lowpages"))
+		return lowpages(fd, atoi(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "stall"))
+		return stall(fd, argv[3], atoi(argv[4]));
+usage:
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | lockwait CTL UVM MS\n");
+	return 2;
+}

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvproxyctl cdi: a Container Device Interface spec that hands a container
+ * the mediated nodes under the driver's names, for the GPUs the driver has;
+ * or, with --from, another generator's spec with its device nodes replaced.
+ *
+ * How a node reaches the container: a device node entry whose container
+ * path is the host path of the mediated node (so a runtime that cannot
+ * mknod, under a user namespace, bind-mounts that same mediated node), and
+ * a bind mount of the mediated node onto the driver's name (/dev/nvidiactl,
+ * /dev/nvidiaK, /dev/nvidia-uvm).  No entry names a raw node anywhere, so
+ * no runtime can resolve one to the driver's node; the device entry gives
+ * the device cgroup the mediated node's number, read by the runtime from
+ * the node itself (the spec holds no numbers: nvmediate's major is dynamic).
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nvproxyctl.h"
+#include "spec.h"
+
+#define DRIVER_GPUS	"/proc/driver/nvidia/gpus"
+
+struct gpu {
+	int minor;
+	char uuid[64];
+};
+
+static void usage_cdi(FILE *f)
+{
+	fprintf(f,
+		"usage: %s cdi [--set NAME] [--gpus N] [--from FILE] [--output FILE]\n"
+		"\n"
+		"Write a Container Device Interface spec (kind nvmediate.io/gpu, or\n"
+		"nvmediate.io/set-NAME for a node set) with one device per GPU the driver\n"
+		"has and nvmediate mediates, named by its index and by its UUID, and \"all\".\n"
+		"A device hands the container the mediated node under the driver's name:\n"
+		"  /dev/nvproxyK (a set's /dev/nvmediate/NAME/nvidiaK) as /dev/nvidiaK,\n"
+		"and every device also /dev/nvproxy as /dev/nvidiactl and /dev/nvproxy-uvm\n"
+		"as /dev/nvidia-uvm: a device node at the mediated node's own path plus a\n"
+		"bind mount of it onto the driver's name, so that no runtime, with or\n"
+		"without a user namespace, can put a raw node there.  The GPUs are read\n"
+		"from the driver (" DRIVER_GPUS "/*/information).\n"
+		"cdiVersion is the lowest the content needs (0.5.0: index names).\n"
+		"\n"
+		"  --set NAME     the node set (default: default)\n"
+		"  --gpus N       GPUs 0..N-1 by index, without asking the driver\n"
+		"  --from FILE    start from FILE (JSON or YAML, e.g. what\n"
+		"                 'nvidia-ctk cdi generate' wrote, '-' for standard input):\n"
+		"                 keep its mounts, hooks and environment, replace each\n"
+		"                 /dev/nvidiactl, /dev/nvidiaK, /dev/nvidia-uvm node with the\n"
+		"                 mediated one, drop the nodes nvmediate does not mediate\n"
+		"                 (and hooks acting on /dev), saying which on standard error\n"
+		"  --output FILE  write the spec there, atomically (default: standard output)\n"
+		"\n"
+		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after writing\n"
+		"it to /etc/cdi/nvmediate.json.\n"
+		"\n"
+		"exit: 0 ok, 1 error, 2 usage or a FILE that is not a CDI spec, 3 no GPU\n"
+		"      (nvidia or nvmediate not loaded) and no --gpus, 6 no such node set\n",
+		prog);
+}
+
+/* ---- the driver's GPUs --------------------------------------------------- */
+
+static void field(const char *line, const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name);
+	const char *v;
+
+	if (strncmp(line, name, n) || line[n] != ':')
+		return;
+	v = line + n + 1;
+	v += strspn(v, " \t");
+	snprintf(out, len, "%s", v);
+	n = strlen(out);
+	while (n && (out[n - 1] == '\n' || out[n - 1] == ' ' || out[n - 1] == '\t'))
+		out[--n] = '\0';
+}
+
+/*
+ * The GPUs the nvidia driver has and does not exclude, by minor, from its
+ * /proc/driver/nvidia/gpus/BUS/information ("Device Minor", "GPU UUID",
+ * "GPU Excluded"); -1 when the driver is not loaded.
+ */
+static int driver_gpus(struct gpu *g, int max)
+{
+	char p[PATH_MAX], line[256];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0, i, j;
+
+	hostpath(p, sizeof(p), DRIVER_GPUS);
+	dir = opendir(p);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && n < max) {
+		char minor[32] = "", uuid[64] = "", excl[16] = "", *end;
+		char f[PATH_MAX + 300];
+		FILE *fp;
+		long k;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(f, sizeof(f), "%s/%s/information", p, d->d_name);
+		fp = fopen(f, "r");
+		if (!fp)
+			continue;
+		while (fgets(line, sizeof(line), fp)) {
+			field(line, "Device Minor", minor, sizeof(minor));
+			field(line, "GPU UUID", uuid, sizeof(uuid));
+			field(line, "GPU Excluded", excl, sizeof(excl));
+		}
+		fclose(fp);
+		k = strtol(minor, &end, 10);
+		if (!minor[0] || *end || k < 0 || k >= MAX_GPUS || !strcmp(excl, "Yes"))
+			continue;
+		g[n].minor = (int)k;
+		/* a UUID is a device name only if it is one: GPU-hex-... */
+		if (strspn(uuid, "GPU-0123456789abcdefABCDEF") != strlen(uuid) || strncmp(uuid, "GPU-", 4))
+			uuid[0] = '\0';
+		snprintf(g[n].uuid, sizeof(g[n].uuid), "%s", uuid);
+		n++;
+	}
+	closedir(dir);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && g[j - 1].minor > g[j].minor; j--) {
+			struct gpu t = g[j];
+
+			g[j] = g[j - 1];
+			g[j - 1] = t;
+		}
+	return n;
+}
+
+/* ---- building edits ------------------------------------------------------ */
+
+static struct jval *member(struct jval *o, const char *key, enum jtype t)
+{
+	struct jval *m = jv_get(o, key);
+
+	if (m && m->t == t)
+		return m;
+	return jv_set(o, key, jv_new(t, NULL));
+}
+
+/* The mediated node @host as a device node entry and a bind onto @ctr. */
+static void add_node(struct jval *edits, const char *host, const char *ctr)
+{
+	struct jval *dn = jv_new(J_OBJ, NULL), *mnt = jv_new(J_OBJ, NULL), *opt;
+
+	jv_set(dn, "path", jv_str(host));
+	jv_set(dn, "type", jv_str("c"));
+	jv_push(member(edits, "deviceNodes", J_ARR), dn);
+	jv_set(mnt, "hostPath", jv_str(host));
+	jv_set(mnt, "containerPath", jv_str(ctr));
+	opt = jv_set(mnt, "options", jv_new(J_ARR, NULL));
+	jv_push(opt, jv_str("bind"));
+	jv_push(member(edits, "mounts", J_ARR), mnt);
+}
+
+static void add_gpu(struct jval *edits, const char *set, int k)
+{
+	char host[96], ctr[32];
+
+	set_node_path(host, sizeof(host), set, 'g', k);
+	snprintf(ctr, sizeof(ctr), "/dev/nvidia%d", k);
+	add_node(edits, host, ctr);
+}
+
+static void add_common(struct jval *edits, const char *set)
+{
+	char host[96];
+
+	set_node_path(host, sizeof(host), set, 'c', 0);
+	add_node(edits, host, "/dev/nvidiactl");
+	set_node_path(host, sizeof(host), set, 'u', 0);
+	add_node(edits, host, "/dev/nvidia-uvm");
+}
+
+static struct jval *new_device(struct jval *devices, const char *name)
+{
+	struct jval *d = jv_push(devices, jv_new(J_OBJ, NULL));
+
+	jv_set(d, "name", jv_str(name));
+	jv_set(d, "containerEdits", jv_new(J_OBJ, NULL));
+	return d;
+}
+
+/* ---- the lowest cdiVersion ----------------------------------------------- */
+
+static int known(const char *key, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (!strcmp(key, *keys))
+			return 1;
+	return 0;
+}
+
+static const char *const spec_keys[] = { "cdiVersion", "kind", "annotations", "devices",
+					 "containerEdits", NULL };
+static const char *const dev_keys[] = { "name", "annotations", "containerEdits", NULL };
+static const char *const edit_keys[] = { "env", "deviceNodes", "hooks", "mounts", "intelRdt",
+					 "additionalGids", NULL };
+static const char *const node_keys[] = { "path", "hostPath", "type", "major", "minor",
+					 "fileMode", "permissions", "uid", "gid", NULL };
+static const char *const mount_keys[] = { "hostPath", "containerPath", "options", "type", NULL };
+static const char *const hook_keys[] = { "hookName", "path", "args", "env", "timeout", NULL };
+
+/* Minor version needed by @e (0.x.0), or -1 for a key this tool does not know. */
+static int edits_need(const struct jval *e)
+{
+	const struct jval *m, *x, *y;
+	int need = 3;
+
+	for (m = e ? e->kids : NULL; m; m = m->next) {
+		if (!known(m->key, edit_keys))
+			return -1;
+		if (!strcmp(m->key, "intelRdt") || (!strcmp(m->key, "additionalGids") && m->kids))
+			need = need > 7 ? need : 7;
+		for (x = m->t == J_ARR ? m->kids : NULL; x; x = x->next) {
+			const char *const *keys = !strcmp(m->key, "deviceNodes") ? node_keys :
+						   !strcmp(m->key, "mounts") ? mount_keys :
+						   !strcmp(m->key, "hooks") ? hook_keys : NULL;
+
+			if (!keys || x->t != J_OBJ)
+				continue;
+			for (y = x->kids; y; y = y->next)
+				if (!known(y->key, keys))
+					return -1;
+			if (keys == mount_keys && jv_get(x, "type") && need < 4)
+				need = 4;
+			if (keys == node_keys && jv_get(x, "hostPath") && need < 5)
+				need = 5;
+		}
+	}
+	return need;
+}
+
+/*
+ * The lowest cdiVersion the content of @spec needs, by the rules of the
+ * CDI specification's version history: 0.4.0 mount types, 0.5.0 device
+ * names starting with a digit and device node host paths, 0.6.0
+ * annotations and dots in the class, 0.7.0 intelRdt and additionalGids.
+ * NULL when the spec has a field not listed there.
+ */
+static const char *min_version(const struct jval *spec)
+{
+	static const char *const v[] = { "0.3.0", "0.3.0", "0.3.0", "0.3.0", "0.4.0", "0.5.0",
+					 "0.6.0", "0.7.0" };
+	const struct jval *m, *d;
+	const char *kind = jv_gets(spec, "kind"), *slash;
+	int need, n;
+
+	need = edits_need(jv_get(spec, "containerEdits"));
+	for (m = spec->kids; m && need >= 0; m = m->next) {
+		if (!known(m->key, spec_keys))
+			return NULL;
+		if (!strcmp(m->key, "annotations") && m->kids && need < 6)
+			need = 6;
+	}
+	for (d = jv_get(spec, "devices") ? jv_get(spec, "devices")->kids : NULL; d && need >= 0;
+	     d = d->next) {
+		const char *name = jv_gets(d, "name");
+
+		for (m = d->kids; m; m = m->next)
+			if (!known(m->key, dev_keys))
+				return NULL;
+		if (name && name[0] >= '0' && name[0] <= '9' && need < 5)
+			need = 5;
+		if (jv_get(d, "annotations") && jv_get(d, "annotations")->kids && need < 6)
+			need = 6;
+		n = edits_need(jv_get(d, "containerEdits"));
+		if (n < 0)
+			return NULL;
+		need = n > need ? n : need;
+	}
+	if (need < 0)
+		return NULL;
+	slash = kind ? strchr(kind, '/') : NULL;
+	if (slash && strchr(slash, '.') && need < 6)
+		need = 6;
+	return v[need];
+}
+
+/* ---- --from -------------------------------------------------------------- */
+
+struct from {
+	const char *set;
+	int present[MAX_GPUS];
+	char dropped[64][96];	/* paths of the nodes dropped, each said once */
+	int ndropped;
+	int missing;		/* this device had a GPU nvmediate has no node for */
+};
+
+static void said_dropped(struct from *fr, const char *path, const char *why)
+{
+	int i;
+
+	for (i = 0; i < fr->ndropped; i++)
+		if (!strcmp(fr->dropped[i], path))
+			return;
+	if (fr->ndropped < 64)
+		snprintf(fr->dropped[fr->ndropped++], sizeof(fr->dropped[0]), "%s", path);
+	fprintf(stderr, "%s: cdi: dropped %s: %s\n", prog, path, why);
+}
+
+/* 'c', 'u' or 'g' (with *@k) for a driver node nvmediate mediates, else 0. */
+static char mediated(const char *path, int *k)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(path, "/dev/nvidiactl"))
+		return 'c';
+	if (!strcmp(path, "/dev/nvidia-uvm"))
+		return 'u';
+	if (strncmp(path, "/dev/nvidia", 11) || path[11] < '0' || path[11] > '9')
+		return 0;
+	n = strtol(path + 11, &end, 10);
+	if (*end || n >= MAX_GPUS || (path[11] == '0' && path[12]))
+		return 0;
+	*k = (int)n;
+	return 'g';
+}
+
+/*
+ * A hook with an argument naming a path under /dev (symlinks to DRM nodes,
+ * chmod of /dev/dri) acts on device nodes the spec no longer gives: drop it.
+ */
+static const char *hook_names_dev(const struct jval *hook)
+{
+	const struct jval *args = jv_get(hook, "args"), *a;
+
+	for (a = args && args->t == J_ARR ? args->kids : NULL; a; a = a->next)
+		if (a->t == J_STR && strstr(a->s, "/dev/"))
+			return a->s;
+	return NULL;
+}
+
+/*
+ * Replace each mediated node of @e with nvmediate's, drop the others and
+ * any mount of a raw nvidia node.  Returns how many GPU nodes @e ends with.
+ */
+static int from_nodes(struct from *fr, struct jval *e)
+{
+	struct jval *nodes = jv_get(e, "deviceNodes"), *mounts = jv_get(e, "mounts"), *x, *next;
+	struct jval *keep = jv_new(J_OBJ, NULL);
+	int gpus = 0;
+
+	for (x = nodes && nodes->t == J_ARR ? nodes->kids : NULL; x; x = x->next) {
+		const char *path = jv_gets(x, "path");
+		int k = 0;
+		char kind = path ? mediated(path, &k) : 0;
+
+		if (!kind) {
+			said_dropped(fr, path ? path : "(a node without a path)",
+				     "nvmediate does not mediate it");
+			continue;
+		}
+		if (kind == 'g' && !fr->present[k]) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "GPU %d has no mediated node (num_gpus?)", k);
+			said_dropped(fr, path, why);
+			fr->missing = 1;
+			continue;
+		}
+		if (kind == 'g') {
+			add_gpu(keep, fr->set, k);
+			gpus++;
+		} else {
+			char host[96];
+
+			set_node_path(host, sizeof(host), fr->set, kind, 0);
+			add_node(keep, host, path);
+		}
+	}
+	for (x = mounts && mounts->t == J_ARR ? mounts->kids : NULL; x; x = next) {
+		const char *hp = jv_gets(x, "hostPath"), *cp = jv_gets(x, "containerPath");
+
+		next = x->next;
+		if ((hp && !strncmp(hp, "/dev/nvidia", 11)) || (cp && !strncmp(cp, "/dev/nvidia", 11))) {
+			said_dropped(fr, hp ? hp : cp, "a mount of a raw nvidia node");
+			jv_del(mounts, x);
+		}
+	}
+	if (nodes)
+		jv_del(e, nodes);
+	for (x = keep->kids; x; x = next) {
+		struct jval *to = member(e, x->key, J_ARR), *y, *ynext;
+
+		next = x->next;
+		for (y = x->kids; y; y = ynext) {
+			ynext = y->next;
+			y->next = NULL;
+			jv_push(to, y);
+		}
+		x->kids = NULL;
+	}
+	jv_free(keep);
+	return gpus;
+}
+
+static void from_hooks(struct jval *e)
+{
+	struct jval *hooks = jv_get(e, "hooks"), *h, *next;
+
+	for (h = hooks && hooks->t == J_ARR ? hooks->kids : NULL; h; h = next) {
+		const char *which = hook_names_dev(h), *path = jv_gets(h, "path");
+
+		next = h->next;
+		if (which) {
+			fprintf(stderr, "%s: cdi: dropped a hook (%s): its argument '%s' names a path under /dev\n",
+				prog, path ? path : "no path", which);
+			jv_del(hooks, h);
+		}
+	}
+}
+
+static struct jval *read_spec(const char *file, int *rc)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	size_t n = 0, cap = 1 << 16;
+	char *buf = malloc(cap + 1), why[256];
+	struct jval *spec;
+
+	*rc = EXIT_ERR;
+	if (!f || !buf) {
+		err("cdi: cannot read %s: %s", file, strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (n < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap + 1);
+		if (!buf || cap > (64u << 20)) {
+			err("cdi: %s is too large", file);
+			free(buf);
+			if (f != stdin)
+				fclose(f);
+			return NULL;
+		}
+	}
+	if (ferror(f)) {
+		err("cdi: cannot read %s", file);
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf[n] = '\0';
+	spec = jv_parse(buf, why, sizeof(why));
+	free(buf);
+	*rc = EXIT_USAGE;
+	if (!spec) {
+		err("cdi: %s: %s", file, why);
+		return NULL;
+	}
+	if (spec->t != J_OBJ || !jv_gets(spec, "kind") || !jv_get(spec, "devices") ||
+	    jv_get(spec, "devices")->t != J_ARR) {
+		err("cdi: %s is not a CDI spec (no kind or devices)", file);
+		jv_free(spec);
+		return NULL;
+	}
+	return spec;
+}
+
+/*
+ * The spec from --from @file, changed in place: nodes replaced, devices
+ * without a mediated GPU left out.
+ */
+static struct jval *from_spec(const char *file, const char *set, int *rc)
+{
+	struct jval *spec = read_spec(file, rc), *devs, *d, *next, *top;
+	struct from fr = { .set = set };
+	int kept = 0;
+
+	if (!spec)
+		return NULL;
+	gpu_nodes(fr.present, set);
+	top = member(spec, "containerEdits", J_OBJ);
+	if (from_nodes(&fr, top))
+		fprintf(stderr, "%s: cdi: %s: GPU nodes in the spec's own edits are given to every device\n",
+			prog, file);
+	devs = jv_get(spec, "devices");
+	for (d = devs->kids; d; d = next) {
+		struct jval *e = member(d, "containerEdits", J_OBJ);
+		const char *name = jv_gets(d, "name");
+
+		next = d->next;
+		fr.missing = 0;
+		if (!from_nodes(&fr, e) && fr.missing) {
+			fprintf(stderr, "%s: cdi: dropped the device '%s': none of its GPUs is mediated\n",
+				prog, name ? name : "?");
+			jv_del(devs, d);
+			continue;
+		}
+		kept++;
+	}
+	from_hooks(top);
+	for (d = devs->kids; d; d = d->next)
+		from_hooks(jv_get(d, "containerEdits"));
+	if (!kept) {
+		err("cdi: %s: no device is left that nvmediate mediates", file);
+		jv_free(spec);
+		*rc = EXIT_NOTLOADED;
+		return NULL;
+	}
+	return spec;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static struct jval *own_spec(const char *set, const char *gpus_opt, int *rc)
+{
+	struct jval *spec, *devs, *all;
+	struct gpu g[MAX_GPUS];
+	int present[MAX_GPUS];
+	int n, i, nodes;
+	char name[16];
+
+	nodes = gpu_nodes(present, set);
+	if (gpus_opt) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(gpus_opt, &end, 10);
+		if (errno || !*gpus_opt || *end || v < 1 || v > MAX_GPUS) {
+			err("cdi: --gpus wants a number from 1 to %d, not '%s'", MAX_GPUS, gpus_opt);
+			*rc = EXIT_USAGE;
+			return NULL;
+		}
+		n = (int)v;
+		for (i = 0; i < n; i++) {
+			g[i].minor = i;
+			g[i].uuid[0] = '\0';
+		}
+	} else {
+		int have = driver_gpus(g, MAX_GPUS), k;
+
+		*rc = EXIT_NOTLOADED;
+		if (!nodes) {
+			if (set)
+				err("cdi: no /dev/nvmediate/%s/nvidiaN node found (is the set there?); pass --gpus N",
+				    set);
+			else
+				err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
+			return NULL;
+		}
+		if (have < 0) {
+			err("cdi: no %s: the nvidia driver is not loaded, so there is no GPU to name; pass --gpus N",
+			    DRIVER_GPUS);
+			return NULL;
+		}
+		for (i = 0, n = 0; i < have; i++) {
+			k = g[i].minor;
+			if (!present[k]) {
+				fprintf(stderr, "%s: cdi: GPU %d (%s) has no mediated node (num_gpus?): left out\n",
+					prog, k, g[i].uuid[0] ? g[i].uuid : "no UUID");
+				continue;
+			}
+			g[n++] = g[i];
+		}
+		if (!n) {
+			err("cdi: none of the driver's %d GPUs has a mediated node", have);
+			return NULL;
+		}
+	}
+	spec = jv_new(J_OBJ, NULL);
+	jv_set(spec, "cdiVersion", jv_str("0.3.0"));
+	if (set) {
+		char kind[64];
+
+		snprintf(kind, sizeof(kind), "nvmediate.io/set-%s", set);
+		jv_set(spec, "kind", jv_str(kind));
+	} else {
+		jv_set(spec, "kind", jv_str("nvmediate.io/gpu"));
+	}
+	devs = jv_set(spec, "devices", jv_new(J_ARR, NULL));
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%d", g[i].minor);
+		add_gpu(jv_get(new_device(devs, name), "containerEdits"), set, g[i].minor);
+		if (g[i].uuid[0])
+			add_gpu(jv_get(new_device(devs, g[i].uuid), "containerEdits"), set,
+				g[i].minor);
+	}
+	all = jv_get(new_device(devs, "all"), "containerEdits");
+	for (i = 0; i < n; i++)
+		add_gpu(all, set, g[i].minor);
+	add_common(jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL)), set);
+	return spec;
+}
+
+static int write_spec(const struct jval *spec, const char *output)
+{
+	char tmp[PATH_MAX + 16];
+	FILE *f = stdout;
+
+	if (output) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", output);
+		f = fopen(tmp, "w");
+		if (!f) {
+			err("cdi: cannot write %s: %s", tmp, strerror(errno));
+			return EXIT_ERR;
+		}
+	}
+	jv_print(f, spec, 0);
+	fputc('\n', f);
+	if (!output) {
+		if (fflush(stdout)) {
+			err("cdi: cannot write the spec: %s", strerror(errno));
+			return EXIT_ERR;
+		}
+		return EXIT_OK;
+	}
+	if (fflush(f) || ferror(f)) {
+		err("cdi: cannot write %s: %s", tmp, strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		return EXIT_ERR;
+	}
+	if (fclose(f) || rename(tmp, output)) {
+		err("cdi: cannot write %s: %s", output, strerror(errno));
+		unlink(tmp);
+		return EXIT_ERR;
+	}
+	return EXIT_OK;
+}
+
+/**
+ * cmd_cdi() - nvproxyctl cdi
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "cdi" and its options
+ *
+ * Return: the exit status (usage_cdi()).
+ */
+int cmd_cdi(int argc, char **argv)
+{
+	const char *output = NULL, *gpus = NULL, *set = NULL, *from = NULL, *ver;
+	struct jval *spec;
+	int i, rc;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage_cdi(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--gpus") || !strcmp(a, "--output") || !strcmp(a, "-o") ||
+			   !strcmp(a, "--set") || !strcmp(a, "--from")) {
+			if (i + 1 >= argc) {
+				err("cdi: %s needs a value", a);
+				usage_cdi(stderr);
+				return EXIT_USAGE;
+			}
+			if (!strcmp(a, "--gpus"))
+				gpus = argv[++i];
+			else if (!strcmp(a, "--set"))
+				set = argv[++i];
+			else if (!strcmp(a, "--from"))
+				from = argv[++i];
+			else
+				output = argv[++i];
+		} else if (!strncmp(a, "--gpus=", 7)) {
+			gpus = a + 7;
+		} else if (!strncmp(a, "--output=", 9)) {
+			output = a + 9;
+		} else if (!strncmp(a, "--set=", 6)) {
+			set = a + 6;
+		} else if (!strncmp(a, "--from=", 7)) {
+			from = a + 7;
+		} else {
+			err("cdi: unknown argument '%s'", a);
+			usage_cdi(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (set && !set_name_ok(set)) {
+		err("cdi: '%s' is not a set name (a-z, 0-9, '-', '_', ending with a letter or digit)",
+		    set);
+		return EXIT_USAGE;
+	}
+	if (set && !strcmp(set, "default"))
+		set = NULL;
+	if (from && gpus) {
+		err("cdi: --from takes the GPUs from FILE: no --gpus with it");
+		return EXIT_USAGE;
+	}
+	spec = from ? from_spec(from, set, &rc) : own_spec(set, gpus, &rc);
+	if (!spec)
+		return rc;
+	if (from) {
+		char kind[64];
+
+		snprintf(kind, sizeof(kind), set ? "nvmediate.io/set-%s" : "nvmediate.io/gpu", set);
+		jv_set(spec, "kind", jv_str(kind));
+	}
+	ver = min_version(spec);
+	if (ver)
+		jv_set(spec, "cdiVersion", jv_str(ver));
+	else if (!jv_gets(spec, "cdiVersion"))
+		jv_set(spec, "cdiVersion", jv_str("0.5.0"));
+	/* cdiVersion first, as specs are read by people too */
+	{
+		struct jval **p = &spec->kids, *v = jv_get(spec, "cdiVersion");
+
+		while (*p != v)
+			p = &(*p)->next;
+		*p = v->next;
+		v->next = spec->kids;
+		spec->kids = v;
+	}
+	rc = write_spec(spec, output);
+	jv_free(spec);
+	return rc;
+}
