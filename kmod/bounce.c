@@ -393,7 +393,7 @@ static void nvm_bounce_zap(struct nvm_bounce *b, struct vm_area_struct *vma)
 	 * of calls still in flight go too; their owners' next access faults
 	 * them back in (nvm_bounce_fault()), read-only.
 	 */
-	zap_vma_ptes(vma, vma->vm_start, (unsigned long)b->npages << PAGE_SHIFT);
+	nvm_zap_special_vma_range(vma, vma->vm_start, (unsigned long)b->npages << PAGE_SHIFT);
 	spin_lock(&b->lock);
 	b->dirty &= ~mask;
 	b->zapping &= ~mask;
