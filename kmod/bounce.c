@@ -605,7 +605,7 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	/* Not there when the caller unmapped the area meanwhile. */
 	if (vma && vma->vm_ops == &nvm_bounce_vm_ops && vma->vm_private_data == b &&
 	    vma->vm_start <= bc->uaddr && bc->uaddr + len <= vma->vm_end)
-		zap_vma_ptes(vma, bc->uaddr, len);
+		nvm_zap_special_vma_range(vma, bc->uaddr, len);
 	mmap_read_unlock(mm);
 	memset(bc->kaddr, 0, len);
 

@@ -15,6 +15,13 @@
 #define NVM_CLASS_CONST
 #endif
 
+/* struct class has no owner from 6.4. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define NVM_CLASS_OWNER
+#else
+#define NVM_CLASS_OWNER			.owner = THIS_MODULE,
+#endif
+
 /* class->devnode takes a const struct device from 6.2. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #define NVM_DEVNODE_CONST const
@@ -36,6 +43,133 @@
 #define nvm_assign_str(field, src)	__assign_str(field)
 #else
 #define nvm_assign_str(field, src)	__assign_str(field, src)
+#endif
+
+/*
+ * An inode's times are kept behind accessors from 6.7 (i_atime and friends
+ * became private fields); simple_inode_init_ts() sets all three to now.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define nvm_inode_init_ts(inode)	simple_inode_init_ts(inode)
+#else
+#define nvm_inode_init_ts(inode) \
+	((inode)->i_atime = (inode)->i_mtime = (inode)->i_ctime = current_time(inode))
+#endif
+
+/*
+ * vm_operations_struct's split hook was renamed may_split in 5.11; the
+ * code uses the new name.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#define may_split split
+#endif
+
+/* vma_set_file() (swap a VMA's file, references included) is from 5.11. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define nvm_vma_set_file(vma, f)	vma_set_file(vma, f)
+#else
+#define nvm_vma_set_file(vma, f)			\
+	do {						\
+		struct file *__old = (vma)->vm_file;	\
+							\
+		(vma)->vm_file = get_file(f);		\
+		fput(__old);				\
+	} while (0)
+#endif
+
+/* file_open_root() takes the root as a struct path from 5.15. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 15, 0)
+#define nvm_file_open_root(root, name, flags, mode) \
+	file_open_root(root, name, flags, mode)
+#else
+#define nvm_file_open_root(root, name, flags, mode) \
+	file_open_root((root)->dentry, (root)->mnt, name, flags, mode)
+#endif
+
+/*
+ * fault_in_readable() (bytes left unreadable) replaced
+ * fault_in_pages_readable() (0 or -EFAULT) in 5.16; both touch every page
+ * and are non-zero when some byte cannot be read.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+#define nvm_fault_in_readable(p, size)	fault_in_readable(p, size)
+#else
+#define nvm_fault_in_readable(p, size)	fault_in_pages_readable(p, size)
+#endif
+
+/*
+ * kobject_init_and_add() takes a const kobj_type after 5.10 (6.1 is the
+ * oldest kernel tested with it); before, the type cannot be const.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define NVM_KTYPE_CONST const
+#else
+#define NVM_KTYPE_CONST
+#endif
+
+/*
+ * has_capability_noaudit() is not exported to modules in 5.10 (it is by 6.1,
+ * the oldest kernel tested with it).  ns_capable_noaudit() on the initial
+ * namespace answers the same for current, but also marks the task as having
+ * used a privilege (PF_SUPERPRIV) when it answers yes.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define nvm_capable_noaudit(cap)	has_capability_noaudit(current, cap)
+#else
+#define nvm_capable_noaudit(cap)	ns_capable_noaudit(&init_user_ns, cap)
+#endif
+
+/* call_mmap() was renamed vfs_mmap() in 6.17. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define nvm_vfs_mmap(file, vma)		vfs_mmap(file, vma)
+#else
+#define nvm_vfs_mmap(file, vma)		call_mmap(file, vma)
+#endif
+
+/*
+ * generic_delete_inode() (drop the inode at its last reference) was renamed
+ * inode_just_drop() in 6.18.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define nvm_inode_just_drop		inode_just_drop
+#else
+#define nvm_inode_just_drop		generic_delete_inode
+#endif
+
+/*
+ * zap_vma_ptes() (unmap part of a VM_PFNMAP area) was renamed
+ * zap_special_vma_range() in 7.2.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+#define nvm_zap_special_vma_range(vma, addr, size) \
+	zap_special_vma_range(vma, addr, size)
+#else
+#define nvm_zap_special_vma_range(vma, addr, size) \
+	zap_vma_ptes(vma, addr, size)
+#endif
+
+/*
+ * sysfs binary attributes are const from 6.16: the read()/write()
+ * callbacks take a const struct bin_attribute and attribute_group's
+ * bin_attrs is an array of const pointers.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define NVM_BIN_ATTR_CONST const
+#else
+#define NVM_BIN_ATTR_CONST
+#endif
+
+/*
+ * DEFINE_STATIC_SRCU() in a module defines a pointer __srcu_struct_<name>
+ * that 5.10 leaves undeclared, which sparse reports; 6.1 (the oldest kernel
+ * tested with it) declares it first, as done here for older ones.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define NVM_DEFINE_STATIC_SRCU(name)	DEFINE_STATIC_SRCU(name)
+#else
+#define NVM_DEFINE_STATIC_SRCU(name)					\
+	extern struct srcu_struct * const __srcu_struct_##name;	\
+	DEFINE_STATIC_SRCU(name)
 #endif
 
 #endif /* NVM_COMPAT_H */

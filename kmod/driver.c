@@ -50,7 +50,7 @@ static void nvm_fs_evict_inode(struct inode *inode)
 
 static const struct super_operations nvm_fs_sops = {
 	.statfs		= simple_statfs,
-	.drop_inode	= generic_delete_inode,
+	.drop_inode	= nvm_inode_just_drop,
 	.evict_inode	= nvm_fs_evict_inode,
 };
 
@@ -101,7 +101,7 @@ static struct file *nvm_drv_host_open(const char *path, int flags)
 	if (!found)
 		return ERR_PTR(-ENXIO);
 
-	file = file_open_root(&root, path, flags, 0);
+	file = nvm_file_open_root(&root, path, flags, 0);
 	path_put(&root);
 	return file;
 }
@@ -220,7 +220,7 @@ struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int fla
 	}
 	inode->i_ino = get_next_ino();
 	init_special_inode(inode, S_IFCHR | 0600, devt);
-	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
+	nvm_inode_init_ts(inode);
 
 	path.dentry = d_alloc(path.mnt->mnt_sb->s_root, &name);
 	if (!path.dentry) {
@@ -294,8 +294,8 @@ int nvm_drv_mmap(struct file *backing, struct vm_area_struct *vma)
 {
 	if (!backing->f_op->mmap)
 		return -ENODEV;
-	vma_set_file(vma, backing);
-	return call_mmap(backing, vma);
+	nvm_vma_set_file(vma, backing);
+	return nvm_vfs_mmap(backing, vma);
 }
 
 /**

@@ -177,7 +177,7 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	 * container) could reach the area; it could open the driver's nodes
 	 * itself anyway.
 	 */
-	if (has_capability_noaudit(current, CAP_SYS_RAWIO))
+	if (nvm_capable_noaudit(CAP_SYS_RAWIO))
 		return -ENOSPC;
 	/* An address space found able to map low memory: retried each second. */
 	if (READ_ONCE(nf->nobounce_mm) == current->mm &&
@@ -354,9 +354,7 @@ static const struct attribute_group *nvm_class_groups[] = {
 
 static struct class nvm_class_struct = {
 	.name		= "nvmediate",
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
-	.owner		= THIS_MODULE,
-#endif
+	NVM_CLASS_OWNER
 	.devnode	= nvm_devnode,
 	.class_groups	= nvm_class_groups,
 };

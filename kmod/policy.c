@@ -29,7 +29,7 @@
 #include "nvm.h"
 #include "nvabi_tables.h"
 
-DEFINE_STATIC_SRCU(nvm_profile_srcu);
+NVM_DEFINE_STATIC_SRCU(nvm_profile_srcu);
 
 static const char *const nvm_family_names[NVM_FAM_CALLS] = {
 	[NVM_FAM_ESCAPE] = "esc",

@@ -26,6 +26,7 @@
 
 #include <linux/ctype.h>
 #include <linux/kobject.h>
+#include <linux/mm.h>		/* kvmalloc() before 5.16 */
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -286,14 +287,16 @@ NVM_SET_ATTR(allow_root, NVM_A_ROOT, 0644);
 NVM_SET_ATTR(allow_finn, NVM_A_FINN, 0644);
 NVM_SET_ATTR(allow_gss, NVM_A_GSS, 0644);
 
-static ssize_t allow_read(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+static ssize_t allow_read(struct file *file, struct kobject *kobj,
+			  NVM_BIN_ATTR_CONST struct bin_attribute *attr,
 			  char *buf, loff_t off, size_t count)
 {
 	return nvm_text_read(to_nvm_set(kobj), NVM_T_ALLOW, buf, off, count);
 }
 
 /* Each write() is one edit (kernfs hands a write of up to a page at once). */
-static ssize_t allow_write(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+static ssize_t allow_write(struct file *file, struct kobject *kobj,
+			   NVM_BIN_ATTR_CONST struct bin_attribute *attr,
 			   char *buf, loff_t off, size_t count)
 {
 	char *text = kmemdup_nul(buf, count, GFP_KERNEL);
@@ -306,19 +309,22 @@ static ssize_t allow_write(struct file *file, struct kobject *kobj, struct bin_a
 	return ret;
 }
 
-static ssize_t profile_read(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+static ssize_t profile_read(struct file *file, struct kobject *kobj,
+			    NVM_BIN_ATTR_CONST struct bin_attribute *attr,
 			    char *buf, loff_t off, size_t count)
 {
 	return nvm_text_read(to_nvm_set(kobj), NVM_T_PROFILE, buf, off, count);
 }
 
-static ssize_t refused_read(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+static ssize_t refused_read(struct file *file, struct kobject *kobj,
+			    NVM_BIN_ATTR_CONST struct bin_attribute *attr,
 			    char *buf, loff_t off, size_t count)
 {
 	return nvm_text_read(to_nvm_set(kobj), NVM_T_REFUSED, buf, off, count);
 }
 
-static ssize_t refused_write(struct file *file, struct kobject *kobj, struct bin_attribute *attr,
+static ssize_t refused_write(struct file *file, struct kobject *kobj,
+			     NVM_BIN_ATTR_CONST struct bin_attribute *attr,
 			     char *buf, loff_t off, size_t count)
 {
 	nvm_record_clear(&to_nvm_set(kobj)->rec);
@@ -329,7 +335,7 @@ static BIN_ATTR_RW(allow, 0);
 static BIN_ATTR_RO(profile, 0);
 static BIN_ATTR_RW(refused, 0);
 
-static struct bin_attribute *nvm_set_bin_attrs[] = {
+static NVM_BIN_ATTR_CONST struct bin_attribute *NVM_BIN_ATTR_CONST nvm_set_bin_attrs[] = {
 	&bin_attr_allow,
 	&bin_attr_profile,
 	&bin_attr_refused,
@@ -371,7 +377,7 @@ static void nvm_set_release(struct kobject *kobj)
 	kfree(set);
 }
 
-static const struct kobj_type nvm_set_ktype = {
+static NVM_KTYPE_CONST struct kobj_type nvm_set_ktype = {
 	.release = nvm_set_release,
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = nvm_set_groups,

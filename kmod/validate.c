@@ -268,7 +268,7 @@ static int nvm_check_readable(u64 uptr, u32 size)
 		return 0;
 	if (!access_ok(p, size))
 		return -EFAULT;
-	return fault_in_readable(p, size) ? -EFAULT : 0;
+	return nvm_fault_in_readable(p, size) ? -EFAULT : 0;
 }
 
 /*

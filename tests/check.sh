@@ -6,8 +6,12 @@
 # guests, the tool tests), whose cases are counted instead.  A failed step
 # does not stop the rest.  One line per step with its time; the output of a
 # failed step is kept in build/check/<step>.log and its last lines shown.
-# The last line is `N passed, N failed`; the exit status is non-zero iff
-# something failed.
+# A step still running after a minute says so, with its last line of output,
+# once a minute.  The kernels: Debian 12's (stock), Debian 12's backported
+# 6.12, Debian 11's 5.10 and the newest of sid (tests/qemu/lib.sh), each
+# built with W=1, sparse and DKMS and booted; before the count, one line per
+# kernel sums up what passed on it.  The last line is `N passed, N failed`;
+# the exit status is non-zero iff something failed.
 #
 # Environment: NVM_QEMU_TIMEOUT, NVM_TEST_TIMEOUT, NVM_TESTS, NVM_VERBOSE
 # (see tests/qemu/run-guest.sh).
@@ -20,6 +24,10 @@ mkdir -p "$logs"
 passed=0
 failed=0
 declare -A status	# step name -> 0 when it passed
+declare -A guest_line	# kernel kind -> what its guest passed
+# The kernels besides the stock one (tests/qemu/lib.sh), and all built for.
+fetched_kinds="stock-6.12 stock-5.10 stock-sid"
+built_kinds="stock $fetched_kinds"
 check_start=$(date +%s)
 
 since() {
@@ -27,12 +35,40 @@ since() {
 	printf '%dm%02ds' $((s / 60)) $((s % 60))
 }
 
+# ticker PID NAME LOG T0: while PID runs, a line a minute with its last output.
+ticker() {
+	local pid=$1 name=$2 log=$3 t0=$4 n last
+	while kill -0 "$pid" 2>/dev/null; do
+		for n in $(seq 60); do
+			kill -0 "$pid" 2>/dev/null || return 0
+			sleep 1
+		done
+		last=$(tail -n 1 "$log" 2>/dev/null | tr -d '\r' | cut -c1-100)
+		printf '  ... %s, %s: %s\n' "$name" "$(since "$t0")" "${last:-(no output yet)}"
+	done
+}
+
+# run_logged NAME LOG CMD...: run CMD, its output in LOG, with the ticker.
+run_logged() {
+	local name=$1 log=$2 pid tpid rc
+	shift 2
+	"$@" > "$log" 2>&1 < /dev/null &
+	pid=$!
+	ticker "$pid" "$name" "$log" "$(date +%s)" &
+	tpid=$!
+	wait "$pid"
+	rc=$?
+	kill "$tpid" 2>/dev/null
+	wait "$tpid" 2>/dev/null
+	return $rc
+}
+
 # step NAME DESCRIPTION CMD...: run CMD as one test, its output in the log.
 step() {
 	local name=$1 desc=$2 t0 rc
 	shift 2
 	t0=$(date +%s)
-	"$@" > "$logs/$name.log" 2>&1
+	run_logged "$name" "$logs/$name.log" "$@"
 	rc=$?
 	status[$name]=$rc
 	if [ $rc -eq 0 ]; then
@@ -69,46 +105,49 @@ have_headers() {
 	[ -n "$kver" ] && [ -d "$kdir" ] || { echo "no /usr/src/linux-headers-*-amd64"; return 1; }
 }
 
-dkms_check() {
-	have_headers || return 1
-	[ -f dkms.conf ] || { echo "no dkms.conf at the top of the tree"; return 1; }
-	local tmp name pver ver ko installed rc=0
-	tmp=$(mktemp -d /tmp/nvm-dkms.XXXXXX)
-	# Private DKMS trees: nothing of the machine's own DKMS state is touched,
-	# and removing $tmp removes every trace.
-	local opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" --installtree "$tmp/lib/modules")
-	# DKMS signs with /var/lib/dkms/mok.key, creating it if absent: a key of
-	# its own here, so the machine is left as it was found.
-	local mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub before
-	export mok_signing_key mok_certificate
-	before=$(ls -A /var/lib/dkms 2>/dev/null)
-	mkdir -p "$tmp/src" "$tmp/dkms" "$tmp/lib/modules/$kver"
-	# The files tools/dkms-install.sh puts in /usr/src: keep the two lists equal.
-	mkdir -p "$tmp/tree"
-	cp -r Kbuild Makefile VERSION dkms.conf kmod uapi abi "$tmp/tree/"
-	read -r name pver < <(cd "$tmp/tree" && . ./dkms.conf && echo "$PACKAGE_NAME $PACKAGE_VERSION")
-	ver=$(cat VERSION)
-	{
-		[ "$pver" = "$ver" ] && echo "dkms.conf PACKAGE_VERSION $pver = VERSION" &&
-		echo "== dkms add/build/install $name/$pver for $kver"
-		dkms add "${opts[@]}" "$tmp/tree" &&
-		dkms build "${opts[@]}" -m "$name" -v "$pver" -k "$kver" --kernelsourcedir "$kdir" &&
-		ko=$(find "$tmp/dkms/$name/$pver/$kver" -name 'nvmediate.ko*' | head -n 1) &&
-		[ -n "$ko" ] && echo "built $ko" &&
-		[ "$(modinfo -F version "$ko")" = "$ver" ] && echo "modinfo version $ver" &&
-		modinfo -F vermagic "$ko" | grep -q "^$kver " && echo "vermagic $kver" &&
-		dkms install "${opts[@]}" -m "$name" -v "$pver" -k "$kver" --kernelsourcedir "$kdir" --no-depmod &&
-		installed=$(find "$tmp/lib/modules/$kver" -name 'nvmediate.ko*' | head -n 1) &&
-		[ -n "$installed" ] && echo "installed $installed" &&
-		depmod -b "$tmp" "$kver" &&
-		modprobe -d "$tmp" -S "$kver" --show-depends nvmediate &&
-		dkms remove "${opts[@]}" -m "$name" -v "$pver" --all --no-depmod &&
-		! find "$tmp/lib/modules" -name 'nvmediate.ko*' | grep -q . &&
-		[ -z "$(dkms status "${opts[@]}")" ] && echo "removed" &&
-		[ "$(ls -A /var/lib/dkms 2>/dev/null)" = "$before" ] && echo "/var/lib/dkms unchanged"
-	} || rc=1
-	[ $rc -eq 0 ] || { echo "version file: $ver, dkms.conf: $name $pver"; }
-	rm -rf "$tmp"
+# kernel_check KIND: get a fetched kind's kernel, then build nvmediate with
+# W=1 and under sparse, and the stand-in, against its headers.
+kernel_check() {
+	local kind=$1 kd
+	nvm_get_kernel "$kind" || return 1
+	kd=$(nvm_kdir "$kind")
+	echo "== $kind: $(nvm_release "$kind"), W=1"
+	nvm_kmake "$kind" w1 KDIR="$kd" &&
+	echo "== $kind: sparse" &&
+	nvm_kmake "$kind" sparse KDIR="$kd" &&
+	echo "== $kind: stand-in" &&
+	nvm_kmake "$kind" standin KDIR="$kd"
+}
+
+# dkms_kind KIND: tests/kernel/dkms-check.sh against the kind's headers, in
+# its build root when it has one (DKMS runs the kernel's compiler and kbuild
+# programs).
+dkms_kind() {
+	local kind=$1 kv kd root
+	kv=$(nvm_release "$kind")
+	kd=$(nvm_kdir "$kind")
+	[ -n "$kv" ] && [ -d "$kd" ] || { echo "no $kind headers at $kd"; return 1; }
+	root=$(nvm_build_root "$kind")
+	if [ -n "$root" ]; then
+		nvm_in_root "$root" /bin/bash tests/kernel/dkms-check.sh "$kv" "$kd"
+	else
+		tests/kernel/dkms-check.sh "$kv" "$kd"
+	fi
+}
+
+# dkms_all: DKMS against every kernel's headers; fails if one fails.
+dkms_all() {
+	local kind rc=0 line=
+	for kind in $built_kinds; do
+		echo "== $kind"
+		if dkms_kind "$kind"; then
+			line="$line$kind ok\n"
+		else
+			line="$line$kind FAIL\n"
+			rc=1
+		fi
+	done
+	printf "%b" "$line" > "$logs/dkms.kinds"
 	return $rc
 }
 
@@ -132,17 +171,22 @@ install_check() {
 	return $rc
 }
 
-# guest KIND PREREQ: boot a guest, count its cases.
+# guest KIND PREREQ [TESTS]: boot a guest, count its cases; TESTS: the guest
+# scripts to run (NVM_TESTS, default all).
 guest() {
-	local kind=$1 prereq=$2 t0 p=0 f=1
+	local kind=$1 prereq=$2 tests=${3:-} t0 p=0 f=1 desc="boot the $kind kernel, run the tests"
+	[ -z "$tests" ] || desc="boot the $kind kernel, run tests $tests"
+	[ -z "${NVM_TESTS:-}" ] || tests=$NVM_TESTS
 	if [ "${status[$prereq]}" -ne 0 ]; then
-		skip "guest-$kind" "boot the $kind kernel, run the tests" "no $kind kernel"
+		skip "guest-$kind" "$desc" "no $kind kernel"
+		guest_line[$kind]="guest not run"
 		return
 	fi
 	t0=$(date +%s)
-	tests/qemu/run-guest.sh "$kind" > "$logs/guest-$kind.log" 2>&1
+	NVM_TESTS=$tests run_logged "guest-$kind" "$logs/guest-$kind.log" tests/qemu/run-guest.sh "$kind"
 	[ -f "$NVM_BUILD/$kind/result" ] && read -r _ p _ f < "$NVM_BUILD/$kind/result"
-	cases "guest-$kind" "boot the $kind kernel, run the tests" "$p" "$f" "$t0"
+	cases "guest-$kind" "$desc" "$p" "$f" "$t0"
+	guest_line[$kind]="guest ${tests:+($tests) }$p passed, $f failed"
 	grep -E '^  (FAIL|skip) |^     |^  [a-z]+: (kunit|findings)' "$logs/guest-$kind.log" |
 		cut -c1-200 | sed 's/^/    /'
 }
@@ -194,14 +238,39 @@ step sparse "nvmediate.ko under sparse" make sparse KDIR="$kdir"
 step standin "stand-in nvidia driver" make standin KDIR="$kdir"
 step debug-kernel "debug kernel (KASAN, lockdep, kmemleak, KUnit)" tests/kernel/build-debug.sh "$NVM_BUILD/linux-debug"
 step stock-kernel "Debian's stock kernel image" tests/kernel/fetch-stock.sh
+# The other Debian kernels: fetched (with a build root where needed), then
+# the same three builds against their headers.
+for kind in $fetched_kinds; do
+	step "kernel-${kind#stock-}" "Debian ${kind#stock-} ($(nvm_kind_suites "$kind" | cut -d' ' -f1)): W=1, sparse, stand-in" \
+		kernel_check "$kind"
+done
 guest stock stock-kernel
+guest stock-6.12 kernel-6.12
+# 5.10 and sid: the stand-in, the session and the bounce (time).
+guest stock-5.10 kernel-5.10 '10-*,20-*,65-*'
+guest stock-sid kernel-sid '10-*,20-*,65-*'
 guest debug debug-kernel
 if [ -f tests/tools/run.sh ]; then
 	tools_check
 fi
-step dkms "dkms add/build/install/remove" dkms_check
+step dkms "dkms add/build/install/remove, $(echo $built_kinds | wc -w) kernels" dkms_all
 step install "make install into a staging tree" install_check
 deb_check
+
+# One line per kernel: what was built and run on it.
+echo "kernels:"
+for kind in $built_kinds debug; do
+	case $kind in
+	stock) build=$(( status[w1] + status[sparse] + status[standin] )) ;;
+	debug) build=${status[debug-kernel]} ;;
+	*) build=${status[kernel-${kind#stock-}]} ;;
+	esac
+	[ "$build" -eq 0 ] && build=ok || build=FAIL
+	d=$(awk -v k="$kind" '$1 == k { print $2 }' "$logs/dkms.kinds" 2>/dev/null)
+	[ "$kind" = debug ] && d= || d=", dkms ${d:-not run}"
+	printf '  %-11s %-22s build %s, %s%s\n' "$kind" "$(nvm_release "$kind" 2>/dev/null)" \
+		"$build" "${guest_line[$kind]:-guest not run}" "$d"
+done
 
 echo "total time $(since "$check_start")"
 echo "$passed passed, $failed failed"

@@ -18,6 +18,7 @@
 #   nvm_mode=bench       run /bench.sh (make bench) instead of the tests
 #   nvm_timeout=SECS     per-test time limit (default 180)
 #   nvm_tests=PATTERN    run only the test scripts whose name matches PATTERN
+#                        (or one of several, separated by commas)
 #                        (a shell pattern, e.g. 10-*)
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -153,7 +154,15 @@ else
 	[ "$kind" = debug ] && run_kunit
 	for t in /tests/[0-9]*.sh; do
 		[ -e "$t" ] || continue
-		case $(basename "$t" .sh) in $only) run_test "$t" ;; esac
+		name=$(basename "$t" .sh)
+		# Several patterns may be given, separated by commas.
+		match=
+		set -f
+		for p in $(echo "$only" | tr , ' '); do
+			case $name in $p) match=1 ;; esac
+		done
+		set +f
+		[ -z "$match" ] || run_test "$t"
 	done
 fi
 unload_ours

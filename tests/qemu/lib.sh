@@ -4,14 +4,28 @@
 # Sourced by tests/qemu/*.sh, tests/kernel/fetch-stock.sh, tests/check.sh and
 # tests/demo.sh; sets NVM_ROOT (the repository) and NVM_BUILD (its build/).
 #
-# Two kinds of guest kernel:
-#   stock  Debian's own kernel, matching the installed linux-headers-amd64;
-#          our modules are built against /usr/src/linux-headers-<ver>-amd64.
-#   debug  tests/kernel/build-debug.sh's tree in build/linux-debug (KASAN,
-#          UBSAN, lockdep, kmemleak, KUnit); modules built against that tree.
+# The kinds of guest kernel:
+#   stock       Debian 12's own kernel (6.1), matching the installed
+#               linux-headers-amd64; our modules are built against
+#               /usr/src/linux-headers-<ver>-amd64.
+#   stock-5.10  Debian 11's kernel (bullseye, bullseye-security),
+#   stock-6.12  Debian 12's backported kernel (bookworm-backports),
+#   stock-sid   the newest kernel of Debian unstable: headers and image
+#               fetched by tests/kernel/fetch-kernel.sh into
+#               build/kernels/<kind>/tree, never installed on the machine.
+#               5.10 and sid build in a debootstrap'ed root of their release
+#               (build/kernels/<kind>/root): their compiler (and for sid the C
+#               library of the kbuild programs) is not Debian 12's.
+#   debug       tests/kernel/build-debug.sh's tree in build/linux-debug
+#               (KASAN, UBSAN, lockdep, kmemleak, KUnit); modules built
+#               against that tree.
 
 NVM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/../.." && pwd)
 NVM_BUILD=$NVM_ROOT/build
+NVM_KERNELS=$NVM_BUILD/kernels
+
+# Every kind, in the order make check runs them.
+NVM_KINDS="stock stock-6.12 stock-5.10 stock-sid debug"
 
 nvm_die() {
 	echo "$(basename "$0"): $*" >&2
@@ -29,10 +43,36 @@ nvm_stock_release() {
 	echo "$d"
 }
 
+# The Debian suites a fetched kind comes from (the newest
+# linux-headers-amd64 among them wins), and the release of its build root,
+# empty when it builds on this machine.
+nvm_kind_suites() {
+	case $1 in
+	stock-5.10) echo "bullseye bullseye-security" ;;
+	stock-6.12) echo "bookworm-backports" ;;
+	stock-sid) echo "sid" ;;
+	*) return 1 ;;
+	esac
+}
+nvm_kind_root_release() {
+	case $1 in
+	stock-5.10) echo bullseye ;;
+	stock-sid) echo sid ;;
+	*) echo "" ;;
+	esac
+}
+
+# The build root of a kind (a debootstrap'ed release), or nothing.
+nvm_build_root() {
+	[ -n "$(nvm_kind_root_release "$1")" ] || return 0
+	echo "$NVM_KERNELS/$1/root"
+}
+
 # The kernel build directory to build modules against.
 nvm_kdir() {
 	case $1 in
 	stock) echo "/usr/src/linux-headers-$(nvm_stock_release)" ;;
+	stock-*) echo "$NVM_KERNELS/$1/tree/usr/src/linux-headers-$(nvm_release "$1")" ;;
 	debug) echo "$NVM_BUILD/linux-debug" ;;
 	*) return 1 ;;
 	esac
@@ -42,23 +82,93 @@ nvm_kdir() {
 nvm_release() {
 	case $1 in
 	stock) nvm_stock_release ;;
+	stock-*) cat "$NVM_KERNELS/$1/release" 2>/dev/null ;;
 	debug) cat "$NVM_BUILD/linux-debug/include/config/kernel.release" 2>/dev/null ;;
+	*) return 1 ;;
+	esac
+}
+
+# The directory holding the kind's modules.builtin (what is built in).
+nvm_builtin_dir() {
+	local rel
+	case $1 in
+	stock) echo "$NVM_BUILD/stock/kernel/lib/modules/$(nvm_stock_release)" ;;
+	stock-*)
+		rel=$(nvm_release "$1")
+		# Debian's packages moved /lib/modules to /usr/lib/modules.
+		if [ -d "$NVM_KERNELS/$1/tree/usr/lib/modules/$rel" ]; then
+			echo "$NVM_KERNELS/$1/tree/usr/lib/modules/$rel"
+		else
+			echo "$NVM_KERNELS/$1/tree/lib/modules/$rel"
+		fi ;;
+	debug) nvm_kdir debug ;;
 	*) return 1 ;;
 	esac
 }
 
 # The bootable kernel image.
 nvm_kernel_image() {
+	local rel
 	case $1 in
 	stock) echo "$NVM_BUILD/stock/kernel/boot/vmlinuz-$(nvm_stock_release)" ;;
+	stock-*)
+		rel=$(nvm_release "$1")
+		# In /boot up to 6.12; sid's linux-binary package keeps it beside
+		# the modules.
+		if [ -f "$NVM_KERNELS/$1/tree/usr/lib/modules/$rel/vmlinuz" ]; then
+			echo "$NVM_KERNELS/$1/tree/usr/lib/modules/$rel/vmlinuz"
+		else
+			echo "$NVM_KERNELS/$1/tree/boot/vmlinuz-$rel"
+		fi ;;
 	debug) echo "$NVM_BUILD/linux-debug/arch/x86/boot/bzImage" ;;
 	*) return 1 ;;
 	esac
 }
 
 nvm_check_kind() {
-	case $1 in
-	stock|debug) ;;
-	*) nvm_die "unknown kernel kind '$1' (stock or debug)" ;;
+	case " $NVM_KINDS " in
+	*" $1 "*) ;;
+	*) nvm_die "unknown kernel kind '$1' (${NVM_KINDS// /, })" ;;
 	esac
+}
+
+# Get the kind's kernel: fetch (stock kinds) or build (debug); cached.
+nvm_get_kernel() {
+	case $1 in
+	stock) "$NVM_ROOT/tests/kernel/fetch-stock.sh" ;;
+	stock-*) "$NVM_ROOT/tests/kernel/fetch-kernel.sh" "$1" ;;
+	debug) "$NVM_ROOT/tests/kernel/build-debug.sh" "$NVM_BUILD/linux-debug" ;;
+	esac
+}
+
+# nvm_kmake KIND ARGS...: make for the kind's kernel, in its build root
+# when it has one.  The repository is bind-mounted at its own path inside
+# the root (in a private mount namespace: nothing shows outside), so the
+# same paths work on both sides; so is /tmp.
+nvm_kmake() {
+	local kind=$1 root
+	shift
+	root=$(nvm_build_root "$kind")
+	if [ -z "$root" ]; then
+		make "$@"
+		return
+	fi
+	nvm_in_root "$root" make "$@"
+}
+
+# nvm_in_root ROOT CMD...: run CMD in ROOT, in the current directory.
+nvm_in_root() {
+	local root=$1
+	shift
+	[ -x "$root/bin/sh" ] || { echo "no build root at $root" >&2; return 1; }
+	mkdir -p "$root$NVM_ROOT" "$root/tmp" "$root/proc"
+	unshare -m -- /bin/sh -c '
+		root=$1 top=$2 dir=$3
+		shift 3
+		mount --make-rprivate / &&
+		mount --bind "$top" "$root$top" &&
+		mount --bind /tmp "$root/tmp" &&
+		mount -t proc proc "$root/proc" &&
+		exec chroot "$root" /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$dir" "$@"
+	' nvm-root "$root" "$NVM_ROOT" "$PWD" "$@"
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build a guest initramfs for one kernel kind:
 #
-#   tests/qemu/mkinitramfs.sh KIND OUT      KIND: stock or debug
+#   tests/qemu/mkinitramfs.sh KIND OUT      KIND: see tests/qemu/lib.sh
 #
 # It holds busybox-static (with its applet links), tests/qemu/init.sh as /init,
 # demo-guest.sh as /demo.sh and tests/bench/guest.sh as /bench.sh, our
@@ -19,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || nvm_die "usage: $0 stock|debug OUT"
+[ $# -eq 2 ] || nvm_die "usage: $0 KIND OUT"
 kind=$1
 out=$2
 nvm_check_kind "$kind"
@@ -76,12 +76,12 @@ mods=$work/modules
 rm -rf "$mods"
 mkdir -p "$mods"
 standin_syms=
-if build "standin-$kind" make -C "$kdir" M="$src/tests/standin" -j"$jobs" modules; then
+if build "standin-$kind" nvm_kmake "$kind" -C "$kdir" M="$src/tests/standin" -j"$jobs" modules; then
 	cp "$src"/tests/standin/*.ko "$mods"/
 	standin_syms=$src/tests/standin/Module.symvers
 fi
 # NVM_KUNIT=y: the KUnit module too, where the kernel has CONFIG_KUNIT.
-if build "nvmediate-$kind" make -C "$kdir" M="$src" -j"$jobs" NVM_KUNIT=y \
+if build "nvmediate-$kind" nvm_kmake "$kind" -C "$kdir" M="$src" -j"$jobs" NVM_KUNIT=y \
 		${standin_syms:+KBUILD_EXTRA_SYMBOLS="$standin_syms"} modules; then
 	cp "$src"/*.ko "$mods"/
 fi
@@ -134,10 +134,7 @@ moddir=$root/lib/modules/$rel
 cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
 (cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"
 # What the kernel has built in, so that modprobe of a built-in name succeeds.
-case $kind in
-stock) builtin=$NVM_BUILD/stock/kernel/lib/modules/$rel ;;
-debug) builtin=$kdir ;;
-esac
+builtin=$(nvm_builtin_dir "$kind")
 for f in modules.builtin modules.builtin.modinfo; do
 	if [ -f "$builtin/$f" ]; then cp "$builtin/$f" "$moddir/"; else : > "$moddir/$f"; fi
 done

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot a test guest and judge its console:
 #
-#   tests/qemu/run-guest.sh KIND        KIND: stock or debug
+#   tests/qemu/run-guest.sh KIND
 #
-# Gets the kernel (fetch-stock.sh / build-debug.sh, both cached), builds the
+# KIND: stock (Debian 12's 6.1), stock-6.12, stock-5.10, stock-sid (other
+# Debian releases' kernels, tests/qemu/lib.sh) or debug.
+# Gets the kernel (fetch-stock.sh, fetch-kernel.sh, build-debug.sh, all
+# cached), builds the
 # modules, guest programs and initramfs (mkinitramfs.sh), boots QEMU (TCG)
 # under a hard time limit, keeps the console in build/<KIND>/console.log and
 # judges it with verdict.sh, which writes build/<KIND>/result.  With
@@ -23,7 +26,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || nvm_die "usage: $0 stock|debug"
+[ $# -eq 1 ] || nvm_die "usage: $0 ${NVM_KINDS// /|}"
 kind=$1
 nvm_check_kind "$kind"
 work=$NVM_BUILD/$kind
@@ -51,11 +54,7 @@ fail_early() {
 	exit 1
 }
 
-case $kind in
-stock) "$NVM_ROOT/tests/kernel/fetch-stock.sh" >/dev/null || fail_early "cannot fetch the stock kernel" ;;
-debug) "$NVM_ROOT/tests/kernel/build-debug.sh" "$NVM_BUILD/linux-debug" >/dev/null ||
-	fail_early "cannot build the debug kernel (tests/kernel/build-debug.sh)" ;;
-esac
+nvm_get_kernel "$kind" >/dev/null || fail_early "cannot get the $kind kernel"
 image=$(nvm_kernel_image "$kind")
 [ -f "$image" ] || fail_early "no kernel image $image"
 
@@ -64,7 +63,7 @@ initrd=$work/initramfs.cpio.gz
 
 # KASAN and lockdep under TCG make the debug kernel several times slower.
 case $kind in
-stock) limit=${NVM_QEMU_TIMEOUT:-900} per_test=${NVM_TEST_TIMEOUT:-180} ;;
+stock*) limit=${NVM_QEMU_TIMEOUT:-900} per_test=${NVM_TEST_TIMEOUT:-180} ;;
 debug) limit=${NVM_QEMU_TIMEOUT:-2400} per_test=${NVM_TEST_TIMEOUT:-300} ;;
 esac
 append="console=ttyS0 panic=-1 oops=panic loglevel=5 log_buf_len=4M"

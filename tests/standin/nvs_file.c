@@ -407,5 +407,5 @@ const struct file_operations nvs_fops = {
 	.unlocked_ioctl = nvs_ioctl,
 	.mmap = nvs_mmap,
 	.poll = nvs_poll,
-	.llseek = no_llseek,
+	.llseek = NVS_NO_LLSEEK,
 };

@@ -11,6 +11,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/mm.h>		/* kvmalloc() before 5.16 */
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>

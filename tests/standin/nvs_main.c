@@ -133,7 +133,7 @@ static int nvs_parse_version(const char *s)
 	return parts >= 2 ? 0 : -EINVAL;
 }
 
-static char *nvs_devnode(struct device *dev, umode_t *mode)
+static char *nvs_devnode(NVS_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;
@@ -280,7 +280,7 @@ static int __init nvs_init(void)
 	if (err)
 		goto err_region;
 
-	nvs_class = class_create(THIS_MODULE, "nvidia");
+	nvs_class = nvs_class_create("nvidia");
 	if (IS_ERR(nvs_class)) {
 		err = PTR_ERR(nvs_class);
 		goto err_cdev;

@@ -1370,7 +1370,7 @@ int nvs_rm_mmap(struct vm_area_struct *vma, struct nvs_call *c)
 		return ret;
 	}
 	kref_init(&priv->ref);
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	nvs_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = priv;
 	vma->vm_ops = &nvs_vm_ops;
 	nvs_count(NVS_CNT_VMAS, 1);

@@ -23,6 +23,7 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/mm.h>		/* kvmalloc() before 5.16 */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>

@@ -425,7 +425,7 @@ static int nvs_uvm_mmap_checked(struct vm_area_struct *vma, char *kind)
 	mutex_init(&priv->lock);
 	priv->base = vma->vm_pgoff;
 	priv->npages = n;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTCOPY;
+	nvs_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTCOPY);
 	vma->vm_private_data = priv;
 	vma->vm_ops = &nvs_uvm_vm_ops;
 	nvs_count(NVS_CNT_UVM_VMAS, 1);
@@ -448,10 +448,10 @@ static const struct file_operations nvs_uvm_fops = {
 	.release = nvs_uvm_release,
 	.unlocked_ioctl = nvs_uvm_ioctl,
 	.mmap = nvs_uvm_mmap,
-	.llseek = no_llseek,
+	.llseek = NVS_NO_LLSEEK,
 };
 
-static char *nvs_uvm_devnode(struct device *dev, umode_t *mode)
+static char *nvs_uvm_devnode(NVS_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;
@@ -472,7 +472,7 @@ static int __init nvs_uvm_init(void)
 	err = cdev_add(&nvs_uvm_cdev, nvs_uvm_devt, 1);
 	if (err)
 		goto err_region;
-	nvs_uvm_class = class_create(THIS_MODULE, "nvidia-uvm");
+	nvs_uvm_class = nvs_class_create("nvidia-uvm");
 	if (IS_ERR(nvs_uvm_class)) {
 		err = PTR_ERR(nvs_uvm_class);
 		goto err_cdev;

@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fetch another Debian release's kernel for the guests and the builds:
+#
+#   tests/kernel/fetch-kernel.sh KIND       KIND: stock-5.10, stock-6.12, stock-sid
+#
+# The newest linux-headers-amd64 of the kind's suites (tests/qemu/lib.sh)
+# names the kernel; its headers, kbuild and image packages are downloaded
+# with a private apt configuration (build/kernels/apt/<kind>: the machine's
+# own sources and state are never read or changed) into
+# build/kernels/<kind>/deb and unpacked with dpkg-deb into
+# build/kernels/<kind>/tree.  Nothing is installed into /usr/src, /lib/modules
+# or /boot: the stock kind takes the highest /usr/src/linux-headers-*.
+# Kinds whose compiler or C library is not Debian 12's also get a build root,
+# debootstrap'ed into build/kernels/<kind>/root with that compiler, make,
+# sparse and dkms.  Cached: a kind fetched once is not looked up again
+# (remove build/kernels/<kind> for the archive's newest).
+set -euo pipefail
+. "$(dirname "$0")/../qemu/lib.sh"
+
+[ $# -eq 1 ] || nvm_die "usage: $0 stock-5.10|stock-6.12|stock-sid"
+kind=$1
+suites=$(nvm_kind_suites "$kind") || nvm_die "$kind is not a fetched kind"
+mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+top=$NVM_KERNELS/$kind
+tree=$top/tree
+debdir=$top/deb
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+say() { echo "fetch-kernel $kind: $*"; }
+
+# One kind at a time per tree (a guest run and make check may race).
+mkdir -p "$top"
+exec 8> "$top/.lock"
+flock 8
+
+if [ -f "$top/ready" ]; then
+	say "$(nvm_release "$kind") is up to date"
+	exit 0
+fi
+
+# The private apt configuration: only these suites, state under build/.
+apt=$NVM_KERNELS/apt/$kind
+mkdir -p "$apt/etc/apt.conf.d" "$apt/etc/preferences.d" "$apt/etc/sources.list.d" \
+	"$apt/state/lists/partial" "$apt/cache/archives/partial"
+: > "$apt/state/status"
+: > "$apt/etc/sources.list"
+for s in $suites; do
+	case $s in
+	*-security) url=${mirror%/debian}/debian-security ;;
+	*) url=$mirror ;;
+	esac
+	echo "deb [signed-by=$keyring] $url $s main" >> "$apt/etc/sources.list"
+done
+aptopts=(-o "Dir::Etc=$apt/etc" -o "Dir::State=$apt/state" -o "Dir::Cache=$apt/cache"
+	-o "Dir::State::status=$apt/state/status" -o APT::Architecture=amd64
+	-o APT::Architectures=amd64 -o Acquire::Languages=none -o APT::Sandbox::User=root
+	-o Debug::NoLocking=1)
+say "apt-get update ($suites)"
+apt-get "${aptopts[@]}" -q update > "$top/apt.log" 2>&1 ||
+	{ tail -n 5 "$top/apt.log"; nvm_die "apt-get update failed (see ${top#"$NVM_ROOT"/}/apt.log)"; }
+
+# show PKG FIELD: a field of the newest version of PKG.
+show() {
+	apt-cache "${aptopts[@]}" show --no-all-versions "$1" 2>/dev/null |
+		sed -n "s/^$2: //p" | head -n 1
+}
+# deps PKG PATTERN: the names in PKG's Depends matching PATTERN.
+deps() {
+	show "$1" Depends | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -E "$2" || true
+}
+
+headers=$(deps linux-headers-amd64 '^linux-headers-.*-amd64$' | head -n 1)
+[ -n "$headers" ] || nvm_die "no linux-headers-amd64 in $suites"
+rel=${headers#linux-headers-}
+pkgs="$headers $(deps "$headers" '^linux-(headers|kbuild)-')"
+# The image: up to 6.12 one package; later linux-image-* depends on the
+# packages holding the kernel (linux-binary-*) and modules.builtin
+# (linux-base-*); the modules themselves are not needed.
+image=linux-image-$rel
+extra=$(deps "$image" "^linux-(binary|base)-$(echo "$rel" | sed 's/[.+]/\\&/g')\$")
+pkgs="$pkgs ${extra:-$image}"
+say "$rel: downloading $(echo $pkgs)"
+mkdir -p "$debdir"
+for p in $pkgs; do
+	ver=$(show "$p" Version)
+	[ -n "$ver" ] || nvm_die "$p is not in $suites"
+	ls "$debdir/${p}_"*.deb >/dev/null 2>&1 && continue
+	(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$p=$ver" >> "$top/apt.log" 2>&1) ||
+		nvm_die "cannot download $p (see ${top#"$NVM_ROOT"/}/apt.log)"
+done
+
+rm -rf "$tree"
+mkdir -p "$tree"
+for p in $pkgs; do
+	dpkg-deb -x "$(ls "$debdir/${p}_"*.deb | head -n 1)" "$tree"
+done
+kdir=$tree/usr/src/linux-headers-$rel
+[ -f "$kdir/Makefile" ] || nvm_die "$headers holds no Makefile"
+# The headers' Makefile names the common part (and from 6.13 itself, as
+# KBUILD_OUTPUT) by absolute paths in /usr/src: make them relative to where
+# it was unpacked.
+sed -i -e 's|^include /usr/src/\(.*\)$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1|' \
+	-e 's|^KBUILD_OUTPUT *= */usr/src/.*$|KBUILD_OUTPUT := $(realpath $(dir $(lastword $(MAKEFILE_LIST))))|' \
+	"$kdir/Makefile"
+echo "$rel" > "$top/release"
+image=$(nvm_kernel_image "$kind")
+[ -f "$image" ] || nvm_die "no kernel image in the packages of $rel"
+say "unpacked $rel into ${tree#"$NVM_ROOT"/}"
+
+# The build root: the release's compiler (the one the headers' Makefile
+# names), make, the libraries of the kbuild programs, sparse and dkms.
+rootrel=$(nvm_kind_root_release "$kind")
+if [ -n "$rootrel" ]; then
+	root=$(nvm_build_root "$kind")
+	cc=$(sed -n 's/^CC = .*\(gcc-[0-9]*\)$/\1/p' "$kdir/.kernelvariables" 2>/dev/null | head -n 1)
+	[ -n "$cc" ] || nvm_die "cannot tell the compiler of $rel"
+	kbuild=$(deps "$headers" '^linux-kbuild-' | head -n 1)
+	libs=$(deps "$kbuild" . | tr '\n' ',')
+	include="$cc,make,libc6-dev,${libs}sparse,kmod,dkms"
+	if [ ! -x "$root/usr/bin/$cc" ]; then
+		rm -rf "$root" "$root.tmp"
+		say "debootstrap $rootrel into ${root#"$NVM_ROOT"/} with $include (3-10 min)"
+		debootstrap --variant=minbase --include="$include" "$rootrel" "$root.tmp" \
+			"$mirror" > "$top/debootstrap.log" 2>&1 &
+		pid=$!
+		# A line a minute: what debootstrap is doing.
+		while kill -0 $pid 2>/dev/null; do
+			for _ in $(seq 60); do
+				kill -0 $pid 2>/dev/null || break 2
+				sleep 1
+			done
+			say "debootstrap: $(tail -n 1 "$top/debootstrap.log")"
+		done
+		wait $pid || { tail -n 5 "$top/debootstrap.log"
+			nvm_die "debootstrap failed (see ${top#"$NVM_ROOT"/}/debootstrap.log)"; }
+		mv "$root.tmp" "$root"
+	fi
+	nvm_in_root "$root" "$cc" --version | head -n 1 | sed "s/^/fetch-kernel $kind: build root: /"
+fi
+
+touch "$top/ready"
+say "$rel ready"
