@@ -77,6 +77,31 @@
 	} while (0)
 #endif
 
+/*
+ * mmap_region() undoes a failed ->mmap by putting vma->vm_file from 5.11 (the
+ * release that added vma_set_file()); before, it puts the file it was called
+ * with, so a handler that gave the VMA another file must give it back when
+ * it fails.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define NVM_MMAP_UNDO_PUTS_VMA_FILE	1
+#else
+#define NVM_MMAP_UNDO_PUTS_VMA_FILE	0
+#endif
+
+/*
+ * A VMA can be sealed (VM_SEALED, the flag mseal() sets) from 6.10, on
+ * 64-bit kernels: it can then be neither unmapped, moved, re-protected nor
+ * mapped over until its address space goes.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0) && defined(CONFIG_64BIT)
+#define NVM_CAN_SEAL			1
+#define NVM_VM_SEALED			VM_SEALED
+#else
+#define NVM_CAN_SEAL			0
+#define NVM_VM_SEALED			0
+#endif
+
 /* file_open_root() takes the root as a struct path from 5.15. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 15, 0)
 #define nvm_file_open_root(root, name, flags, mode) \

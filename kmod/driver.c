@@ -292,10 +292,23 @@ long nvm_drv_ioctl(struct file *backing, unsigned int cmd, unsigned long arg, bo
  */
 int nvm_drv_mmap(struct file *backing, struct vm_area_struct *vma)
 {
+	struct file *mediated = vma->vm_file;
+	int ret;
+
 	if (!backing->f_op->mmap)
 		return -ENODEV;
+	get_file(mediated);
 	nvm_vma_set_file(vma, backing);
-	return nvm_vfs_mmap(backing, vma);
+	ret = nvm_vfs_mmap(backing, vma);
+	/*
+	 * Kernels before 5.11 put the file mmap_region() was called with when
+	 * ->mmap fails, not vma->vm_file: give the mediated file back then,
+	 * or it would be put twice and the backing file never.
+	 */
+	if (ret && !NVM_MMAP_UNDO_PUTS_VMA_FILE)
+		nvm_vma_set_file(vma, mediated);
+	fput(mediated);
+	return ret;
 }
 
 /**
