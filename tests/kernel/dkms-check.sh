@@ -24,6 +24,14 @@ opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" --installtree "$tmp/lib/mod
 mok_signing_key=$tmp/mok.key
 mok_certificate=$tmp/mok.pub
 export mok_signing_key mok_certificate
+# DKMS 2.x (Debian 11's) prepares the kernel tree it is given with
+# --kernelsourcedir (make oldconfig, make prepare-all), which fails on a
+# headers package and is not wanted on a prepared one; 3.x dropped both
+# the preparation and the flags that turn it off.
+build_opts=(--kernelsourcedir "$kdir")
+case "$(dkms --version 2>/dev/null)" in
+*dkms-2.*) build_opts+=(--no-prepare-kernel --no-clean-kernel) ;;
+esac
 before=$(ls -A /var/lib/dkms 2>/dev/null)
 mkdir -p "$tmp/src" "$tmp/dkms" "$tmp/lib/modules/$kver"
 # The files tools/dkms-install.sh puts in /usr/src: keep the two lists equal.
@@ -35,12 +43,12 @@ ver=$(cat VERSION)
 	[ "$pver" = "$ver" ] && echo "dkms.conf PACKAGE_VERSION $pver = VERSION" &&
 	echo "== dkms add/build/install $name/$pver for $kver"
 	dkms add "${opts[@]}" "$tmp/tree" &&
-	dkms build "${opts[@]}" -m "$name" -v "$pver" -k "$kver" --kernelsourcedir "$kdir" &&
+	dkms build "${opts[@]}" -m "$name" -v "$pver" -k "$kver" "${build_opts[@]}" &&
 	ko=$(find "$tmp/dkms/$name/$pver/$kver" -name 'nvmediate.ko*' | head -n 1) &&
 	[ -n "$ko" ] && echo "built $ko" &&
 	[ "$(modinfo -F version "$ko")" = "$ver" ] && echo "modinfo version $ver" &&
 	modinfo -F vermagic "$ko" | grep -q "^$kver " && echo "vermagic $kver" &&
-	dkms install "${opts[@]}" -m "$name" -v "$pver" -k "$kver" --kernelsourcedir "$kdir" --no-depmod &&
+	dkms install "${opts[@]}" -m "$name" -v "$pver" -k "$kver" "${build_opts[@]}" --no-depmod &&
 	installed=$(find "$tmp/lib/modules/$kver" -name 'nvmediate.ko*' | head -n 1) &&
 	[ -n "$installed" ] && echo "installed $installed" &&
 	depmod -b "$tmp" "$kver" &&
