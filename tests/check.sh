@@ -174,7 +174,9 @@ install_check() {
 # guest KIND PREREQ [TESTS]: boot a guest, count its cases; TESTS: the guest
 # scripts to run (NVM_TESTS, default all).
 guest() {
-	local kind=$1 prereq=$2 tests=${3:-} t0 p=0 f=1 desc="boot the $kind kernel, run the tests"
+	local kind=$1 prereq=$2 tests=${3:-} t0 p=0 f=1 desc
+	# (a separate line: the words of one `local` are expanded before any is set)
+	desc="boot the $kind kernel, run the tests"
 	[ -z "$tests" ] || desc="boot the $kind kernel, run tests $tests"
 	[ -z "${NVM_TESTS:-}" ] || tests=$NVM_TESTS
 	if [ "${status[$prereq]}" -ne 0 ]; then
