@@ -23,7 +23,11 @@
  *  - Before a call returns, its pages are unmapped and zeroed: between
  *    calls nothing is mapped in the area, and nothing of a caller's is
  *    left in its pages.
- *  - The area lies below vm.mmap_min_addr, where the caller cannot map
+ *  - Where the kernel can seal a mapping (6.10 and later, 64-bit), the
+ *    area lies where the kernel places it and is sealed before any call
+ *    uses it: it can be neither unmapped, moved, re-protected nor mapped
+ *    over until the address space goes.
+ *  - Elsewhere it lies below vm.mmap_min_addr, where the caller cannot map
  *    anything without CAP_SYS_RAWIO in the initial user namespace.  The
  *    caller may unmap the area, but cannot put memory of its own at its
  *    addresses: a driver read after that faults.
@@ -35,21 +39,25 @@
  *    driver still reading the old address never sees another call's
  *    payload.
  *
- * Fail closed: the call is forwarded from the caller's own memory only
- * when the caller has shown it can map memory at the area's addresses (a
- * probe mapping there succeeded: vm.mmap_min_addr is below the area's top);
- * node.c decides then by the bounce parameter.  Every other failure to make
- * the area (out of memory, vm.max_map_count reached, something already
- * mapped there, an area too small for this page size) refuses the call.
+ * Fail closed: a sealed area is the only way a call is forwarded where the
+ * kernel can seal.  Below 64 KiB, the call is forwarded from the caller's
+ * own memory only when the caller has shown it can map memory at the
+ * area's addresses (a probe mapping there succeeded: vm.mmap_min_addr is
+ * below the area's top); node.c decides then by the bounce parameter.
+ * Every other failure to make the area (out of memory, vm.max_map_count
+ * reached, something already mapped there, an area too small for this
+ * page size, the area unmapped before it was sealed) refuses the call.
  *
- * One area per address space, NVM_BOUNCE_PAGES pages from NVM_BOUNCE_BASE
- * up to NVM_BOUNCE_TOP; a call takes the pages its payload needs and waits
- * when all are in use.  Areas are made one at a time per address space;
- * no lock shared between address spaces is held while one is mapped.
+ * One area per address space, NVM_BOUNCE_PAGES pages (sealed: 16 pages of
+ * any size; below 64 KiB: from NVM_BOUNCE_BASE up to NVM_BOUNCE_TOP); a
+ * call takes the pages its payload needs and waits when all are in use.
+ * Areas are made one at a time per address space; no lock shared between
+ * address spaces is held while one is mapped.
  */
 #include <linux/anon_inodes.h>
 #include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -66,7 +74,11 @@
 #include "nvm.h"
 
 #define NVM_BOUNCE_BASE		PAGE_SIZE
+#if NVM_CAN_SEAL
+#define NVM_BOUNCE_PAGES	16U
+#else
 #define NVM_BOUNCE_PAGES	nvm_bounce_pages(PAGE_SIZE)
+#endif
 
 static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
 
@@ -75,7 +87,10 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @ref: held by the VMA, by every call using the area and by its maker
  *	until it is mapped
  * @mm: the address space (not referenced: compared only)
- * @node: entry in nvm_bounce_list
+ * @node: entry in nvm_bounce_hash, by @mm
+ * @base: user address of the area once it is mapped (and sealed where the
+ *	kernel can seal), 0 before; written under the mmap lock for writing
+ *	or before anyone can find the area
  * @creating: being made; no other area of @mm is made meanwhile (under
  *	nvm_bounce_list_lock)
  * @lock: protects the page state below
@@ -92,7 +107,8 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
 struct nvm_bounce {
 	struct kref ref;
 	struct mm_struct *mm;
-	struct list_head node;
+	struct hlist_node node;
+	unsigned long base;
 	bool creating;
 	spinlock_t lock;
 	unsigned long busy;
@@ -109,11 +125,12 @@ struct nvm_bounce {
 unsigned int nvm_bounce_mode = 1;
 
 /*
- * Every area, for the rare paths only: creation and the final put (which
- * may run under the mmap lock, from the VMA's close: hence a spinlock,
- * never held across anything that sleeps).
+ * Every area, by address space: found on each call, entered and removed on
+ * the rare paths (creation and the final put, which may run under the mmap
+ * lock, from the VMA's close: hence a spinlock, never held across anything
+ * that sleeps).
  */
-static LIST_HEAD(nvm_bounce_list);
+static DEFINE_HASHTABLE(nvm_bounce_hash, 8);
 static DEFINE_SPINLOCK(nvm_bounce_list_lock);
 static DECLARE_WAIT_QUEUE_HEAD(nvm_bounce_gone);
 static const struct cred *nvm_bounce_cred;
@@ -123,8 +140,8 @@ static void nvm_bounce_free(struct kref *ref)
 	struct nvm_bounce *b = container_of(ref, struct nvm_bounce, ref);
 
 	spin_lock(&nvm_bounce_list_lock);
-	if (!list_empty(&b->node))
-		list_del(&b->node);
+	if (!hlist_unhashed(&b->node))
+		hash_del(&b->node);
 	spin_unlock(&nvm_bounce_list_lock);
 	wake_up_all(&nvm_bounce_gone);
 	vfree(b->kaddr);
@@ -284,17 +301,32 @@ static int nvm_bounce_probe(unsigned long addr)
 	return 1;
 }
 
-/* The area of current->mm, with a reference; NULL when it has none. */
+/*
+ * The area of @mm, with a reference, under its mmap lock; NULL when it has
+ * none mapped (or not yet sealed) at its base.
+ */
 static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 {
-	struct vm_area_struct *vma = find_vma(mm, NVM_BOUNCE_BASE);
-	struct nvm_bounce *b;
+	struct nvm_bounce *b, *found = NULL;
+	struct vm_area_struct *vma;
 
-	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_start != NVM_BOUNCE_BASE)
+	spin_lock(&nvm_bounce_list_lock);
+	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
+		if (b->mm == mm && READ_ONCE(b->base) && !READ_ONCE(b->dead) &&
+		    kref_get_unless_zero(&b->ref)) {
+			found = b;
+			break;
+		}
+	spin_unlock(&nvm_bounce_list_lock);
+	if (!found)
 		return NULL;
-	b = vma->vm_private_data;
-	kref_get(&b->ref);
-	return b;
+	vma = vma_lookup(mm, found->base);
+	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != found ||
+	    vma->vm_start != found->base) {
+		nvm_bounce_put_ref(found);
+		return NULL;
+	}
+	return found;
 }
 
 /* Is another area of @mm being made, or an unmapped one still in use? */
@@ -304,7 +336,7 @@ static bool nvm_bounce_pending(struct mm_struct *mm)
 	bool found = false;
 
 	spin_lock(&nvm_bounce_list_lock);
-	list_for_each_entry(b, &nvm_bounce_list, node)
+	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
 		if (b->mm == mm && (b->creating || READ_ONCE(b->dead)))
 			found = true;
 	spin_unlock(&nvm_bounce_list_lock);
@@ -318,11 +350,11 @@ static bool nvm_bounce_claim(struct nvm_bounce *b)
 	bool busy = false;
 
 	spin_lock(&nvm_bounce_list_lock);
-	list_for_each_entry(o, &nvm_bounce_list, node)
+	hash_for_each_possible(nvm_bounce_hash, o, node, (unsigned long)b->mm)
 		if (o->mm == b->mm && (o->creating || READ_ONCE(o->dead)))
 			busy = true;
 	if (!busy)
-		list_add(&b->node, &nvm_bounce_list);
+		hash_add(nvm_bounce_hash, &b->node, (unsigned long)b->mm);
 	spin_unlock(&nvm_bounce_list_lock);
 	return !busy;
 }
@@ -335,7 +367,7 @@ static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 		return NULL;
 	kref_init(&b->ref);
 	b->mm = mm;
-	INIT_LIST_HEAD(&b->node);
+	INIT_HLIST_NODE(&b->node);
 	b->creating = true;
 	spin_lock_init(&b->lock);
 	init_waitqueue_head(&b->wait);
@@ -348,7 +380,37 @@ static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 	return b;
 }
 
-/* Map @b at NVM_BOUNCE_BASE in current->mm, which has no area. */
+/*
+ * Seal the area just mapped at @addr, unless a thread of the caller unmapped
+ * or changed it meanwhile: only then may calls find it (@b->base).
+ */
+static int nvm_bounce_seal(struct nvm_bounce *b, unsigned long addr, const char **why)
+{
+	unsigned long len = (unsigned long)b->npages << PAGE_SHIFT;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+
+	if (mmap_write_lock_killable(mm)) {
+		*why = "killed while sealing the area";
+		return -EINTR;
+	}
+	vma = vma_lookup(mm, addr);
+	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != b ||
+	    vma->vm_start != addr || vma->vm_end != addr + len || !(vma->vm_flags & VM_READ)) {
+		mmap_write_unlock(mm);
+		*why = "the area was unmapped or changed before it was sealed";
+		return -EFAULT;
+	}
+	nvm_vm_flags_set(vma, NVM_VM_SEALED);
+	WRITE_ONCE(b->base, addr);
+	mmap_write_unlock(mm);
+	return 0;
+}
+
+/*
+ * Map @b in current->mm, which has no area: sealed where the kernel places
+ * it, or at NVM_BOUNCE_BASE.
+ */
 static int nvm_bounce_map(struct nvm_bounce *b, const char **why)
 {
 	unsigned long len = (unsigned long)b->npages << PAGE_SHIFT, r;
@@ -360,18 +422,27 @@ static int nvm_bounce_map(struct nvm_bounce *b, const char **why)
 		*why = "cannot make the area's file";
 		return PTR_ERR(file);
 	}
-	/* Below vm.mmap_min_addr: mapped with the kernel's credentials. */
-	old = override_creds(nvm_bounce_cred);
-	r = vm_mmap(file, NVM_BOUNCE_BASE, len, PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_FIXED_NOREPLACE, 0);
-	revert_creds(old);
+	if (NVM_CAN_SEAL) {
+		r = vm_mmap(file, 0, len, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	} else {
+		/* Below vm.mmap_min_addr: mapped with the kernel's credentials. */
+		old = override_creds(nvm_bounce_cred);
+		r = vm_mmap(file, NVM_BOUNCE_BASE, len, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_FIXED_NOREPLACE, 0);
+		revert_creds(old);
+	}
 	fput(file);
-	if (!IS_ERR_VALUE(r))
-		return 0;
-	*why = r == -EEXIST ? "something is mapped at the area's addresses already" :
-	       r == -ENOMEM ? "vm.max_map_count reached or out of memory while mapping the area" :
-	       "cannot map the area";
-	return (int)r;
+	if (IS_ERR_VALUE(r)) {
+		*why = r == -EEXIST ? "something is mapped at the area's addresses already" :
+		       r == -ENOMEM ? "vm.max_map_count reached or out of memory while mapping the area" :
+		       "cannot map the area";
+		return (int)r;
+	}
+	if (NVM_CAN_SEAL)
+		return nvm_bounce_seal(b, r, why);
+	/* Before anyone can find it: nvm_bounce_find() checks the VMA. */
+	WRITE_ONCE(b->base, r);
+	return 0;
 }
 
 static bool nvm_bounce_exists(struct mm_struct *mm)
@@ -418,6 +489,8 @@ static int nvm_bounce_create(const char **why)
 	}
 	if (nvm_bounce_exists(mm)) {
 		ret = 0;
+	} else if (NVM_CAN_SEAL) {
+		ret = nvm_bounce_map(b, why);
 	} else {
 		ret = nvm_bounce_probe(top);
 		if (ret > 0) {
@@ -526,7 +599,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 
 	for (;;) {
 		/* The VMA is stable while the read lock is held. */
-		vma = find_vma(mm, NVM_BOUNCE_BASE);
+		vma = vma_lookup(mm, b->base);
 		ret = nvm_bounce_take(b, n, &first);
 		if (ret != -EAGAIN)
 			break;
@@ -558,7 +631,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	bc->b = b;
 	bc->first = first;
 	bc->n = n;
-	bc->uaddr = NVM_BOUNCE_BASE + first * PAGE_SIZE;
+	bc->uaddr = b->base + first * PAGE_SIZE;
 	bc->kaddr = b->kaddr + first * PAGE_SIZE;
 	return 0;
 }

@@ -51,7 +51,7 @@ MODULE_PARM_DESC(audit,
 
 module_param_named(bounce, nvm_bounce_mode, uint, 0644);
 MODULE_PARM_DESC(bounce,
-		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never; 1 always, except for a process that can map below 64 KiB itself (vm.mmap_min_addr lowered, CAP_SYS_RAWIO), served from its own memory with a log line (default); 2 refuse those calls too (EPERM). Other failures to make the area refuse the call (ENOMEM, EPERM)");
+		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never; 1 always (a sealed area from 6.10), except, below 6.10, for a process that can map below 64 KiB itself (vm.mmap_min_addr lowered, CAP_SYS_RAWIO), served from its own memory with a log line (default); 2 refuse those calls too (EPERM). Other failures to make the area refuse the call (ENOMEM, EPERM)");
 
 static int __init nvm_init(void)
 {

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # nvm-guest: keep-rawio
 # The payload bounce (kmod/bounce.c, docs/security.md): run as a container
-# runs (norawio), a process gets its area below vm.mmap_min_addr and can
-# neither write, move, split, poke nor replace it, and every call still
-# works; where the area cannot be protected (vm.mmap_min_addr lowered)
-# calls are forwarded with one warning (bounce=1) or refused (bounce=2);
-# a caller with CAP_SYS_RAWIO is served without an area.
+# runs (norawio), a process gets its area (sealed where the kernel can seal,
+# else below vm.mmap_min_addr) and can neither write, move, split, poke nor
+# replace it, and every call still works.  Below vm.mmap_min_addr: where the
+# area cannot be protected (vm.mmap_min_addr lowered) calls are forwarded
+# with one warning (bounce=1) or refused (bounce=2), and a caller with
+# CAP_SYS_RAWIO is served without an area; a sealed area does not depend on
+# vm.mmap_min_addr, and every caller gets one.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -19,9 +21,11 @@ if ! load_standin version=595.45.04 num_gpus=1 || ! load_nvmediate num_gpus=1; t
 fi
 min=$(cat /proc/sys/vm/mmap_min_addr)
 check bounce-mmap-min-addr "vm.mmap_min_addr is $min, want at least 65536" [ "$min" -ge 65536 ]
+placement=$(bounce_placement)
+echo "  bounce area placement on $(uname -r): $placement"
 
 dmesg -c > /dev/null
-norawio bouncecheck $CTL 16 300 > "$T/bc.txt" 2>&1
+norawio bouncecheck "$placement" $CTL 16 300 > "$T/bc.txt" 2>&1
 rc=$?
 sed -n 's/^ok \(.*\)/NVMTEST PASS bounce-\1/p; s/^FAIL \([^:]*\): \(.*\)/NVMTEST FAIL bounce-\1: \2/p' "$T/bc.txt"
 grep -q '^bouncecheck: [0-9]* ok, 0 failed' "$T/bc.txt" && [ $rc -eq 0 ] ||
@@ -34,28 +38,40 @@ norawio nvsession --mediated --ctl $CTL --gpu /dev/nvproxy0 --uvm /dev/nvproxy-u
 check bounce-session "session: $(failures "$T/s.txt")" [ $? -eq 0 ]
 
 # A caller that may map low memory (host root, which could open the
-# driver's nodes anyway) is served without an area, and nothing is logged.
+# driver's nodes anyway) is served without an area below 64 KiB, and
+# nothing is logged; with a sealed area, through it.
 got=$(nvraw $CTL 0x2b 32 12=0 st=28 2>&1)
 check bounce-privileged-call "privileged RM_ALLOC: '$got', want ret=0 status=0x0" \
 	[ "$got" = "ret=0 status=0x0" ]
 check bounce-privileged-silent "nvmediate warned for a privileged caller" \
 	sh -c '! dmesg | grep -q "no payload bounce"'
 
-# vm.mmap_min_addr lowered: the area cannot be protected.
+# vm.mmap_min_addr lowered: an area below it cannot be protected; a sealed
+# one can, and every call still goes through it.
 echo 4096 > /proc/sys/vm/mmap_min_addr
 calls_clear
 got=$(norawio nvraw $CTL 0x2b 32 12=0 st=28 2>&1)
 check bounce-unprotected-forwarded "bounce=1, mmap_min_addr 4096: '$got', want ret=0 status=0x0" \
 	[ "$got" = "ret=0 status=0x0" ]
-check bounce-unprotected-warned "no warning with the remedy in the log" \
-	sh -c 'dmesg | grep -q "no payload bounce possible.*Remedy: sysctl vm.mmap_min_addr=65536"'
+if [ "$placement" = low ]; then
+	check bounce-unprotected-warned "no warning with the remedy in the log" \
+		sh -c 'dmesg | grep -q "no payload bounce possible.*Remedy: sysctl vm.mmap_min_addr=65536"'
+else
+	check bounce-sealed-no-warning "nvmediate warned with a sealed area: $(dmesg | grep nvmediate | head -n 2)" \
+		sh -c '! dmesg | grep -q "no payload bounce"'
+fi
 echo 2 > /sys/module/nvmediate/parameters/bounce
 calls_clear
 got=$(norawio nvraw $CTL 0x2b 32 12=0 st=28 2>&1)
-check bounce-required-refused "bounce=2, mmap_min_addr 4096: '$got', want ret=-EPERM" \
-	[ "$got" = "ret=-EPERM status=0x0" ]
-check bounce-required-not-forwarded "the driver received the refused call" \
-	[ "$(grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls")" -eq 0 ]
+if [ "$placement" = low ]; then
+	check bounce-required-refused "bounce=2, mmap_min_addr 4096: '$got', want ret=-EPERM" \
+		[ "$got" = "ret=-EPERM status=0x0" ]
+	check bounce-required-not-forwarded "the driver received the refused call" \
+		[ "$(grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls")" -eq 0 ]
+else
+	check bounce-sealed-required-served "bounce=2, mmap_min_addr 4096, sealed area: '$got', want ret=0 status=0x0" \
+		[ "$got" = "ret=0 status=0x0" ]
+fi
 echo 1 > /sys/module/nvmediate/parameters/bounce
 echo "$min" > /proc/sys/vm/mmap_min_addr
 

@@ -3,14 +3,16 @@
  * bouncecheck: what a process sees of nvmediate's payload bounce, and that
  * it cannot get around it.  Run without CAP_SYS_RAWIO (as a container).
  *
- * usage: bouncecheck CTL_NODE [THREADS CALLS]
+ * usage: bouncecheck low|sealed CTL_NODE [THREADS CALLS]
  *
  * Prints one line per check, "ok NAME" or "FAIL NAME: why", then
  * "bouncecheck: N ok, M failed"; exits 1 when any failed.  The checks:
  * RM_ALLOC of a client works and its handle reaches the caller; the area
- * is mapped at 0x1000-0x10000; the caller cannot write it, map over it,
- * split, move or poke it; once unmapped it cannot put memory there, and
- * the next call maps a new area; a forked child gets an area of its own;
+ * is mapped (low: at 0x1000-0x10000; sealed: where the kernel put it,
+ * marked sealed in /proc/self/smaps); the caller cannot write it, map over
+ * it, split, move or poke it; low: once unmapped it cannot put memory
+ * there, and the next call maps a new area; sealed: it can neither
+ * re-protect nor unmap it; a forked child gets an area of its own;
  * XFER-wrapped calls work; THREADS threads making CALLS calls each all
  * succeed.
  */
@@ -32,9 +34,8 @@
 
 #include "nvstruct.h"
 
-#define AREA_START	0x1000UL
-#define AREA_END	0x10000UL
-#define AREA_LEN	(AREA_END - AREA_START)
+#define LOW_START	0x1000UL
+#define LOW_END		0x10000UL
 
 static int nok, nfailed;
 static const char *ctl_path;
@@ -75,6 +76,34 @@ static void area_line(char *out, size_t len)
 			break;
 		}
 	fclose(f);
+}
+
+/*
+ * The area's range from its maps line and whether smaps marks it sealed
+ * ("sl" in VmFlags); 0 when found.
+ */
+static int area_range(unsigned long *start, unsigned long *end, int *sealed)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/smaps", "r");
+	int in = 0, found = 0;
+
+	*sealed = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "nvmediate-bounce") &&
+		    sscanf(line, "%lx-%lx", start, end) == 2) {
+			in = found = 1;
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			*sealed = strstr(line, " sl") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
 }
 
 /* RM_ALLOC of a client, then RM_FREE; 0 when both worked. */
@@ -146,21 +175,23 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-	int fd, threads = 8, calls = 500, i, memfd, status;
+	int fd, threads = 8, calls = 500, i, memfd, status, want_sealed, sealed = 0;
+	unsigned long start = 0, end = 0, len, start2 = 0, end2 = 0;
 	char line[512];
 	uint32_t handle = 0;
 	void *p;
 	pid_t pid;
 	long r;
 
-	if (argc != 2 && argc != 4) {
-		fprintf(stderr, "usage: bouncecheck CTL_NODE [THREADS CALLS]\n");
+	if ((argc != 3 && argc != 5) || (strcmp(argv[1], "low") && strcmp(argv[1], "sealed"))) {
+		fprintf(stderr, "usage: bouncecheck low|sealed CTL_NODE [THREADS CALLS]\n");
 		return 2;
 	}
-	ctl_path = argv[1];
-	if (argc == 4) {
-		threads = atoi(argv[2]);
-		calls = atoi(argv[3]);
+	want_sealed = !strcmp(argv[1], "sealed");
+	ctl_path = argv[2];
+	if (argc == 5) {
+		threads = atoi(argv[3]);
+		calls = atoi(argv[4]);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	fd = open(ctl_path, O_RDWR);
@@ -176,58 +207,84 @@ int main(int argc, char **argv)
 	result("handle-written-back", handle != 0, "the driver's handle did not reach the caller");
 
 	area_line(line, sizeof(line));
-	result("area-mapped", !strncmp(line, "00001000-00010000 ", 18),
-	       "want the area at 00001000-00010000, maps says '%s'", line);
+	if (area_range(&start, &end, &sealed) || start >= end) {
+		result("area-mapped", 0, "no area in /proc/self/smaps; maps says '%s'", line);
+		printf("bouncecheck: %d ok, %d failed\n", nok, nfailed);
+		return 1;
+	}
+	len = end - start;
+	if (want_sealed)
+		result("area-mapped-sealed", sealed && start >= 0x10000,
+		       "want a sealed area above 64 KiB, smaps says sealed=%d for '%s'", sealed, line);
+	else
+		result("area-mapped", start == LOW_START && end == LOW_END && !sealed,
+		       "want the area at 00001000-00010000, not sealed; maps says '%s' (sealed=%d)",
+		       line, sealed);
 
 	/*
 	 * Between calls no page of the area is mapped (every page of it:
 	 * 66-bounce-v2.sh; writes during a call: 81-hard-flip.sh).
 	 */
-	result("write-faults", write_faults((volatile char *)(AREA_END - 1)),
+	result("write-faults", write_faults((volatile char *)(end - 1)),
 	       "a user write to the area's last page did not fault");
 
 	memfd = open("/proc/self/mem", O_RDWR);
 	if (memfd >= 0) {
 		char c = 0x5a;
 
-		r = pwrite(memfd, &c, 1, AREA_START);
+		r = pwrite(memfd, &c, 1, start);
 		result("proc-mem-write-refused", r != 1, "/proc/self/mem wrote into the area");
 		close(memfd);
 	}
 
-	p = mmap((void *)(AREA_START + 0x1000), 0x1000, PROT_READ | PROT_WRITE,
+	p = mmap((void *)(start + 0x1000), 0x1000, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	result("map-over-refused", p == MAP_FAILED && (errno == EPERM || errno == EACCES),
 	       "mmap MAP_FIXED over the area: %s", p == MAP_FAILED ? strerror(errno) : "mapped");
 	if (p != MAP_FAILED)
 		munmap(p, 0x1000);
 
-	result("split-unmap-refused", munmap((void *)(AREA_START + 0x1000), 0x1000) != 0,
+	result("split-unmap-refused", munmap((void *)(start + 0x1000), 0x1000) != 0,
 	       "unmapping one page of the area worked");
 	result("split-mprotect-refused",
-	       mprotect((void *)(AREA_START + 0x1000), 0x1000, PROT_READ) != 0,
+	       mprotect((void *)(start + 0x1000), 0x1000, PROT_READ) != 0,
 	       "changing one page's protection worked");
 
-	p = mremap((void *)AREA_START, AREA_LEN, AREA_LEN, MREMAP_MAYMOVE | MREMAP_FIXED,
+	p = mremap((void *)start, len, len, MREMAP_MAYMOVE | MREMAP_FIXED,
 		   (void *)0x7e0000000000UL);
 	result("move-refused", p == MAP_FAILED, "mremap moved the area");
 
-	result("mprotect-whole", mprotect((void *)AREA_START, AREA_LEN, PROT_READ | PROT_WRITE) == 0,
-	       "mprotect of the whole area: %s", strerror(errno));
-	result("write-faults-after-mprotect", write_faults((volatile char *)(AREA_END - 1)),
+	if (want_sealed)
+		result("mprotect-whole-refused",
+		       mprotect((void *)start, len, PROT_NONE) != 0 && errno == EPERM,
+		       "mprotect of the whole sealed area: %s", strerror(errno));
+	else
+		result("mprotect-whole", mprotect((void *)start, len, PROT_READ | PROT_WRITE) == 0,
+		       "mprotect of the whole area: %s", strerror(errno));
+	result("write-faults-after-mprotect", write_faults((volatile char *)(end - 1)),
 	       "after mprotect, a user write did not fault");
 	result("alloc-after-mprotect", !client_cycle(fd, 0, NULL), "a call after mprotect failed");
 
-	result("unmap-whole", munmap((void *)AREA_START, AREA_LEN) == 0,
-	       "munmap of the whole area: %s", strerror(errno));
-	p = mmap((void *)AREA_START, 0x1000, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	result("map-after-unmap-refused", p == MAP_FAILED,
-	       "mapped memory of its own at the area's address");
+	if (want_sealed) {
+		result("unmap-whole-refused", munmap((void *)start, len) != 0 && errno == EPERM,
+		       "munmap of the whole sealed area: %s", strerror(errno));
+		p = mmap((void *)start, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		result("map-over-whole-refused", p == MAP_FAILED,
+		       "mapped memory of its own over the whole sealed area");
+	} else {
+		result("unmap-whole", munmap((void *)start, len) == 0,
+		       "munmap of the whole area: %s", strerror(errno));
+		p = mmap((void *)start, 0x1000, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		result("map-after-unmap-refused", p == MAP_FAILED,
+		       "mapped memory of its own at the area's address");
+	}
 	result("alloc-after-unmap", !client_cycle(fd, 0, NULL), "a call after munmap failed");
 	area_line(line, sizeof(line));
-	result("area-remapped", !strncmp(line, "00001000-00010000 ", 18),
-	       "after munmap and a call, maps says '%s'", line);
+	result("area-remapped", !area_range(&start2, &end2, &sealed) && start2 == start &&
+	       end2 == end && sealed == want_sealed,
+	       "after munmap and a call, maps says '%s' (sealed=%d)", line, sealed);
 
 	result("xfer-alloc", !client_cycle(fd, 1, NULL), "XFER-wrapped RM_ALLOC failed");
 

@@ -18,6 +18,8 @@
 #   meminfo_kb KEY            a /proc/meminfo value in kB
 #   failures FILE             an nvsession transcript's failed steps, on one line
 #   fault_setup, refcnts, idle NAME  the fault tests' load, module refcounts, idle check
+#   bounce_placement          "sealed" on kernels that can seal a mapping
+#                             (6.10 and later, 64-bit), else "low"
 #
 # Each script loads what it needs and unloads everything before it exits
 # (cleanup runs from an EXIT trap set by nvm_begin).
@@ -46,6 +48,15 @@ check() {
 		pass "$name"
 	else
 		fail "$name" "$reason"
+	fi
+}
+
+bounce_placement() {
+	set -- $(uname -r | tr '.-' '  ')
+	if [ "$1" -gt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -ge 10 ]; }; then
+		echo sealed
+	else
+		echo low
 	fi
 }
 
