@@ -39,6 +39,9 @@ took=$(( $(date +%s) - start ))
 cat "$RX" > "$T/rx.txt"
 counts=$(grep '^calls=' "$T/fds.txt")
 echo "  nvfds ($took s): $counts"
+# Violations by kind (numbers folded), for the log.
+grep '^VIOLATION' "$T/fds.txt" | sed 's/[0-9][0-9]*/N/g' | sort | uniq -c | sort -rn | head -n 8 |
+	sed 's/^/  /'
 
 # Calls the driver received on the fd-carrying paths, from its own record.
 rxsum() {	# rxsum FAMILY A...: the summed counts of those entries

@@ -25,7 +25,10 @@
  * /dev/nvidia* or the driver's "nvidia" dentry.  A usable file obtained
  * (dup, pidfd_getfd, an O_RDWR open) is a violation; an O_PATH handle
  * (no file operations of the driver: it can neither issue calls nor be
- * reopened) is counted and reported separately.
+ * reopened) is counted and reported separately, also when a sweep or the
+ * child finds one that a scanner's own O_PATH open put in the table
+ * (opath_seen; only kernels whose /proc shows the private table's links
+ * as the driver's name make them).
  *
  * --trace: each call's number and path on stderr before it is made.
  * --seconds: stop calling after S seconds (the counts are printed, and the
@@ -69,14 +72,15 @@
 
 /* Counters shared with the pidfd_getfd child. */
 struct shared {
-	atomic_long getfds, getfd_hits, getfd_errs;
+	atomic_long getfds, getfd_hits, getfd_errs, getfd_opath;
 	atomic_int stop;
 	char what[256];
 };
 
 static int uvm_major = -1;
 static atomic_int stop;
-static atomic_long sweeps, fstats, dups, links, link_hits, opens_refused, opath, violations;
+static atomic_long sweeps, fstats, dups, links, link_hits, opens_refused, opath, opath_seen;
+static atomic_long violations;
 static struct shared *sh;
 
 static int drv_major(unsigned int maj)
@@ -87,6 +91,14 @@ static int drv_major(unsigned int maj)
 static int is_driver_file(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && drv_major(major(st->st_rdev));
+}
+
+/* An O_PATH handle: no file operation of the driver can be reached through it. */
+static int is_opath(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_PATH);
 }
 
 static __attribute__((format(printf, 1, 2))) void violation(const char *fmt, ...)
@@ -206,15 +218,18 @@ static void *scanner(void *arg)
 		for (fd = 0; fd < max; fd++) {
 			if (fcntl(fd, F_GETFD) < 0)
 				continue;
-			atomic_fetch_add(&fstats, 1);
-			if (!fstat(fd, &st) && is_driver_file(&st))
-				violation("fstat of fd %d: a driver file", fd);
+			/* The dup holds the file: fstat and F_GETFL see the same one. */
 			d = dup(fd);
 			if (d < 0)
 				continue;
 			atomic_fetch_add(&dups, 1);
-			if (!fstat(d, &st) && is_driver_file(&st))
-				violation("dup of fd %d: a driver file", fd);
+			atomic_fetch_add(&fstats, 1);
+			if (!fstat(d, &st) && is_driver_file(&st)) {
+				if (is_opath(d))
+					atomic_fetch_add(&opath_seen, 1);
+				else
+					violation("dup of fd %d: a usable driver file", fd);
+			}
 			close(d);
 		}
 		scan_links();
@@ -245,7 +260,9 @@ static void getfd_child(pid_t parent)
 				continue;
 			}
 			atomic_fetch_add(&sh->getfds, 1);
-			if (!fstat(got, &st) && is_driver_file(&st)) {
+			if (!fstat(got, &st) && is_driver_file(&st) && is_opath(got)) {
+				atomic_fetch_add(&sh->getfd_opath, 1);
+			} else if (!fstat(got, &st) && is_driver_file(&st)) {
 				atomic_fetch_add(&sh->getfd_hits, 1);
 				snprintf(sh->what, sizeof(sh->what),
 					 "pidfd_getfd of fd %d gave a driver file (195/uvm major %u)",
@@ -541,10 +558,11 @@ int main(int argc, char **argv)
 			atomic_fetch_add(&violations, atomic_load(&sh->getfd_hits));
 		}
 	}
-	printf("calls=%ld sweeps=%ld fstats=%ld dups=%ld links=%ld link_hits=%ld opens_refused=%ld opath=%ld getfds=%ld getfd_errors=%ld violations=%ld uvm_major=%d\n",
+	printf("calls=%ld sweeps=%ld fstats=%ld dups=%ld links=%ld link_hits=%ld opens_refused=%ld opath=%ld opath_seen=%ld getfds=%ld getfd_opath=%ld getfd_errors=%ld violations=%ld uvm_major=%d\n",
 	       calls, atomic_load(&sweeps), atomic_load(&fstats), atomic_load(&dups),
 	       atomic_load(&links), atomic_load(&link_hits), atomic_load(&opens_refused),
-	       atomic_load(&opath), atomic_load(&sh->getfds), atomic_load(&sh->getfd_errs),
+	       atomic_load(&opath), atomic_load(&opath_seen), atomic_load(&sh->getfds),
+	       atomic_load(&sh->getfd_opath), atomic_load(&sh->getfd_errs),
 	       atomic_load(&violations), uvm_major);
 	return status || atomic_load(&violations) || setup_failed;
 }
