@@ -320,7 +320,7 @@ static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 	spin_unlock(&nvm_bounce_list_lock);
 	if (!found)
 		return NULL;
-	vma = vma_lookup(mm, found->base);
+	vma = nvm_vma_lookup(mm, found->base);
 	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != found ||
 	    vma->vm_start != found->base) {
 		nvm_bounce_put_ref(found);
@@ -394,7 +394,7 @@ static int nvm_bounce_seal(struct nvm_bounce *b, unsigned long addr, const char 
 		*why = "killed while sealing the area";
 		return -EINTR;
 	}
-	vma = vma_lookup(mm, addr);
+	vma = nvm_vma_lookup(mm, addr);
 	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != b ||
 	    vma->vm_start != addr || vma->vm_end != addr + len || !(vma->vm_flags & VM_READ)) {
 		mmap_write_unlock(mm);
@@ -599,7 +599,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 
 	for (;;) {
 		/* The VMA is stable while the read lock is held. */
-		vma = vma_lookup(mm, b->base);
+		vma = nvm_vma_lookup(mm, b->base);
 		ret = nvm_bounce_take(b, n, &first);
 		if (ret != -EAGAIN)
 			break;

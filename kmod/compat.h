@@ -102,6 +102,17 @@
 #define NVM_VM_SEALED			0
 #endif
 
+/* vma_lookup() (the VMA holding an address, else NULL) is from 5.14. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 14, 0)
+#define nvm_vma_lookup(mm, addr)	vma_lookup(mm, addr)
+#else
+#define nvm_vma_lookup(mm, addr) ({					\
+	unsigned long __nvm_a = (addr);					\
+	struct vm_area_struct *__nvm_v = find_vma(mm, __nvm_a);	\
+	__nvm_v && __nvm_v->vm_start <= __nvm_a ? __nvm_v : NULL;	\
+})
+#endif
+
 /* file_open_root() takes the root as a struct path from 5.15. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 15, 0)
 #define nvm_file_open_root(root, name, flags, mode) \

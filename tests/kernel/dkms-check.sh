@@ -30,7 +30,7 @@ export mok_signing_key mok_certificate
 # the preparation and the flags that turn it off.
 build_opts=(--kernelsourcedir "$kdir")
 case "$(dkms --version 2>/dev/null)" in
-*dkms-2.*) build_opts+=(--no-prepare-kernel --no-clean-kernel) ;;
+*dkms[-:]2.*) build_opts+=(--no-prepare-kernel --no-clean-kernel) ;;
 esac
 before=$(ls -A /var/lib/dkms 2>/dev/null)
 mkdir -p "$tmp/src" "$tmp/dkms" "$tmp/lib/modules/$kver"
@@ -58,6 +58,11 @@ ver=$(cat VERSION)
 	[ -z "$(dkms status "${opts[@]}")" ] && echo "removed" &&
 	[ "$(ls -A /var/lib/dkms 2>/dev/null)" = "$before" ] && echo "/var/lib/dkms unchanged"
 } || rc=1
-[ $rc -eq 0 ] || { echo "version file: $ver, dkms.conf: $name $pver"; }
+if [ $rc -ne 0 ]; then
+	echo "version file: $ver, dkms.conf: $name $pver"
+	for log in "$tmp"/dkms/"$name"/"$pver"/build/make.log; do
+		[ -f "$log" ] && { echo "-- tail of DKMS's make.log"; tail -n 30 "$log"; }
+	done
+fi
 rm -rf "$tmp"
 exit $rc
