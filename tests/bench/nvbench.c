@@ -21,7 +21,10 @@
  * failing call is counted and reported, never timed as a success.
  *
  * Operations: getppid (the unit, run on both "sides" alike as a control of
- * the method), a small RM_CONTROL (GPU_GET_ID_INFO_V2, 32 bytes), a 4 KB
+ * the method), a write fault (the floor of a bounced call, both sides alike:
+ * a byte written to a fresh anonymous page that a read mapped to the zero
+ * page, so the kernel takes a minor write fault on a read-only PTE; the
+ * mmap and read before and the munmap after are untimed), a small RM_CONTROL (GPU_GET_ID_INFO_V2, 32 bytes), a 4 KB
  * one (GPU_GET_PIDS, 3812 bytes), RM_ALLOC + RM_FREE of a client,
  * REGISTER_FD (carries an fd; a fresh GPU file each call, its open and
  * close untimed), a UVM call (PAGEABLE_MEM_ACCESS), open + close of the
@@ -31,8 +34,11 @@
  * scales to).  Then memory: N control files held open at once,
  * Slab and MemAvailable before and after.
  *
+ * Every timed call also counts the minor faults the calling thread took
+ * (getrusage(RUSAGE_THREAD) before and after, outside the timing).
+ *
  * Output, one line each, for tests/bench/run.sh:
- *   NVMBENCH op=NAME side=direct|mediated n= median_ns= p99_ns= mean_ns= min_ns= fails=
+ *   NVMBENCH op=NAME side=direct|mediated n= median_ns= p99_ns= mean_ns= min_ns= minflt= fails=
  *   NVMBENCH scale side= threads= reps= calls= secs= rate= fails=
  *   NVMBENCH mem side= files= slab_kb= sunreclaim_kb= memavail_kb= fails=
  *   NVMBENCH fail ...                       the first failures, with the reason
@@ -102,6 +108,7 @@ struct side {
 	struct nvos54 ctrl4k;
 	struct nv_get_pids *pids;
 	uint32_t gpu_id;
+	volatile char *page;		/* write fault: an anonymous page */
 };
 
 static int total_fails;
@@ -323,6 +330,34 @@ static int op_getppid(struct side *s)
 	return syscall(SYS_getppid) > 0 ? 0 : -1;
 }
 
+/*
+ * A new page reads as zeroes through the shared zero page, read-only.
+ * (munmap and mmap, not MADV_DONTNEED: kernels built without madvise.)
+ */
+static int pre_write_fault(struct side *s)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	s->page = p;
+	return s->page[0] == 0 ? 0 : -1;
+}
+
+static int op_write_fault(struct side *s)
+{
+	s->page[0] = 1;
+	return 0;
+}
+
+static int post_write_fault(struct side *s)
+{
+	int ret = munmap((void *)s->page, 4096) ? -errno : 0;
+
+	s->page = NULL;
+	return ret;
+}
+
 static int op_ctrl_small(struct side *s)
 {
 	return ctrl_small_call(s->ctl, &s->ctrl, &s->info);
@@ -415,6 +450,7 @@ struct op {
 
 static const struct op ops[] = {
 	{ "getppid", NULL, op_getppid, NULL, 4 },
+	{ "write-fault", pre_write_fault, op_write_fault, post_write_fault, 4 },
 	{ "ctrl-small", NULL, op_ctrl_small, NULL, 4 },
 	{ "ctrl-4k", NULL, op_ctrl_4k, NULL, 4 },
 	{ "alloc-free", NULL, op_alloc_free, NULL, 2 },
@@ -431,14 +467,26 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Run @n calls of @op on @s; record each time in @t (NULL: warm-up). */
-static int run_block(const struct op *op, struct side *s, unsigned int n, uint64_t *t)
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_minflt;
+}
+
+/*
+ * Run @n calls of @op on @s; record each time in @t (NULL: warm-up) and
+ * add the minor faults of the timed calls that succeeded to @minflt.
+ */
+static int run_block(const struct op *op, struct side *s, unsigned int n, uint64_t *t,
+		     long *minflt)
 {
 	unsigned int i;
 	int fails = 0;
 
 	for (i = 0; i < n; i++) {
 		uint64_t a, b;
+		long f0, f1;
 		int ret, bad = 0;
 
 		if (t)
@@ -451,9 +499,11 @@ static int run_block(const struct op *op, struct side *s, unsigned int n, uint64
 				continue;
 			}
 		}
+		f0 = minor_faults();
 		a = now_ns();
 		ret = op->call(s);
 		b = now_ns();
+		f1 = minor_faults();
 		if (ret) {
 			failf("op=%s side=%s ret=%d", op->name, side_name[s->idx], ret);
 			bad = 1;
@@ -465,15 +515,18 @@ static int run_block(const struct op *op, struct side *s, unsigned int n, uint64
 				bad = 1;
 			}
 		}
-		if (bad)
+		if (bad) {
 			fails++;
-		else if (t)
+		} else if (t) {
 			t[i] = b - a;
+			*minflt += f1 - f0;
+		}
 	}
 	return fails;
 }
 
-static void report_op(const char *name, int side, uint64_t *t, unsigned int n, int fails)
+static void report_op(const char *name, int side, uint64_t *t, unsigned int n, long minflt,
+		      int fails)
 {
 	unsigned int i, k = 0;
 	uint64_t sum = 0;
@@ -484,12 +537,12 @@ static void report_op(const char *name, int side, uint64_t *t, unsigned int n, i
 	qsort(t, k, sizeof(*t), cmp_u64);
 	for (i = 0; i < k; i++)
 		sum += t[i];
-	printf("NVMBENCH op=%s side=%s n=%u median_ns=%llu p99_ns=%llu mean_ns=%llu min_ns=%llu fails=%d\n",
+	printf("NVMBENCH op=%s side=%s n=%u median_ns=%llu p99_ns=%llu mean_ns=%llu min_ns=%llu minflt=%ld fails=%d\n",
 	       name, side_name[side], k,
 	       (unsigned long long)(k ? t[k / 2] : 0),
 	       (unsigned long long)(k ? t[(uint64_t)k * 99 / 100] : 0),
 	       (unsigned long long)(k ? sum / k : 0),
-	       (unsigned long long)(k ? t[0] : 0), fails);
+	       (unsigned long long)(k ? t[0] : 0), minflt, fails);
 	fflush(stdout);
 }
 
@@ -499,6 +552,7 @@ static void bench_op(const struct op *op, struct side *sides, unsigned int n,
 {
 	uint64_t *t[NSIDES];
 	int fails[NSIDES] = { 0 };
+	long minflt[NSIDES] = { 0 };
 	unsigned int done = 0, round = 0, k;
 	int i;
 
@@ -508,20 +562,20 @@ static void bench_op(const struct op *op, struct side *sides, unsigned int n,
 			failf("op=%s what=calloc", op->name);
 			return;
 		}
-		run_block(op, &sides[i], block < n ? block : n, NULL);
+		run_block(op, &sides[i], block < n ? block : n, NULL, NULL);
 	}
 	while (done < n) {
 		unsigned int b = n - done < block ? n - done : block;
 
 		for (k = 0; k < NSIDES; k++) {
 			i = round & 1 ? NSIDES - 1 - (int)k : (int)k;
-			fails[i] += run_block(op, &sides[i], b, t[i] + done);
+			fails[i] += run_block(op, &sides[i], b, t[i] + done, &minflt[i]);
 		}
 		done += b;
 		round++;
 	}
 	for (i = 0; i < NSIDES; i++) {
-		report_op(op->name, i, t[i], n, fails[i]);
+		report_op(op->name, i, t[i], n, minflt[i], fails[i]);
 		free(t[i]);
 	}
 }

@@ -31,7 +31,7 @@ case $cs in
 *) ns='[1-9][0-9]*' ;;
 esac
 missing=
-for row in getppid:200 ctrl-small:200 ctrl-4k:200 alloc-free:100 register-fd:50 uvm:200 \
+for row in getppid:200 write-fault:200 ctrl-small:200 ctrl-4k:200 alloc-free:100 register-fd:50 uvm:200 \
 	open-close:100 mmap-munmap:100; do
 	op=${row%%:*}
 	n=${row#*:}
@@ -52,6 +52,17 @@ for side in direct mediated; do
 		missing="$missing mem/$side"
 done
 check bench-quick-rows "rows missing or failed (clocksource $cs):$missing" [ -z "$missing" ]
+
+# The floor's operation takes one minor write fault per call on both sides
+# (counted by the thread's own rusage): at least one, and not two.
+faults=
+for side in direct mediated; do
+	f=$(sed -n "s/^NVMBENCH op=write-fault side=$side n=200 .* minflt=\([0-9]*\) .*/\1/p" "$T/out.txt")
+	faults="$faults ${f:-none}"
+	[ -n "$f" ] && [ "$f" -ge 200 ] && [ "$f" -lt 400 ] || bad_faults=1
+done
+check bench-quick-fault-floor "write-fault minor faults for 200 calls, direct and mediated:$faults" \
+	[ -z "${bad_faults:-}" ]
 
 # The driver answered exactly the 4 KB controls nvbench made (3812-byte
 # params read), on both sides: 2 x (50 warm-up + 200 timed).

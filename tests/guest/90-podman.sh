@@ -66,7 +66,13 @@ chown -R 1000:1000 /home/$USR /run/user/1000
 chmod 0700 /run/user/1000
 
 # The container's root: busybox and nvraw, both static.
-mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc"
+# The files and folders podman mounts over, present as in an image: in a
+# user namespace the runtime cannot create them in a tree of the host's root.
+mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run"
+: > "$R/etc/hostname"
+: > "$R/etc/hosts"
+: > "$R/etc/resolv.conf"
+: > "$R/run/.containerenv"
 cp /bin/busybox /bin/nvraw "$R/bin/"
 for a in sh stat cat tr; do ln -sf busybox "$R/bin/$a"; done
 ln -sf /proc/mounts "$R/etc/mtab"
