@@ -170,13 +170,16 @@ END {
 		sm = m1 > 0 ? rate["mediated", t] / m1 : 0
 		sg = g1 > 0 ? rate["getppid", t] / g1 : 0
 		md = rate["direct", t] > 0 ? rate["mediated", t] / rate["direct", t] : 0
-		# Mediated within 10% of direct wherever getppid itself scales
-		# (at least 0.9 x the thread count).
-		tg = "mediated / direct >= 0.90"
-		if (sg < 0.9 * t)
+		# The mediated/direct ratio within 10% of its 1-thread value
+		# wherever getppid itself scales (at least 0.9 x the threads).
+		md1 = d1 > 0 ? m1 / d1 : 0
+		tg = t == 1 ? "-" : sprintf("mediated / direct >= %.2f", 0.9 * md1)
+		if (t == 1)
+			met = "-"
+		else if (sg < 0.9 * t)
 			met = sprintf("- (getppid scales %.2f x only)", sg)
 		else
-			met = md >= 0.9 ? "yes" : sprintf("no (%.2f)", md)
+			met = md >= 0.9 * md1 ? "yes" : sprintf("no (%.2f)", md)
 		printf "| %d | %d | %.2f | %d | %.2f | %.2f | %d | %.2f | %s | %s |\n", t, \
 			rate["direct", t], sd, rate["mediated", t], sm, md, rate["getppid", t], sg, tg, met
 	}
