@@ -24,8 +24,8 @@
  * the method), a write fault (the floor of a bounced call, both sides alike:
  * a byte written to a fresh anonymous page that a read mapped to the zero
  * page, so the kernel takes a minor write fault on a read-only PTE; the
- * mmap and read before and the munmap after are untimed), a small RM_CONTROL (GPU_GET_ID_INFO_V2, 32 bytes), a 4 KB
- * one (GPU_GET_PIDS, 3812 bytes), RM_ALLOC + RM_FREE of a client,
+ * mmap and read before and the munmap after are untimed), a small
+ * RM_CONTROL (GPU_GET_ID_INFO_V2, 32 bytes), a 4 KB one (GPU_GET_PIDS, 3812 bytes), RM_ALLOC + RM_FREE of a client,
  * REGISTER_FD (carries an fd; a fresh GPU file each call, its open and
  * close untimed), a UVM call (PAGEABLE_MEM_ACCESS), open + close of the
  * control node, mmap + munmap of RM memory.  Then thread scaling: 1, 2, 4

@@ -56,13 +56,14 @@ check bench-quick-rows "rows missing or failed (clocksource $cs):$missing" [ -z 
 # The floor's operation takes one minor write fault per call on both sides
 # (counted by the thread's own rusage): at least one, and not two.
 faults=
+bad_faults=
 for side in direct mediated; do
 	f=$(sed -n "s/^NVMBENCH op=write-fault side=$side n=200 .* minflt=\([0-9]*\) .*/\1/p" "$T/out.txt")
 	faults="$faults ${f:-none}"
 	[ -n "$f" ] && [ "$f" -ge 200 ] && [ "$f" -lt 400 ] || bad_faults=1
 done
 check bench-quick-fault-floor "write-fault minor faults for 200 calls, direct and mediated:$faults" \
-	[ -z "${bad_faults:-}" ]
+	[ -z "$bad_faults" ]
 
 # The driver answered exactly the 4 KB controls nvbench made (3812-byte
 # params read), on both sides: 2 x (50 warm-up + 200 timed).

@@ -260,13 +260,15 @@ static void getfd_child(pid_t parent)
 				continue;
 			}
 			atomic_fetch_add(&sh->getfds, 1);
-			if (!fstat(got, &st) && is_driver_file(&st) && is_opath(got)) {
-				atomic_fetch_add(&sh->getfd_opath, 1);
-			} else if (!fstat(got, &st) && is_driver_file(&st)) {
-				atomic_fetch_add(&sh->getfd_hits, 1);
-				snprintf(sh->what, sizeof(sh->what),
-					 "pidfd_getfd of fd %d gave a driver file (195/uvm major %u)",
-					 fd, major(st.st_rdev));
+			if (!fstat(got, &st) && is_driver_file(&st)) {
+				if (is_opath(got)) {
+					atomic_fetch_add(&sh->getfd_opath, 1);
+				} else {
+					atomic_fetch_add(&sh->getfd_hits, 1);
+					snprintf(sh->what, sizeof(sh->what),
+						 "pidfd_getfd of fd %d gave a driver file (195/uvm major %u)",
+						 fd, major(st.st_rdev));
+				}
 			}
 			close(got);
 		}

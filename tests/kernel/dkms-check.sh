@@ -60,9 +60,8 @@ ver=$(cat VERSION)
 } || rc=1
 if [ $rc -ne 0 ]; then
 	echo "version file: $ver, dkms.conf: $name $pver"
-	for log in "$tmp"/dkms/"$name"/"$pver"/build/make.log; do
-		[ -f "$log" ] && { echo "-- tail of DKMS's make.log"; tail -n 30 "$log"; }
-	done
+	log=$tmp/dkms/$name/$pver/build/make.log
+	[ ! -f "$log" ] || { echo "-- tail of DKMS's make.log"; tail -n 30 "$log"; }
 fi
 rm -rf "$tmp"
 exit $rc
