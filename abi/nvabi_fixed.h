@@ -58,6 +58,7 @@
 #define NVM_NV01_ROOT_CLIENT		0x41
 #define NVM_NV_ROOT_PARAMS_SIZE		4
 /* NV_STATUS values the driver writes into a payload (nvstatuscodes.h). */
+#define NVM_NV_ERR_INVALID_ARGUMENT	0x1f
 #define NVM_NV_ERR_INVALID_CLASS	0x22
 #define NVM_NV_ERR_NOT_SUPPORTED	0x56
 

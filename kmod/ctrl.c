@@ -32,14 +32,15 @@ static u64 nvm_rd64(const void *p, unsigned int off)
  * @c: the call; @c->payload is the NVOS54 of @c->size bytes
  * @v: verdict; on success @v->nested names the params and their size
  *
- * Order: flags a user may not set (-EINVAL), paramsSize over 1 MiB
- * (-E2BIG), params NULL iff paramsSize 0 (-EINVAL), unknown command
- * (status NV_ERR_NOT_SUPPORTED, as the driver answers it),
+ * Order: flags a user may not set, paramsSize over 1 MiB (-E2BIG), params
+ * NULL iff paramsSize 0, unknown command (status NV_ERR_NOT_SUPPORTED),
  * FINN-serialized (-EPERM unless allow_finn), GSS-legacy command (-EPERM
- * unless allow_gss), privilege (-EPERM),
- * paramsSize not the command's (-EINVAL; not checked for FINN-serialized
- * params, whose size is the serialized one), not admitted by the profile
- * (status NV_ERR_NOT_SUPPORTED, policy.c).
+ * unless allow_gss), privilege (-EPERM), paramsSize not the command's (not
+ * checked for FINN-serialized params, whose size is the serialized one), not
+ * admitted by the profile (status NV_ERR_NOT_SUPPORTED, policy.c).  The
+ * flags, the params/size pair and the size are the driver's own checks
+ * (rmControl): refused, they are answered as it answers them, ioctl 0 and
+ * status NV_ERR_INVALID_ARGUMENT.
  *
  * Return: true when the call may be forwarded.
  */
@@ -63,11 +64,12 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->nfds = 0;
 
 	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
-		return nvm_refuse(v, -EINVAL, "ctrl-flags");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status, "ctrl-flags");
 	if (psize > NVM_PARAMS_MAX)
 		return nvm_refuse(v, -E2BIG, "ctrl-params-too-big");
 	if (!params != !psize)
-		return nvm_refuse(v, -EINVAL, "ctrl-params-null");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status,
+				  "ctrl-params-null");
 
 	e = nvm_abi_ctrl(cmd, c->abi);
 	if (!e)
@@ -83,7 +85,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	if (e->size == NVABI_SIZE_UNKNOWN)
 		return nvm_refuse(v, -EPERM, "kernel-only");
 	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && psize != e->size)
-		return nvm_refuse(v, -EINVAL, "ctrl-size");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status, "ctrl-size");
 	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, cmd))
 		return false;
 	v->nested = params;

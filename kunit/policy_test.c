@@ -199,7 +199,7 @@ static void policy_test_answers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.status_off, (unsigned int)l->ctl_status);
 	KUNIT_EXPECT_EQ(test, (unsigned int)v.family, (unsigned int)NVM_FAM_CTRL);
 	KUNIT_EXPECT_EQ(test, v.number, 0x205U);
-	/* The shape is checked first: a wrong size is still -EINVAL. */
+	/* The shape is checked first: a wrong size is still the driver's answer. */
 	nvm_test_ctl(buf, abi, e->cmd, 0, NVM_TEST_PARAMS_PTR, e->size + 1);
 	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
 	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-size");

@@ -96,14 +96,14 @@ if setup 595.45.04; then
 	refused xfer-nested "ret=-EINVAL" --xfer $CTL 0xd3 16
 	refused ctrl-unknown "ret=0 status=0x56" $CTL 0x2a 32 8=0x00ff0001 st=28
 	refused ctrl-unknown-xfer "ret=0 status=0x56" --xfer $CTL 0x2a 32 8=0x00ff0001 st=28
-	refused ctrl-flags-irql "ret=-EINVAL" $CTL 0x2a 32 8=0x102 12=1 16=buf:108 24=108
-	refused ctrl-flags-bypass "ret=-EINVAL" $CTL 0x2a 32 8=0x102 12=2 16=buf:108 24=108
+	refused ctrl-flags-irql "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 12=1 16=buf:108 24=108 st=28
+	refused ctrl-flags-bypass "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 12=2 16=buf:108 24=108 st=28
 	refused ctrl-finn "ret=-EPERM" $CTL 0x2a 32 8=0x102 12=4 16=buf:108 24=108
 	refused ctrl-gss-unknown "ret=0 status=0x56" $CTL 0x2a 32 8=0x2080c001 st=28
-	refused ctrl-params-null "ret=-EINVAL" $CTL 0x2a 32 8=0x102 24=108
-	refused ctrl-size-zero-params "ret=-EINVAL" $CTL 0x2a 32 8=0x102 16=buf:108
+	refused ctrl-params-null "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 24=108 st=28
+	refused ctrl-size-zero-params "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 16=buf:108 st=28
 	refused ctrl-too-big "ret=-E2BIG" $CTL 0x2a 32 8=0x102 16=buf:16 24=0x100001
-	refused ctrl-size "ret=-EINVAL" $CTL 0x2a 32 8=0x102 16=buf:108 24=104
+	refused ctrl-size "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 16=buf:108 24=104 st=28
 	refused ctrl-root "ret=-EPERM" $CTL 0x2a 32 8=0x13c 16=buf:1 24=1
 	refused ctrl-kernel-only "ret=-EPERM" $CTL 0x2a 32 8=0x20101
 	refused ctrl-params-unreadable "ret=-EFAULT" $CTL 0x2a 32 8=0x102 16=bad 24=108
@@ -127,7 +127,7 @@ fi
 # --- the same call at the size of another version ---
 if setup 535.288.01; then
 	# NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO: 104 bytes before 595, 108 from it
-	refused version-ctrl-size "ret=-EINVAL" $CTL 0x2a 32 8=0x102 16=buf:108 24=108
+	refused version-ctrl-size "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 16=buf:108 24=108 st=28
 	forwarded version-ctrl-size-own $CTL 0x2a 32 8=0x102 16=buf:104 24=104 st=28
 	# NV_ESC_RM_UNMAP_MEMORY_DMA: 40 bytes before 550, 48 from it
 	refused version-esc-size "ret=-EINVAL" $CTL 0x58 48

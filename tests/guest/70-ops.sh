@@ -248,11 +248,11 @@ if setup audit=1; then
 	check ops-audit-counters "counters moved by '$got', $n ioctl(s) reached the driver" \
 		[ "$got $n" = "ctrl_audited=2 open_forwarded=1  2" ]
 	if [ $tracing = yes ]; then
-		n=$(tcount "$T/trace" 'family=ctrl number=0x102 size=104 ' 'verdict=audited rule=ctrl-size err=-22 ')
+		n=$(tcount "$T/trace" 'family=ctrl number=0x102 size=104 ' 'verdict=audited rule=ctrl-size err=0 status=0x1f ')
 		check ops-audit-trace "audited events: $n, want 2" [ "$n" = 2 ]
 	fi
 	dmesg > "$T/dmesg"
-	n=$(tcount "$T/dmesg" 'nvmediate: audit pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=ctrl nr=0x102 name=NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS size=104 rule=ctrl-size answer=-22$')
+	n=$(tcount "$T/dmesg" 'nvmediate: audit pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=ctrl nr=0x102 name=NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS size=104 rule=ctrl-size answer=status:0x1f$')
 	check ops-audit-log "audit lines: $n, want 2: $(grep 'nvmediate: ' "$T/dmesg" | tail -n 3 | tr '\n' ';')" [ "$n" = 2 ]
 	nvproxyctl status --json > "$T/status.json"
 	check ops-nvproxyctl-status-audit "$(cat "$T/status.json")" \

@@ -45,8 +45,8 @@ struct field {
 
 static const struct field fields[] = {
 	{ "ctrl-cmd", "NVOS54.cmd: GET_ATTACHED_IDS / a kernel-only command (EPERM)" },
-	{ "ctrl-psize", "NVOS54.paramsSize: 128 / 64 (EINVAL)" },
-	{ "ctrl-flags", "NVOS54.flags: 0 / IRQL_RAISED (EINVAL)" },
+	{ "ctrl-psize", "NVOS54.paramsSize: 128 / 64 (status INVALID_ARGUMENT)" },
+	{ "ctrl-flags", "NVOS54.flags: 0 / IRQL_RAISED (status INVALID_ARGUMENT)" },
 	{ "class-nvos64", "NVOS64.hClass: OS event 0x79 / kernel callback 0x78 (EPERM)" },
 	{ "class-nvos21", "NVOS21.hClass: OS event 0x79 / kernel callback 0x78 (EPERM)" },
 	{ "xfer-cmd", "XFER.cmd: RM_CONTROL / unknown escape 0x01 (ENOTTY)" },
@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 	long calls = 20000, i, ok = 0, refused = 0, other = 0, enomem = 0, filled = -1;
 	int fill = 0, nflip = 1, k, ctl, uvm = -1, uvm2 = -1, pipefd[2], want_refused = 0, f;
 	unsigned long req = 0;
+	uint32_t *want_status = NULL;	/* set: a refusal answered in this status */
 	void *arg = NULL;
 	int fd = -1;
 	pthread_t th[8];
@@ -169,10 +170,12 @@ int main(int argc, char **argv)
 		else
 			req = NV_IOC(NV_ESC_RM_CONTROL, sizeof(c)), arg = &c;
 	} else if (!strcmp(name, "ctrl-psize")) {
-		target = &c.paramsSize, val_a = 128, val_b = 64, want_refused = -EINVAL;
+		target = &c.paramsSize, val_a = 128, val_b = 64;
+		want_status = &c.status;
 		fd = ctl, req = NV_IOC(NV_ESC_RM_CONTROL, sizeof(c)), arg = &c;
 	} else if (!strcmp(name, "ctrl-flags")) {
-		target = &c.flags, val_a = 0, val_b = 1, want_refused = -EINVAL;
+		target = &c.flags, val_a = 0, val_b = 1;
+		want_status = &c.status;
 		fd = ctl, req = NV_IOC(NV_ESC_RM_CONTROL, sizeof(c)), arg = &c;
 	} else if (!strcmp(name, "class-nvos64")) {
 		target = &a64.hClass, val_a = NV01_EVENT_OS_EVENT;
@@ -226,8 +229,12 @@ int main(int argc, char **argv)
 		int ret;
 
 		*target = val_a;
+		if (want_status)
+			*want_status = 0;
 		ret = xioctl(fd, req, arg);
-		if (ret == 0)
+		if (ret == 0 && want_status && *want_status == NV_ERR_INVALID_ARGUMENT)
+			refused++;	/* answered as the driver answers it */
+		else if (ret == 0)
 			ok++;
 		else if (want_refused && ret == want_refused)
 			refused++;
