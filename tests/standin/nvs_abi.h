@@ -115,6 +115,8 @@
 #define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2	0x0000013eu
 #define NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS		0x00000201u
 #define NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2		0x00000205u
+#define NV0000_CTRL_CMD_GPU_GET_PROBED_IDS		0x00000214u
+#define NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO		0x00000102u
 #define NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES		0x00800280u
 #define NV2080_CTRL_CMD_GPU_GET_GID_INFO		0x2080014au
 #define NV2080_CTRL_CMD_GPU_GET_PIDS			0x2080018du
@@ -343,6 +345,35 @@ struct nvs_ctrl_attached_ids {	/* NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS */
 	__u32 gpuIds[NV0000_CTRL_GPU_MAX_ATTACHED_GPUS];
 };
 
+/*
+ * NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS: gpuIds and excludedGpuIds of
+ * NV_MAX_DEVICES (32) each; 580.142 has a third array, gpuFlags, 535.288.01
+ * not (the release between that added it is not known here).
+ */
+struct nvs_ctrl_probed_ids {
+	__u32 gpuIds[32];
+	__u32 excludedGpuIds[32];
+	__u32 gpuFlags[32];
+};
+#define NVS_PROBED_IDS_SIZE_OLD		256
+
+/*
+ * NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS: 104 bytes at 535.288.01, 108 at
+ * 580.142 (a flag at the end).
+ */
+struct nvs_ctrl_cpu_info {
+	__u32 type, capabilities, clock;
+	__u32 L1DataCacheSize, L2DataCacheSize, dataCacheLineSize;
+	__u32 numLogicalCpus, numPhysicalCpus;
+	__u8  name[52];
+	__u32 family, model;
+	__u8  stepping, pad0[3];
+	__u32 coresOnDie;
+	__u8  bCCEnabled, pad1[3];
+	__u8  bSelfHostedSoc, pad2[3];
+};
+#define NVS_CPU_INFO_SIZE_OLD		104
+
 struct nvs_ctrl_id_info_v2 {	/* NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS */
 	__u32 gpuId;
 	__u32 gpuFlags;
@@ -471,6 +502,8 @@ static inline void nvs_abi_build_check(void)
 	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, limit) != 88);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_attached_ids) != 128);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info_v2) != 32);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_probed_ids) != 384);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_cpu_info) != 108);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_num_subdevices) != 4);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_gid_info) != 268);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_get_pids) != 3812);

@@ -248,6 +248,26 @@ static int nvs_check_version(void *buf, u32 size)
 	return -EINVAL;
 }
 
+/*
+ * NV_ESC_SYS_PARAMS: the memory block size, once for the control device;
+ * again with the same value is fine, with another -EBUSY.
+ */
+static int nvs_sys_params(const void *buf)
+{
+	static u64 memblock_size;
+	static DEFINE_MUTEX(lock);
+	u64 want = *(const u64 *)buf;
+	int ret = 0;
+
+	mutex_lock(&lock);
+	if (!memblock_size)
+		memblock_size = want;
+	else if (memblock_size != want)
+		ret = -EBUSY;
+	mutex_unlock(&lock);
+	return ret;
+}
+
 static int nvs_dispatch(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 			struct nvs_call *c)
 {
@@ -264,6 +284,10 @@ static int nvs_dispatch(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 		if (!nvs_is_ctl(nf))
 			return -EINVAL;
 		return nvs_card_info(buf, size);
+	case NVS_ESC_SYS_PARAMS:
+		if (!nvs_is_ctl(nf) || size != sizeof(u64))
+			return -EINVAL;
+		return nvs_sys_params(buf);
 	case NVS_ESC_CHECK_VERSION_STR:
 		if (!nvs_is_ctl(nf))
 			return -EINVAL;

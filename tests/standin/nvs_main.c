@@ -26,7 +26,7 @@ MODULE_PARM_DESC(version, "driver version to act as, e.g. 535.183.01 (default " 
 
 static int num_gpus = 2;
 module_param(num_gpus, int, 0444);
-MODULE_PARM_DESC(num_gpus, "number of GPU nodes /dev/nvidia0.. (1-16, default 2)");
+MODULE_PARM_DESC(num_gpus, "number of GPU nodes /dev/nvidia0.. (0-16, default 2)");
 
 bool nvs_strict_clients = true;
 module_param_named(strict_clients, nvs_strict_clients, bool, 0444);
@@ -253,8 +253,8 @@ static int __init nvs_init(void)
 		       version ? version : "", NVS_DEFAULT_VERSION);
 		return -EINVAL;
 	}
-	if (num_gpus < 1 || num_gpus > NVS_MAX_GPUS) {
-		pr_err("num_gpus=%d out of range 1..%d\n", num_gpus, NVS_MAX_GPUS);
+	if (num_gpus < 0 || num_gpus > NVS_MAX_GPUS) {
+		pr_err("num_gpus=%d out of range 0..%d\n", num_gpus, NVS_MAX_GPUS);
 		return -EINVAL;
 	}
 	strscpy(nvs_version_buf, version, sizeof(nvs_version_buf));

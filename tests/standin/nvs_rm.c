@@ -580,7 +580,9 @@ static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size)
 	mutex_lock(&nvs.lock);
 	cl = nvs_client_get(nf, p->hRoot, &status);
 	if (!cl) {
-		/* status set */
+		/* _serverFreeClient(): a client that is not there is a bad handle */
+		if (p->hObjectOld == p->hRoot)
+			status = NV_ERR_INVALID_OBJECT_HANDLE;
 	} else if (p->hObjectOld == p->hRoot) {
 		nvs_client_free_os_events(cl->handle);
 		nvs_client_destroy(cl);
@@ -655,6 +657,34 @@ static u32 nvs_ctrl_attached_ids(struct nvs_ctrl *x)
 	for (i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++)
 		p->gpuIds[i] = i < nvs_ngpus ? nvs_gpus[i].gpu_id :
 					       NV0000_CTRL_GPU_INVALID_ID;
+	return NV_OK;
+}
+
+/* gpumgrGetProbedGpuIds(): the GPUs, then INVALID_ID; gpuFlags past them untouched. */
+static u32 nvs_ctrl_probed_ids(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_probed_ids *p = x->params;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->gpuIds); i++) {
+		p->gpuIds[i] = i < nvs_ngpus ? nvs_gpus[i].gpu_id : NV0000_CTRL_GPU_INVALID_ID;
+		p->excludedGpuIds[i] = NV0000_CTRL_GPU_INVALID_ID;
+		if (i < nvs_ngpus && nvs_version_at_least(580, 0, 0))
+			p->gpuFlags[i] = 0;
+	}
+	return NV_OK;
+}
+
+/*
+ * The RM describes the host's CPU from CPUID; the stand-in says only how
+ * many CPUs there are, so its payload is not the driver's, its status is.
+ */
+static u32 nvs_ctrl_cpu_info(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_cpu_info *p = x->params;
+
+	p->numLogicalCpus = num_online_cpus();
+	strscpy(p->name, "nvidia-standin", sizeof(p->name));
 	return NV_OK;
 }
 
@@ -785,6 +815,10 @@ static const struct nvs_method {
 	  sizeof(struct nvs_ctrl_attached_ids), nvs_ctrl_attached_ids },
 	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV01_ROOT_CLIENT,
 	  sizeof(struct nvs_ctrl_id_info_v2), nvs_ctrl_id_info_v2 },
+	{ NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_probed_ids), nvs_ctrl_probed_ids },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_cpu_info), nvs_ctrl_cpu_info },
 	{ NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, NV01_DEVICE_0,
 	  sizeof(struct nvs_ctrl_num_subdevices), nvs_ctrl_num_subdevices },
 	{ NV2080_CTRL_CMD_GPU_GET_GID_INFO, NV20_SUBDEVICE_0,
@@ -803,6 +837,10 @@ static u32 nvs_method_size(const struct nvs_method *m)
 		return nvs_version_at_least(560, 28, 3) ?
 		       NVS_BUILD_VERSION_V2_SIZE_NEW :
 		       NVS_BUILD_VERSION_V2_SIZE_OLD;
+	if (m->cmd == NV0000_CTRL_CMD_GPU_GET_PROBED_IDS && !nvs_version_at_least(580, 0, 0))
+		return NVS_PROBED_IDS_SIZE_OLD;
+	if (m->cmd == NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO && !nvs_version_at_least(580, 0, 0))
+		return NVS_CPU_INFO_SIZE_OLD;
 	return m->size;
 }
 
