@@ -25,6 +25,7 @@ passed=0
 failed=0
 declare -A status	# step name -> 0 when it passed
 declare -A guest_line	# kernel kind -> what its guest passed
+declare -A real_line	# kernel kind -> the real NVIDIA releases built for it
 # The kernels besides the stock one (tests/qemu/lib.sh), and all built for.
 fetched_kinds="stock-6.12 stock-5.10 stock-sid"
 built_kinds="stock $fetched_kinds"
@@ -193,6 +194,35 @@ guest() {
 		cut -c1-200 | sed 's/^/    /'
 }
 
+# real_driver KIND RELEASES: NVIDIA's modules for the kind's guest.  Without
+# NVIDIA's source nothing is built and the guests say so; that is reported
+# here as a line, not counted: the source is an input make check cannot
+# fetch (NVM_NVIDIA_SRC, tests/nvidia/build.sh).
+NVM_REAL_DEBUG=${NVM_REAL_DEBUG:-580.142}
+real_driver() {
+	local kind=$1 t0 rc
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	run_logged "nvidia-$kind" "$logs/nvidia-$kind.log" tests/nvidia/build.sh "$kind" $2
+	rc=$?
+	if [ $rc -eq 2 ]; then
+		printf '%-13s %-46s none  (%s)\n' "nvidia-$kind" "NVIDIA's open modules for the $kind guest" \
+			"no NVIDIA source: $(tail -n 1 "$logs/nvidia-$kind.log" | cut -c1-60)"
+		real_line[$kind]="real driver: no source"
+		return
+	fi
+	status[nvidia-$kind]=$rc
+	if [ $rc -eq 0 ]; then
+		passed=$((passed + 1))
+		printf '%-13s %-46s ok    %s\n' "nvidia-$kind" "NVIDIA's open modules for the $kind guest" "$(since "$t0")"
+	else
+		failed=$((failed + 1))
+		printf '%-13s %-46s FAIL  %s\n' "nvidia-$kind" "NVIDIA's open modules for the $kind guest" "$(since "$t0")"
+	fi
+	sed 's/^/    /' "$logs/nvidia-$kind.log" | grep -E '^    (nvidia |   \|)'
+	real_line[$kind]="real driver $(sed -n 's/^nvidia \([^ ]*\) [^ ]*: ok.*/\1/p' "$logs/nvidia-$kind.log" | xargs echo)"
+}
+
 tools_check() {
 	local t0 line p f rc
 	t0=$(date +%s)
@@ -246,11 +276,16 @@ for kind in $fetched_kinds; do
 	step "kernel-${kind#stock-}" "Debian ${kind#stock-} ($(nvm_kind_suites "$kind" | cut -d' ' -f1)): W=1, sparse, stand-in" \
 		kernel_check "$kind"
 done
+# NVIDIA's real driver (tests/nvidia/build.sh) for the stock guest, every
+# release whose source is found, and for the debug guest the newest of the
+# production branch: built before their guests, which load them.
+real_driver stock ""
 guest stock stock-kernel
 guest stock-6.12 kernel-6.12
 # 5.10 and sid: the stand-in, the session and the bounce (time).
 guest stock-5.10 kernel-5.10 '10-*,20-*,65-*'
 guest stock-sid kernel-sid '10-*,20-*,65-*'
+real_driver debug "$NVM_REAL_DEBUG"
 guest debug debug-kernel
 if [ -f tests/tools/run.sh ]; then
 	tools_check
@@ -270,8 +305,9 @@ for kind in $built_kinds debug; do
 	[ "$build" -eq 0 ] && build=ok || build=FAIL
 	d=$(awk -v k="$kind" '$1 == k { print $2 }' "$logs/dkms.kinds" 2>/dev/null)
 	[ "$kind" = debug ] && d= || d=", dkms ${d:-not run}"
-	printf '  %-11s %-22s build %s, %s%s\n' "$kind" "$(nvm_release "$kind" 2>/dev/null)" \
-		"$build" "${guest_line[$kind]:-guest not run}" "$d"
+	r=${real_line[$kind]:-}
+	printf '  %-11s %-22s build %s, %s%s%s\n' "$kind" "$(nvm_release "$kind" 2>/dev/null)" \
+		"$build" "${guest_line[$kind]:-guest not run}" "$d" "${r:+, $r}"
 done
 
 echo "total time $(since "$check_start")"

@@ -2,7 +2,8 @@
 /*
  * nvfuzz: random calls on every mediated node (82-hard-fuzz.sh).
  *
- *   nvfuzz [--ctl P] [--gpu P] [--uvm P] [--calls N] [--seed S] [--reopen K]
+ *   nvfuzz [--ctl P] [--gpu P|-] [--uvm P] [--calls N] [--seed S] [--reopen K]
+ *          [--slow MS]
  *
  * N calls (ioctl, and now and then mmap and poll) on the control, GPU and
  * UVM nodes, drawn from a generator seeded with S (printed; the same seed
@@ -15,12 +16,14 @@
  * nothing; NV_ESC_IOCTL_XFER_CMD around random inner calls, XFER inside
  * XFER; UVM commands known and unknown.  Pointers only ever point into this
  * program's own fuzz arena, so the driver's write-backs cannot corrupt it.
- * Every K calls (default 20000) the nodes are closed and opened again with a
- * small session (client, device, subdevice), so that driver state stays
- * bounded and deeper paths stay reachable.
+ * With --gpu - the GPU node's calls go to a second control file (a driver
+ * without a GPU).  Every K calls (default 20000) the nodes are closed and
+ * opened again with a small session (client, device, subdevice), so that
+ * driver state stays bounded and deeper paths stay reachable.
  *
  * Output: "seed=S", then "calls=N ioctls=N mmaps=N polls=N ok=N" and the
- * count of each errno.  Exit status 0 unless the setup failed; what the
+ * count of each errno.  With --slow MS, a "slow:" line for each ioctl that
+ * took longer than MS milliseconds, and their count (slow=N).  Exit status 0 unless the setup failed; what the
  * driver received is the stand-in's to say (nvabicheck).
  */
 #define _GNU_SOURCE
@@ -281,6 +284,35 @@ static void shape(uint8_t *p, uint32_t nr, uint32_t size, int depth)
 	}
 }
 
+/* --slow MS: each call that took longer is printed, with what it was. */
+static long slow_ms;
+static long nslow;
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int timed_ioctl(int fd, unsigned long req, void *arg, const char *node)
+{
+	long t0 = slow_ms ? now_ms() : 0;
+	int ret = ioctl(fd, req, arg);
+	int err = errno;
+
+	if (slow_ms && now_ms() - t0 > slow_ms) {
+		nslow++;
+		printf("slow: %s req=0x%lx nr=0x%x size=%u ret=%d errno=%d %ld ms\n", node, req,
+		       (unsigned int)_IOC_NR(req), (unsigned int)_IOC_SIZE(req), ret, ret < 0 ? err : 0,
+		       now_ms() - t0);
+		fflush(stdout);
+	}
+	errno = err;
+	return ret;
+}
+
 static void count(int ret)
 {
 	if (ret >= 0)
@@ -316,7 +348,7 @@ static void fuzz_escape(void)
 		arg = rand_ptr(size);
 	req = _IOC(dir, type, nr, size);
 	nioctl++;
-	count(ioctl(fd, req, (void *)(uintptr_t)arg));
+	count(timed_ioctl(fd, req, (void *)(uintptr_t)arg, fd == gpu ? "gpu" : "ctl"));
 }
 
 static void fuzz_uvm(void)
@@ -340,7 +372,7 @@ static void fuzz_uvm(void)
 	if (chance(10))
 		arg = rand_ptr(64);
 	nioctl++;
-	count(ioctl(chance(70) ? uvm : uvm2, cmd, (void *)(uintptr_t)arg));
+	count(timed_ioctl(chance(70) ? uvm : uvm2, cmd, (void *)(uintptr_t)arg, "uvm"));
 }
 
 static void fuzz_mmap(void)
@@ -398,7 +430,7 @@ static void reopen(void)
 	}
 	ctl = open_node(pctl);
 	ctl2 = open_node(pctl);
-	gpu = open_node(pgpu);
+	gpu = open_node(strcmp(pgpu, "-") ? pgpu : pctl);
 	uvm = open_node(puvm);
 	uvm2 = open_node(puvm);
 	client = 0;
@@ -440,8 +472,10 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++k], NULL, 0);
 		else if (!strcmp(argv[k], "--reopen") && k + 1 < argc)
 			every = atol(argv[++k]);
+		else if (!strcmp(argv[k], "--slow") && k + 1 < argc)
+			slow_ms = atol(argv[++k]);
 		else {
-			fprintf(stderr, "usage: nvfuzz [--ctl P --gpu P --uvm P] [--calls N] [--seed S] [--reopen K]\n");
+			fprintf(stderr, "usage: nvfuzz [--ctl P --gpu P|- --uvm P] [--calls N] [--seed S] [--reopen K] [--slow MS]\n");
 			return 2;
 		}
 	}
@@ -480,6 +514,8 @@ int main(int argc, char **argv)
 			fuzz_escape();
 	}
 	printf("calls=%ld ioctls=%ld mmaps=%ld polls=%ld ok=%ld", n, nioctl, nmmap, npoll, nok);
+	if (slow_ms)
+		printf(" slow=%ld", nslow);
 	for (k = 0; k < 160; k++)
 		if (errs[k])
 			printf(" errno%d=%ld", k, errs[k]);

@@ -8,7 +8,8 @@
 # demo-guest.sh as /demo.sh and tests/bench/guest.sh as /bench.sh, our
 # modules under /lib/modules/<ver>/extra/ with a depmod'ed tree, the guest
 # programs (tests/guest/*.c and tests/bench/*.c, static) in /bin and
-# tests/guest/*.sh in /tests.  Modules are built against the kind's
+# tests/guest/*.sh in /tests, and NVIDIA's real modules where
+# tests/nvidia/build.sh built them for the kind.  Modules are built against the kind's
 # kernel from a copy of the sources in build/<kind>/src, so the two kinds never
 # share object files.
 #
@@ -135,6 +136,33 @@ cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
 (cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"
 # What the kernel has built in, so that modprobe of a built-in name succeeds.
 builtin=$(nvm_builtin_dir "$kind")
+
+# NVIDIA's real modules (tests/nvidia/build.sh), where built for this kind:
+# in /lib/nvidia-real/<release>/, apart from the stand-in that has the same
+# names, for tests/guest/95-real.sh to insmod; the kernel's modules they
+# link against (drm) go into the tree modprobe reads.
+copy_kmod() {	# copy_kmod NAME: the kernel's module and its dependencies
+	local f dep
+	f=$(find "$builtin/kernel" -name "$1.ko*" -print -quit 2>/dev/null)
+	[ -n "$f" ] || return 0		# built in, or not in this kernel
+	[ -e "$moddir/${f#"$builtin"/}" ] && return 0
+	mkdir -p "$moddir/$(dirname "${f#"$builtin"/}")"
+	cp "$f" "$moddir/${f#"$builtin"/}"
+	for dep in $(modinfo -F depends "$f" | tr ',' ' '); do
+		copy_kmod "$dep"
+	done
+}
+real=
+for ko in "$NVM_BUILD"/nvidia/*/"$kind"/nvidia.ko; do
+	[ -f "$ko" ] && [ -f "${ko%/nvidia.ko}/nvidia-uvm.ko" ] || continue
+	r=$(basename "$(dirname "$(dirname "$ko")")")
+	mkdir -p "$root/lib/nvidia-real/$r"
+	cp "$ko" "${ko%/nvidia.ko}/nvidia-uvm.ko" "$root/lib/nvidia-real/$r/"
+	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		copy_kmod "$dep"
+	done
+	real="$real $r"
+done
 for f in modules.builtin modules.builtin.modinfo; do
 	if [ -f "$builtin/$f" ]; then cp "$builtin/$f" "$moddir/"; else : > "$moddir/$f"; fi
 done
@@ -145,4 +173,4 @@ mkdir -p "$(dirname "$out")"
 	| gzip -1 > "$out.tmp"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: ${out#"$NVM_ROOT"/} ($kind $rel: $(cd "$mods" && ls -- *.ko 2>/dev/null | xargs echo)" \
-	"$(ls "$bins" | wc -l) programs, $(ls "$root/tests" | wc -l) test scripts)"
+	"$(ls "$bins" | wc -l) programs, $(ls "$root/tests" | wc -l) test scripts${real:+, NVIDIA$real})"

@@ -1,0 +1,171 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# nvm-guest: limit-factor 3
+# NVIDIA's own driver (tests/nvidia/build.sh: the open kernel modules of each
+# release found, loaded without a GPU through the test-only nv_zero_gpus=1):
+# every call that needs no GPU (nvreal) gives the same return, status and
+# payload bytes directly, through nvmediate and from the stand-in acting as
+# the same release with no GPU; nvmediate detects the real module's version,
+# refuses it when forced outside every range, and follows a reload of the
+# driver under it; a fuzz run through the mediated nodes and one with the
+# same seeds on the driver's own nodes leave no kernel report.  No release
+# built: nothing to run, said once (make check reports the build itself).
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+SYS=/sys/class/nvmediate
+REAL=/lib/nvidia-real
+
+releases=$(ls "$REAL" 2>/dev/null)
+if [ -z "$releases" ]; then
+	echo "95-real: no real NVIDIA modules in this guest"
+	nvm_end
+fi
+
+# The driver's device nodes: it registers its character devices but creates
+# no nodes itself (nvidia-modprobe does that on a host).
+real_nodes() {
+	rm -f /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm
+	mknod -m 666 /dev/nvidiactl c 195 255 &&
+	mknod -m 666 /dev/nvidia0 c 195 0 &&
+	mknod -m 666 /dev/nvidia-uvm c "$(sed -n 's/^ *\([0-9]*\) nvidia-uvm$/\1/p' /proc/devices)" 0
+}
+
+real_load() {	# real_load RELEASE: the real modules, nodes made
+	modprobe drm 2>/dev/null	# nvidia.ko links against it where the kernel has it
+	insmod "$REAL/$1/nvidia.ko" nv_zero_gpus=1 > "$T/insmod.txt" 2>&1 &&
+	insmod "$REAL/$1/nvidia-uvm.ko" >> "$T/insmod.txt" 2>&1 &&
+	real_nodes
+}
+
+# diff_line A B: the first few differing lines, on one line.
+diff_line() {
+	diff "$1" "$2" | grep '^[-+][^-+]' | head -n 8 | tr -s ' ' | tr '\n' ';'
+}
+
+# Fuzz calls per run (nvfuzz): fewer on the debug kernel (KASAN, under TCG).
+if [ "$NVM_KERNEL" = debug ]; then
+	FUZZ_CALLS=${NVM_REAL_FUZZ_CALLS:-20000}
+else
+	FUZZ_CALLS=${NVM_REAL_FUZZ_CALLS:-40000}
+fi
+FUZZ_SEED=${NVM_FUZZ_SEED:-$(( $(date +%s) % 1000000 * 2 + 1 ))}
+STATS=/sys/class/nvmediate/stats
+
+forwarded() {	# the calls nvmediate has forwarded, all families
+	cat $STATS/*_forwarded | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# fuzz RELEASE NAME NVFUZZ-ARGS...: two processes, seeds FUZZ_SEED and +1;
+# PASS iff both ran every call and the kernel said nothing.
+fuzz() {
+	r=$1 name=$2
+	shift 2
+	dmesg -c > /dev/null
+	# The driver logs most refusals of its own (tens of thousands of
+	# lines): kept off the console while the fuzz runs, and out of the
+	# kernel log after it, all but the lines that are not the driver's.
+	pk=$(cut -f1 /proc/sys/kernel/printk)
+	echo 1 > /proc/sys/kernel/printk
+	f0=$(forwarded)
+	t0=$(date +%s)
+	half=$((FUZZ_CALLS / 2))
+	nvfuzz --calls $half --seed "$FUZZ_SEED" --slow 1000 "$@" > "$T/f1.txt" 2>&1 &
+	p1=$!
+	nvfuzz --calls $((FUZZ_CALLS - half)) --seed $((FUZZ_SEED + 1)) --slow 1000 "$@" > "$T/f2.txt" 2>&1
+	rc2=$?
+	wait $p1
+	rc1=$?
+	fwd=$(( $(forwarded) - f0 ))
+	dmesg -c > "$T/dmesg.txt"
+	echo "$pk" > /proc/sys/kernel/printk
+	# Whatever is not the driver's goes back into the log for the harness.
+	grep -v '\] NVRM: ' "$T/dmesg.txt" | sed 's/^\[ *[0-9.]*\] //' | while IFS= read -r l; do
+		echo "$l" > /dev/kmsg
+	done
+	reports=$(grep -E 'BUG:|WARNING:|KASAN|UBSAN|Call Trace|general protection|lockdep|circular locking' \
+		"$T/dmesg.txt" | head -n 3 | tr '\n' ';')
+	echo "  $r fuzz $name: seeds $FUZZ_SEED $((FUZZ_SEED + 1)), $(( $(date +%s) - t0 )) s," \
+		"nvmediate forwarded $fwd, driver log lines $(grep -c '\] NVRM: ' "$T/dmesg.txt")," \
+		"kernel reports: ${reports:-none}"
+	sed 's/^/    /' "$T/f1.txt" "$T/f2.txt"
+	if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
+		fail "real-$r-fuzz-$name" "nvfuzz: $(tail -n 2 "$T/f1.txt" "$T/f2.txt" | tr '\n' ' ')"
+	else
+		check "real-$r-fuzz-$name" "kernel log during the fuzz: $reports" [ -z "$reports" ]
+	fi
+}
+
+for rel in $releases; do
+	# The stand-in at the same release with no GPU, for comparison (its
+	# nodes come from devtmpfs; those made for the real driver go first).
+	unload_all
+	rm -f /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm
+	if modprobe nvidia version="$rel" num_gpus=0 && modprobe nvidia-uvm &&
+		wait_node /dev/nvidiactl && wait_node /dev/nvidia-uvm; then
+		[ -e /dev/nvidia0 ] || mknod -m 666 /dev/nvidia0 c 195 0
+		nvreal --version "$rel" > "$T/standin.txt" 2>&1
+	else
+		echo "cannot load the stand-in at $rel" > "$T/standin.txt"
+	fi
+	unload_all
+	if ! real_load "$rel"; then
+		fail "real-$rel-load" "$(tr '\n' ' ' < "$T/insmod.txt") $(dmesg | grep NVRM | tail -n 3 | tr '\n' ' ')"
+		continue
+	fi
+	pass "real-$rel-load"
+	drv=$(sed -n 's/.*Kernel Module for x86_64 *\([0-9.]*\) .*/\1/p' /proc/driver/nvidia/version)
+	check "real-$rel-proc-version" "/proc/driver/nvidia/version says '$drv'" [ "$drv" = "$rel" ]
+
+	nvreal --version "$rel" > "$T/direct.txt" 2>&1
+	check "real-$rel-direct" "nvreal failed on the driver's nodes: $(tail -n 2 "$T/direct.txt" | tr '\n' ' ')" \
+		grep -q '^alloc-client .* status=0x0 client=c1 ' "$T/direct.txt"
+
+	if ! load_nvmediate > "$T/load.txt" 2>&1; then
+		fail "real-$rel-nvmediate" "$(tr '\n' ' ' < "$T/load.txt")"
+		continue
+	fi
+	wait_node /dev/nvproxy-uvm
+	nvreal --version "$rel" --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
+		> "$T/med.txt" 2>&1
+	check "real-$rel-same-answers" "user space saw different answers: $(diff_line "$T/direct.txt" "$T/med.txt")" \
+		cmp -s "$T/direct.txt" "$T/med.txt"
+	state="$(cat $SYS/driver_version) $(cat $SYS/tier) $(cat $SYS/version_source)"
+	check "real-$rel-detected" "nvmediate detected '$state', wanted '$rel exact module'" \
+		[ "$state" = "$rel exact module" ]
+	echo "  $rel: $(grep -c . "$T/direct.txt") calls compared; detected: $state"
+	# The stand-in cannot know what NVIDIA's build wrote into the build
+	# version (title, changelist) nor the RM's CPUID description of the
+	# CPU: those two payloads count by return and status only.
+	for f in direct standin; do
+		sed -E '/^(ctrl-build-version|ctrl-cpu-info) /s/ sum=[0-9a-f]+$//' "$T/$f.txt" > "$T/$f.cmp"
+	done
+	check "real-$rel-standin-alike" "the stand-in answers otherwise: $(diff_line "$T/direct.cmp" "$T/standin.cmp")" \
+		cmp -s "$T/direct.cmp" "$T/standin.cmp"
+
+	# The driver reloaded under a loaded nvmediate: the same answers.
+	rmmod nvidia_uvm && rmmod nvidia && real_load "$rel" &&
+		nvreal --version "$rel" --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
+		> "$T/med2.txt" 2>&1
+	check "real-$rel-driver-reload" "after reloading the driver: $(diff_line "$T/direct.txt" "$T/med2.txt")" \
+		cmp -s "$T/direct.txt" "$T/med2.txt"
+
+	# Fuzz: the same seeds and count through nvmediate, then on the driver's
+	# own nodes.  What reached the driver: nvmediate's forwarded counters
+	# (all of the raw run's calls reach it); kernel reports of each run.
+	fuzz "$rel" mediated --ctl /dev/nvproxy --gpu - --uvm /dev/nvproxy-uvm
+	fuzz "$rel" raw --ctl /dev/nvidiactl --gpu - --uvm /dev/nvidia-uvm
+
+	# Forced outside every range: refused at open, nothing reaches the driver.
+	rmmod nvmediate
+	if load_nvmediate force_version=9999.1 > "$T/load.txt" 2>&1; then
+		out=$(openclose --path /dev/nvproxy --count 1 --expect EPROTONOSUPPORT 2>&1)
+		check "real-$rel-outside-refused" "open with force_version=9999.1: $out" [ $? -eq 0 ]
+	else
+		fail "real-$rel-outside-refused" "$(tr '\n' ' ' < "$T/load.txt")"
+	fi
+	unload_all
+done
+rm -f /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm
+nvm_end
