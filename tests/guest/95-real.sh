@@ -7,8 +7,9 @@
 # payload bytes directly, through nvmediate and from the stand-in acting as
 # the same release with no GPU; nvmediate detects the real module's version,
 # refuses it when forced outside every range, and follows a reload of the
-# driver under it; a fuzz run through the mediated nodes and one with the
-# same seeds on the driver's own nodes leave no kernel report.  No release
+# driver under it; a control's command flipped to a kernel-only one in
+# flight never reaches it; a fuzz run through the mediated nodes and one with
+# the same seeds on the driver's own nodes leave no kernel report.  No release
 # built: nothing to run, said once (make check reports the build itself).
 . "$(dirname "$0")/lib.sh"
 nvm_begin
@@ -50,6 +51,8 @@ if [ "$NVM_KERNEL" = debug ]; then
 else
 	FUZZ_CALLS=${NVM_REAL_FUZZ_CALLS:-40000}
 fi
+FLIP_CALLS=${NVM_FLIP_CALLS:-3000}
+DETECTED=0
 FUZZ_SEED=${NVM_FUZZ_SEED:-$(( $(date +%s) % 1000000 * 2 + 1 ))}
 STATS=/sys/class/nvmediate/stats
 
@@ -151,6 +154,30 @@ for rel in $releases; do
 	check "real-$rel-driver-reload" "after reloading the driver: $(diff_line "$T/direct.txt" "$T/med2.txt")" \
 		cmp -s "$T/direct.txt" "$T/med2.txt"
 
+	# Payload flips: the command of an allowed control rewritten to a
+	# kernel-only one while the call is on its way.  NVIDIA's driver keeps
+	# no record of what it received; one that got the refused command
+	# answers it with another status (nvflip's "other").
+	# The detector itself: on the driver's own node flips do land (fewer
+	# from 595, which copies the payload in as soon as the call arrives);
+	# checked over all releases after the loop.
+	out=$(nvflip --field ctrl-cmd --ctl /dev/nvidiactl --calls "$FLIP_CALLS" 2>&1)
+	echo "  $rel flip on /dev/nvidiactl: $out"
+	DETECTED=$((DETECTED + $(echo "$out" | sed -n 's/.* other=\([0-9]*\).*/\1/p')))
+	for field in ctrl-cmd xfer-inner-cmd; do
+		out=$(nvflip --field $field --ctl /dev/nvproxy --calls "$FLIP_CALLS" 2>&1)
+		echo "  $rel flip $out"
+		other=$(echo "$out" | sed -n 's/.* other=\([0-9]*\).*/\1/p')
+		refused=$(echo "$out" | sed -n 's/.* refused=\([0-9]*\).*/\1/p')
+		if [ -z "$other" ] || [ "$other" != 0 ]; then
+			fail "real-$rel-flip-$field" "the driver answered a refused command: $out"
+		elif [ "${refused:-0}" = 0 ] && [ "$NVM_KERNEL" != debug ]; then
+			fail "real-$rel-flip-$field" "inconclusive: no flip landed ($out)"
+		else
+			pass "real-$rel-flip-$field"
+		fi
+	done
+
 	# Fuzz: the same seeds and count through nvmediate, then on the driver's
 	# own nodes.  What reached the driver: nvmediate's forwarded counters
 	# (all of the raw run's calls reach it); kernel reports of each run.
@@ -167,5 +194,7 @@ for rel in $releases; do
 	fi
 	unload_all
 done
+check real-flip-detects "no flip to a kernel-only command reached the driver through its own node" \
+	[ "$DETECTED" -gt 0 ]
 rm -f /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm
 nvm_end

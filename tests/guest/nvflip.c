@@ -13,7 +13,10 @@
  * a refused value is the stand-in's to say (debugfs watch); this program
  * counts the flips (stores of a new value) and what the calls returned:
  * 0, the refusal the validator gives for the refused value, or another
- * answer.
+ * answer (for the command fields, made on a root client of its own, also a
+ * call that returned 0 with a status other than NV_OK: the driver answered
+ * a command it was not allowed to get, which a driver that keeps no record,
+ * NVIDIA's own, shows only this way).
  *
  * With --fill-maps the process first fills its vm.max_map_count with
  * one-page mappings, so that nvmediate cannot map anything more into it.
@@ -111,6 +114,7 @@ int main(int argc, char **argv)
 	int fill = 0, nflip = 1, k, ctl, uvm = -1, uvm2 = -1, pipefd[2], want_refused = 0, f;
 	unsigned long req = 0;
 	uint32_t *want_status = NULL;	/* set: a refusal answered in this status */
+	int check_status = 0;		/* set: an allowed call's status is NV_OK */
 	void *arg = NULL;
 	int fd = -1;
 	pthread_t th[8];
@@ -147,6 +151,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	/*
+	 * A root client for the controls, so that the allowed value gets
+	 * status 0 from the driver and a refused command that reached it
+	 * would show as another status (counted in other).
+	 */
+	{
+		struct nvos21 root = { .hClass = NV01_ROOT_CLIENT };
+
+		if (!xioctl(ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(root)), &root) && !root.status)
+			c.hClient = c.hObject = root.hObjectNew;
+	}
 	/* An allowed control: GET_ATTACHED_IDS with its 128-byte params. */
 	c.cmd = CMD_ALLOWED;
 	c.params = (uintptr_t)params;
@@ -164,6 +179,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(name, "ctrl-cmd") || !strcmp(name, "xfer-inner-cmd")) {
 		target = &c.cmd, val_a = CMD_ALLOWED, val_b = CMD_REFUSED, want_refused = -EPERM;
+		check_status = c.hClient != 0;
 		fd = ctl;
 		if (name[0] == 'x')
 			req = NV_IOC(NV_ESC_IOCTL_XFER_CMD, sizeof(x)), arg = &x;
@@ -229,11 +245,14 @@ int main(int argc, char **argv)
 		int ret;
 
 		*target = val_a;
+		c.status = 0;
 		if (want_status)
 			*want_status = 0;
 		ret = xioctl(fd, req, arg);
 		if (ret == 0 && want_status && *want_status == NV_ERR_INVALID_ARGUMENT)
 			refused++;	/* answered as the driver answers it */
+		else if (ret == 0 && check_status && c.status != NV_OK)
+			other++;	/* the driver answered another command */
 		else if (ret == 0)
 			ok++;
 		else if (want_refused && ret == want_refused)
