@@ -57,6 +57,12 @@
 #define NVM_NV01_ROOT_NON_PRIV		0x1
 #define NVM_NV01_ROOT_CLIENT		0x41
 #define NVM_NV_ROOT_PARAMS_SIZE		4
+/*
+ * NVOS64 (nvos.h): pRightsRequested, an optional RS_ACCESS_MASK the driver
+ * copies in, is the pointer after pAllocParms; the mask is one 32-bit limb.
+ */
+#define NVM_NVOS64_RIGHTS_AFTER_PARAMS	8
+#define NVM_RS_ACCESS_MASK_SIZE		4
 /* NV_STATUS values the driver writes into a payload (nvstatuscodes.h). */
 #define NVM_NV_ERR_INVALID_ARGUMENT	0x1f
 #define NVM_NV_ERR_INVALID_CLASS	0x22

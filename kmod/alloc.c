@@ -36,7 +36,8 @@ bool nvm_alloc_is_client(u32 hclass)
  * NV_ERR_INVALID_CLASS), kernel-callback event class (-EPERM), privilege
  * (-EPERM), params size not recorded (-EPERM), over 1 MiB (-E2BIG),
  * required params NULL (-EINVAL); then, root clients included, not
- * admitted by the profile (-EPERM, policy.c).
+ * admitted by the profile (-EPERM, policy.c).  The params and NVOS64's
+ * rights mask must be readable (-EFAULT, checked in validate.c).
  *
  * Return: true when the call may be forwarded.
  */
@@ -61,6 +62,16 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	}
 	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
 	memcpy(&params, c->payload + off_params, sizeof(params));
+	/*
+	 * NVOS64's rights mask: the driver copies it in after the class
+	 * params and, when that copy fails, does not free its copy of the
+	 * params (serverAllocApiCopyIn at 535, 580 and 595): checked
+	 * readable like the params, so that call never reaches it.
+	 */
+	v->rights = 0;
+	if (off_params == l->a64_params && c->size == l->a64_size)
+		memcpy(&v->rights, c->payload + off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS,
+		       sizeof(v->rights));
 	v->family = NVM_FAM_ALLOC;
 	v->number = hclass;
 	v->fds = NULL;

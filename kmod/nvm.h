@@ -345,6 +345,8 @@ struct nvm_call {
  * @status_off: byte offset of the status field in the payload
  * @nested: user pointer to params the driver will read, or 0
  * @nested_size: bytes the driver reads at @nested
+ * @rights: user pointer to the access-rights mask of an NVOS64 allocation
+ *	(pRightsRequested), or 0
  * @fds: the fd fields of the payload of the entry matched last (nvabi_fds
  *	of the escape, control, class or UVM entry that @family names): in
  *	the checked copy for an escape, at @nested for a control or class,
@@ -362,6 +364,7 @@ struct nvm_verdict {
 	unsigned int status_off;
 	u64 nested;
 	u32 nested_size;
+	u64 rights;
 	const struct nvabi_fd *fds;
 	unsigned int nfds;
 	u32 payload_size;

@@ -218,6 +218,8 @@ void nvm_req_free(struct nvm_req *req)
  * @readable_size: their size
  * @readable_rule: the rule refusing them when they are not; NULL when
  *	nothing is to be checked
+ * @rights: user address of an NVOS64's rights mask that must be readable
+ *	too, or 0
  */
 struct nvm_fetched {
 	int hdr_err;
@@ -227,6 +229,7 @@ struct nvm_fetched {
 	u64 readable;
 	u32 readable_size;
 	const char *readable_rule;
+	u64 rights;
 };
 
 /*
@@ -432,15 +435,19 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	f->readable_size = v.nested_size;
 	f->readable_rule = v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
 			   "class-params-unreadable";
+	f->rights = v.family == NVM_FAM_ALLOC ? v.rights : 0;
 	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
 /*
  * The user memory a verdict still needs, outside the profile's read side:
- * the status of an answer, and the readability of nested params.
+ * the status of an answer, and the readability of nested params and of an
+ * NVOS64's rights mask.
  */
 static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *rep, int ret)
 {
+	const char *rule;
+
 	if (ret == NVM_ANSWERED && f->answer_at &&
 	    copy_to_user(f->answer_at, &f->answer, sizeof(f->answer))) {
 		rep->outcome = NVM_OUT_REFUSED;
@@ -448,10 +455,15 @@ static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *r
 	}
 	if (ret || !f->readable_rule)
 		return ret;
+	rule = f->readable_rule;
 	ret = nvm_check_readable(f->readable, f->readable_size);
+	if (!ret && f->rights) {
+		rule = "class-rights-unreadable";
+		ret = nvm_check_readable(f->rights, NVM_RS_ACCESS_MASK_SIZE);
+	}
 	if (ret) {
 		rep->outcome = NVM_OUT_REFUSED;
-		rep->rule = f->readable_rule;
+		rep->rule = rule;
 		rep->err = ret;
 		rep->status = 0;
 	}

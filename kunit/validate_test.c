@@ -336,15 +336,19 @@ static void validate_test_control_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.err, 0);
 	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
 	KUNIT_EXPECT_EQ(test, v.status_off, (unsigned int)l->ctl_status);
-	/* flags 0x1 and 0x2: never from user space, even with every policy */
+	/* flags 0x1 and 0x2: never from user space, even with every policy;
+	 * answered as the driver answers them */
 	size = nvm_test_ctl(buf, abi, user->cmd, NVM_NVOS54_FLAGS_IRQL_RAISED,
 			    NVM_TEST_PARAMS_PTR, user->size);
 	KUNIT_EXPECT_FALSE(test, DECIDE(NVM_TEST_ALL_POLICY));
-	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, v.err, 0);
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_INVALID_ARGUMENT);
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-flags");
 	size = nvm_test_ctl(buf, abi, user->cmd, NVM_NVOS54_FLAGS_LOCK_BYPASS,
 			    NVM_TEST_PARAMS_PTR, user->size);
 	KUNIT_EXPECT_FALSE(test, DECIDE(NVM_TEST_ALL_POLICY));
-	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, v.err, 0);
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_INVALID_ARGUMENT);
 	/* FINN-serialized: only with allow_finn */
 	size = nvm_test_ctl(buf, abi, user->cmd, NVM_NVOS54_FLAGS_FINN_SERIALIZED,
 			    NVM_TEST_PARAMS_PTR, user->size + 8);
@@ -366,13 +370,16 @@ static void validate_test_control_rules(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, nvm_test_decide(gabi, NVM_NODE_CTL, NVM_POLICY_GSS,
 							NVM_NV_ESC_RM_CONTROL, size, buf, &v));
 	}
-	/* params NULL iff size 0 */
+	/* params NULL iff size 0: the driver's answer too */
 	size = nvm_test_ctl(buf, abi, user->cmd, 0, 0, user->size);
 	KUNIT_EXPECT_FALSE(test, DECIDE(0));
-	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, v.err, 0);
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_INVALID_ARGUMENT);
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-params-null");
 	size = nvm_test_ctl(buf, abi, user->cmd, 0, NVM_TEST_PARAMS_PTR, 0);
 	KUNIT_EXPECT_FALSE(test, DECIDE(0));
-	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, v.err, 0);
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_INVALID_ARGUMENT);
 	/* over 1 MiB: -E2BIG, before the command is even looked up */
 	size = nvm_test_ctl(buf, abi, 0x00ff0001, 0, NVM_TEST_PARAMS_PTR, NVM_PARAMS_MAX + 1);
 	KUNIT_EXPECT_FALSE(test, DECIDE(0));

@@ -112,6 +112,7 @@ if setup 595.45.04; then
 	refused class-kernel-callback "ret=-EPERM" $CTL 0x2b 48 12=0x78 16=buf:24
 	refused class-params-null "ret=-EINVAL" $CTL 0x2b 48 12=0x79
 	refused class-params-unreadable "ret=-EFAULT" $CTL 0x2b 48 12=0x79 16=bad
+	refused class-rights-unreadable "ret=-EFAULT" $CTL 0x2b 48 12=0x79 16=buf:24 24=bad
 	refused alloc-size "ret=-EINVAL" $CTL 0x2b 40 12=0x79 16=buf:24
 	refused uvm-unknown "ret=-ENOTTY" --uvm $UVM 201 16
 	refused uvm-tools-command "ret=-EINVAL" --uvm $UVM 0x39 8
