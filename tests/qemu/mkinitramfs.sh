@@ -112,6 +112,16 @@ build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
 	-I"$src/abi/generated" -DNVM_VERSION="\"$(cat "$src/VERSION")\"" -o "$bins/nvproxyctl" \
 	"$src/tools/nvproxyctl/nvproxyctl.c" "$src/tools/nvproxyctl/cdi.c" \
 	"$src/tools/nvproxyctl/spec.c" "$src/abi/generated/nvabi_tables.c" || true
+# The GPU host check's tools (tests/gpu/, for 96-gpu-tools.sh): the recording
+# shim and a program for it to record, dynamic (the guest's C library and
+# loader come with build/podman, below).
+dyn=$work/dyn
+rm -rf "$dyn"
+mkdir -p "$dyn"
+build "guest-nvtrace" gcc -shared -fPIC -O2 -Wall -Wextra -o "$dyn/nvtrace.so" \
+	"$src/tests/gpu/nvtrace.c" || true
+build "guest-nvcalls" gcc -O2 -Wall -Wextra -I"$src/tests/guest" -o "$dyn/nvcalls" \
+	"$src/tests/gpu/nvcalls.c" || true
 
 # The tree.
 rm -rf "$root"
@@ -127,6 +137,10 @@ install -m 0755 "$NVM_ROOT/tests/bench/guest.sh" "$root/bench.sh"
 echo "$kind" > "$root/etc/nvm/kind"
 cp "$bins"/* "$root/bin/" 2>/dev/null || true
 cp "$src"/tests/guest/*.sh "$root/tests/" 2>/dev/null || true
+[ ! -f "$dyn/nvtrace.so" ] || install -D -m 0755 "$dyn/nvtrace.so" "$root/usr/lib/nvtrace.so"
+[ ! -f "$dyn/nvcalls" ] || install -m 0755 "$dyn/nvcalls" "$root/bin/nvcalls"
+mkdir -p "$root/usr/share/gpu-fixtures"
+cp "$src"/tests/gpu/fixtures/*.trace "$root/usr/share/gpu-fixtures/" 2>/dev/null || true
 # podman, runc, crun for 90-podman.sh (Debian's packages, cached in build/podman)
 if "$NVM_ROOT/tests/qemu/podman.sh" "$NVM_BUILD/podman" > /dev/null; then
 	cp -a "$NVM_BUILD/podman/root/." "$root/"
