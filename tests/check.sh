@@ -64,6 +64,18 @@ run_logged() {
 	return $rc
 }
 
+# tally NAME DESCRIPTION RC T0: count one test and print its line.
+tally() {
+	status[$1]=$3
+	if [ "$3" -eq 0 ]; then
+		passed=$((passed + 1))
+		printf '%-13s %-46s ok    %s\n' "$1" "$2" "$(since "$4")"
+	else
+		failed=$((failed + 1))
+		printf '%-13s %-46s FAIL  %s\n' "$1" "$2" "$(since "$4")"
+	fi
+}
+
 # step NAME DESCRIPTION CMD...: run CMD as one test, its output in the log.
 step() {
 	local name=$1 desc=$2 t0 rc
@@ -71,13 +83,8 @@ step() {
 	t0=$(date +%s)
 	run_logged "$name" "$logs/$name.log" "$@"
 	rc=$?
-	status[$name]=$rc
-	if [ $rc -eq 0 ]; then
-		passed=$((passed + 1))
-		printf '%-13s %-46s ok    %s\n' "$name" "$desc" "$(since "$t0")"
-	else
-		failed=$((failed + 1))
-		printf '%-13s %-46s FAIL  %s\n' "$name" "$desc" "$(since "$t0")"
+	tally "$name" "$desc" $rc "$t0"
+	if [ $rc -ne 0 ]; then
 		tail -n 25 "$logs/$name.log" | sed 's/^/      | /'
 		echo "      (whole output: ${logs#"$NVM_ROOT"/}/$name.log)"
 	fi
@@ -211,14 +218,7 @@ real_driver() {
 		real_line[$kind]="real driver: no source"
 		return
 	fi
-	status[nvidia-$kind]=$rc
-	if [ $rc -eq 0 ]; then
-		passed=$((passed + 1))
-		printf '%-13s %-46s ok    %s\n' "nvidia-$kind" "NVIDIA's open modules for the $kind guest" "$(since "$t0")"
-	else
-		failed=$((failed + 1))
-		printf '%-13s %-46s FAIL  %s\n' "nvidia-$kind" "NVIDIA's open modules for the $kind guest" "$(since "$t0")"
-	fi
+	tally "nvidia-$kind" "NVIDIA's open modules for the $kind guest" $rc "$t0"
 	sed 's/^/    /' "$logs/nvidia-$kind.log" | grep -E '^    (nvidia |   \|)'
 	real_line[$kind]="real driver $(sed -n 's/^nvidia \([^ ]*\) [^ ]*: ok.*/\1/p' "$logs/nvidia-$kind.log" | xargs echo)"
 }
