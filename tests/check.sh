@@ -219,7 +219,7 @@ real_driver() {
 		return
 	fi
 	tally "nvidia-$kind" "NVIDIA's open modules for the $kind guest" $rc "$t0"
-	sed 's/^/    /' "$logs/nvidia-$kind.log" | grep -E '^    (nvidia |   \|)'
+	sed 's/^/    /' "$logs/nvidia-$kind.log" | grep -E '^    (nvidia [^ ]* [^ ]*: (ok|FAIL)|   \|)'
 	real_line[$kind]="real driver $(sed -n 's/^nvidia \([^ ]*\) [^ ]*: ok.*/\1/p' "$logs/nvidia-$kind.log" | xargs echo)"
 }
 

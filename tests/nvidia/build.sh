@@ -20,8 +20,8 @@
 # and the release does not know it.  The stripped modules end up in
 # build/nvidia/<release>/<kind>/{nvidia,nvidia-uvm}.ko.
 #
-# Output: one line per release, "nvidia RELEASE KIND: ok (...)" or
-# "nvidia RELEASE KIND: FAIL ...".  Exit status: 0 when every release built;
+# Output: for each release "nvidia RELEASE KIND: building (log: ...)", then
+# "nvidia RELEASE KIND: ok (...)" or "nvidia RELEASE KIND: FAIL ...".  Exit status: 0 when every release built;
 # 2 when no source was found at all.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
@@ -128,6 +128,7 @@ rc=0
 for rel in "$@"; do
 	log=$top/$rel/build-$kind.log
 	mkdir -p "$top/$rel"
+	echo "nvidia $rel $kind: building (log: ${log#"$NVM_ROOT"/})"
 	if build_release "$rel" > "$log" 2>&1; then
 		echo "nvidia $rel $kind: ok ($(tail -n 1 "$log" | sed 's/^nvidia [^ ]* [^ ]*: //'))"
 	else
