@@ -109,7 +109,7 @@ if setup 595.45.04 sets="$SETS"; then
 	refused esc "ret=-EPERM" $L/nvidiactl 0xd6 8
 	refused uvm "ret=-EPERM" --uvm $L/nvidia-uvm 0x30000001 16
 	# the shape is checked first
-	refused shape-first "ret=-EINVAL" $L/nvidiactl 0x2a 32 8=0x201 16=buf:128 24=124
+	refused shape-first "ret=0 status=0x1f" $L/nvidiactl 0x2a 32 8=0x201 16=buf:128 24=124 st=28
 	# the same calls on a compute + utility set reach the driver
 	forwarded ctrl-other-set /dev/nvmediate/cu/nvidiactl 0x2a 32 8=0x201 16=buf:128 24=128 st=28
 	forwarded esc-other-set /dev/nvmediate/cu/nvidiactl 0xd6 8

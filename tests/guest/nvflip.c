@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	 * status 0 from the driver and a refused command that reached it
 	 * would show as another status (counted in other).
 	 */
-	{
+	if (!fill) {	/* with --fill-maps the first call must be the one under test */
 		struct nvos21 root = { .hClass = NV01_ROOT_CLIENT };
 
 		if (!xioctl(ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(root)), &root) && !root.status)
