@@ -47,7 +47,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	const struct nvabi_class *e;
 	unsigned int off_class, off_params, off_status;
 	u32 hclass;
-	u64 params;
+	u64 params, rights = 0;
 
 	if (l->a21_size && c->size == l->a21_size) {
 		off_class = l->a21_class;
@@ -57,21 +57,21 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		off_class = l->a64_class;
 		off_params = l->a64_params;
 		off_status = l->a64_status;
+		/*
+		 * NVOS64's rights mask: the driver copies it in after the
+		 * class params and, when that copy fails, does not free its
+		 * copy of the params (serverAllocApiCopyIn at 535, 580 and
+		 * 595): checked readable like the params, so that call never
+		 * reaches it.
+		 */
+		memcpy(&rights, c->payload + off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS,
+		       sizeof(rights));
 	} else {
 		return nvm_refuse(v, -EINVAL, "esc-size");
 	}
 	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
 	memcpy(&params, c->payload + off_params, sizeof(params));
-	/*
-	 * NVOS64's rights mask: the driver copies it in after the class
-	 * params and, when that copy fails, does not free its copy of the
-	 * params (serverAllocApiCopyIn at 535, 580 and 595): checked
-	 * readable like the params, so that call never reaches it.
-	 */
-	v->rights = 0;
-	if (off_params == l->a64_params && c->size == l->a64_size)
-		memcpy(&v->rights, c->payload + off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS,
-		       sizeof(v->rights));
+	v->rights = rights;
 	v->family = NVM_FAM_ALLOC;
 	v->number = hclass;
 	v->fds = NULL;
