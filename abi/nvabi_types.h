@@ -179,4 +179,14 @@ struct nvabi_rmlayout {
 	__u8 a64_size, a64_class, a64_params, a64_psize, a64_flags, a64_status;
 };
 
+/*
+ * What the UVM driver answers a command it does not have, per ABI
+ * (nvabi_abi_uvm_unknown[abi]): its test entry points take every command
+ * the driver's switch does not name and, disabled (the default), answer
+ * EINVAL or, from 570.86.15, ENOSYS.  NONE: not found in the source.
+ */
+#define NVABI_UVM_UNKNOWN_NONE		0
+#define NVABI_UVM_UNKNOWN_EINVAL	1
+#define NVABI_UVM_UNKNOWN_ENOSYS	2
+
 #endif /* _NVABI_TYPES_H */

@@ -43,7 +43,8 @@ static bool nvm_esc_size_ok(const struct nvabi_esc *e, unsigned int size)
  * @c: the call (@c->payload is not read)
  * @v: verdict, set on refusal
  *
- * Order: unknown number (-ENOTTY), XFER inside XFER (-EINVAL), node
+ * Order: unknown number (-EINVAL, as the driver answers it), XFER inside
+ * XFER (-EINVAL), node
  * (-EINVAL), privilege (-EPERM), size (-EINVAL), not admitted by the
  * profile (-EPERM, policy.c).
  *
@@ -56,7 +57,7 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->family = NVM_FAM_ESCAPE;
 	v->number = c->nr;
 	if (!e)
-		return nvm_refuse(v, -ENOTTY, "esc-unknown");
+		return nvm_refuse(v, -EINVAL, "esc-unknown");
 	v->fds = &nvabi_fds[e->fd];
 	v->nfds = e->nfd;
 	v->payload_size = c->size;

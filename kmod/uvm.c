@@ -10,15 +10,33 @@
 #include "nvm.h"
 #include "nvabi_tables.h"
 
+/*
+ * What the driver of ABI @abi answers a command its UVM node does not
+ * take: its disabled test entry points answer for it (the ABI tables say
+ * which errno); -ENOTTY where the source did not say.
+ */
+static int nvm_uvm_unknown_err(unsigned int abi)
+{
+	switch (abi < NVABI_NR_ABIS ? nvabi_abi_uvm_unknown[abi] : NVABI_UVM_UNKNOWN_NONE) {
+	case NVABI_UVM_UNKNOWN_EINVAL:
+		return -EINVAL;
+	case NVABI_UVM_UNKNOWN_ENOSYS:
+		return -ENOSYS;
+	default:
+		return -ENOTTY;
+	}
+}
+
 /**
  * nvm_uvm_decide() - check a UVM command
  * @c: the call (@c->nr is the ioctl command; no payload is read)
  * @v: verdict, set on refusal
  * @size: set to the payload size the driver copies in
  *
- * Order: unknown command (-ENOTTY), a command of /dev/nvidia-uvm-tools
- * (-EINVAL: that node is not mediated), not admitted by the profile
- * (-EPERM, policy.c).
+ * Order: unknown command, a command of /dev/nvidia-uvm-tools (that node is
+ * not mediated), both answered as the driver answers a command its UVM
+ * node lacks (-EINVAL, or -ENOSYS from 570.86.15); not admitted by the
+ * profile (-EPERM, policy.c).
  *
  * Return: true when the call may be forwarded.
  */
@@ -30,12 +48,12 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	v->family = NVM_FAM_UVM;
 	v->number = c->nr;
 	if (!e)
-		return nvm_refuse(v, -ENOTTY, "uvm-unknown");
+		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-unknown");
 	v->fds = &nvabi_fds[e->fd];
 	v->nfds = e->nfd;
 	v->payload_size = e->size;
 	if (e->node != NVABI_NODE_UVM)
-		return nvm_refuse(v, -EINVAL, "uvm-node");
+		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-node");
 	if (!nvm_profile_check(c, v, NVM_FAM_UVM, c->nr))
 		return false;
 	*size = e->size;

@@ -28,9 +28,11 @@
  * their order are those of checking first and reading after.
  *
  * Answers (docs/errors.md lists them all):
- *   -ENOTTY  unknown escape or UVM command, or not an NVIDIA ioctl
- *   -EINVAL  wrong size, a flag user space may not set, wrong node,
- *            params NULL while their size is not 0 or the reverse
+ *   -EINVAL  unknown escape, or not an NVIDIA ioctl; wrong size, a flag
+ *            user space may not set, wrong node, params NULL while their
+ *            size is not 0 or the reverse
+ *   -EINVAL or -ENOSYS  a UVM command the UVM node does not take (what
+ *            that driver version answers: nvabi_abi_uvm_unknown)
  *   -EFAULT  the payload or nested params cannot be read
  *   -E2BIG   control or class params larger than 1 MiB
  *   -EPERM   refused by the policy (privilege, FINN, GSS-legacy, kernel
@@ -380,8 +382,9 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	bool audited = false;
 	int ret;
 
+	/* The driver reads only the number; nvmediate refuses other types. */
 	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
-		nvm_refuse(&v, -ENOTTY, "esc-unknown");
+		nvm_refuse(&v, -EINVAL, "esc-unknown");
 		/* Not the driver's ioctl: forwarded untouched when audited. */
 		return nvm_verdict_apply(nf, &c, &v, arg, rep, f);
 	}

@@ -237,10 +237,12 @@ static void policy_test_answers(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, nvm_uvm_decide(&c, &v, &size));
 	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
 	KUNIT_EXPECT_STREQ(test, v.rule, "uvm-profile");
-	/* ... after the shape: an unknown command is still -ENOTTY. */
+	/* ... after the shape: an unknown command is still the driver's answer. */
 	c.nr = 201;
 	KUNIT_EXPECT_FALSE(test, nvm_uvm_decide(&c, &v, &size));
-	KUNIT_EXPECT_EQ(test, v.err, -ENOTTY);
+	KUNIT_EXPECT_STREQ(test, v.rule, "uvm-unknown");
+	KUNIT_EXPECT_EQ(test, v.err, nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_ENOSYS ?
+			-ENOSYS : -EINVAL);
 	kfree(p);
 }
 

@@ -30,6 +30,7 @@ extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];
 extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];
 extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];
 extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];
+extern const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS];
 extern const char *const nvabi_esc_names[NVABI_NR_ESCS];
 extern const char *const nvabi_ctrl_names[NVABI_NR_CTRLS];
 extern const char *const nvabi_class_names[NVABI_NR_CLASSES];

@@ -83,7 +83,7 @@ forwarded() {
 
 # --- every rule, at 595.45.04 (NVOS54 32 bytes, status at 28; NVOS64 48, status at 40) ---
 if setup 595.45.04; then
-	refused esc-unknown "ret=-ENOTTY" $CTL 0x01 4
+	refused esc-unknown "ret=-EINVAL" $CTL 0x01 4
 	refused esc-size "ret=-EINVAL" $CTL 0x2a 31
 	refused esc-size-array "ret=-EINVAL" $CTL 0xc8 73
 	refused esc-node "ret=-EINVAL" $GPU 0x2a 32
@@ -91,7 +91,7 @@ if setup 595.45.04; then
 	refused esc-root "ret=-EPERM" $GPU 0xd8 4
 	refused esc-unreadable "ret=-EFAULT" --bad $CTL 0x2a 32
 	refused xfer-size "ret=-EINVAL" --xfer $CTL 0x2a 16385
-	refused xfer-unknown "ret=-ENOTTY" --xfer $CTL 0x01 4
+	refused xfer-unknown "ret=-EINVAL" --xfer $CTL 0x01 4
 	refused xfer-inner-size "ret=-EINVAL" --xfer $CTL 0x2a 31
 	refused xfer-nested "ret=-EINVAL" --xfer $CTL 0xd3 16
 	refused ctrl-unknown "ret=0 status=0x56" $CTL 0x2a 32 8=0x00ff0001 st=28
@@ -114,8 +114,8 @@ if setup 595.45.04; then
 	refused class-params-unreadable "ret=-EFAULT" $CTL 0x2b 48 12=0x79 16=bad
 	refused class-rights-unreadable "ret=-EFAULT" $CTL 0x2b 48 12=0x79 16=buf:24 24=bad
 	refused alloc-size "ret=-EINVAL" $CTL 0x2b 40 12=0x79 16=buf:24
-	refused uvm-unknown "ret=-ENOTTY" --uvm $UVM 201 16
-	refused uvm-tools-command "ret=-EINVAL" --uvm $UVM 0x39 8
+	refused uvm-unknown "ret=-ENOSYS" --uvm $UVM 201 16
+	refused uvm-tools-command "ret=-ENOSYS" --uvm $UVM 0x39 8
 	refused uvm-unreadable "ret=-EFAULT" --uvm --bad $UVM 0x30000001 16
 
 	forwarded ctrl-allowed $CTL 0x2a 32 8=0x102 16=buf:108 24=108 st=28

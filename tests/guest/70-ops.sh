@@ -123,7 +123,7 @@ if setup; then
 		nc=$(tcount "$T/trace" 'family=alloc number=0x79 size=48 ' 'verdict=forwarded')
 		ne=$(tcount "$T/trace" 'family=escape number=0xd6 size=8 ' 'verdict=forwarded')
 		nu=$(tcount "$T/trace" 'node=uvm ' 'family=uvm number=0x30000001 size=16 ' 'verdict=forwarded')
-		nx=$(tcount "$T/trace" 'node=uvm ' 'family=uvm number=0xc9 ' 'verdict=refused rule=uvm-unknown err=-25')
+		nx=$(tcount "$T/trace" 'node=uvm ' 'family=uvm number=0xc9 ' 'verdict=refused rule=uvm-unknown err=-38')
 		no=$(tcount "$T/trace" 'nvmediate_file:' 'op=open ')
 		nof=$(tcount "$T/trace" 'nvmediate_file:' 'op=open ' 'ret=-6')
 		nrel=$(tcount "$T/trace" 'nvmediate_file:' 'op=release ')
@@ -135,7 +135,7 @@ if setup; then
 	dmesg > "$T/dmesg"
 	n=$(tcount "$T/dmesg" 'nvmediate: refused pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=escape nr=0x2a name=NV_ESC_RM_CONTROL size=31 rule=esc-size answer=-22$')
 	na=$(tcount "$T/dmesg" 'nvmediate: refused pid=[0-9]* comm=nvraw cgroup=/[^ ]* node=nvproxy family=ctrl nr=0xff0001 name=- size=0 rule=ctrl-unknown answer=status:0x56$')
-	nu=$(tcount "$T/dmesg" "nvmediate: refused pid=[0-9]* comm=nvraw cgroup=${cg:-/} node=nvproxy-uvm family=uvm nr=0xc9 name=- size=0 rule=uvm-unknown answer=-25\$")
+	nu=$(tcount "$T/dmesg" "nvmediate: refused pid=[0-9]* comm=nvraw cgroup=${cg:-/} node=nvproxy-uvm family=uvm nr=0xc9 name=- size=0 rule=uvm-unknown answer=-38\$")
 	nall=$(tcount "$T/dmesg" 'nvmediate: \(refused\|audit\) ')
 	check ops-log "log lines (esc-size, ctrl-unknown, uvm-unknown in cgroup '${cg:-/}', all) '$n $na $nu $nall', want '2 1 1 4': $(grep 'nvmediate: ' "$T/dmesg" | tail -n 5 | tr '\n' ';')" \
 		[ "$n $na $nu $nall" = "2 1 1 4" ]

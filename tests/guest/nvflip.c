@@ -52,7 +52,7 @@ static const struct field fields[] = {
 	{ "ctrl-flags", "NVOS54.flags: 0 / IRQL_RAISED (status INVALID_ARGUMENT)" },
 	{ "class-nvos64", "NVOS64.hClass: OS event 0x79 / kernel callback 0x78 (EPERM)" },
 	{ "class-nvos21", "NVOS21.hClass: OS event 0x79 / kernel callback 0x78 (EPERM)" },
-	{ "xfer-cmd", "XFER.cmd: RM_CONTROL / unknown escape 0x01 (ENOTTY)" },
+	{ "xfer-cmd", "XFER.cmd: RM_CONTROL / unknown escape 0x01 (EINVAL)" },
 	{ "xfer-size", "XFER.size: 32 / 24 (EINVAL)" },
 	{ "xfer-inner-cmd", "NVOS54.cmd inside XFER: GET_ATTACHED_IDS / kernel-only (EPERM)" },
 	{ "uvm-mm-fd", "UVM_MM_INITIALIZE.uvmFd: a mediated UVM fd / a pipe" },
@@ -202,7 +202,7 @@ int main(int argc, char **argv)
 		val_b = NV01_EVENT_KERNEL_CALLBACK, want_refused = -EPERM;
 		fd = ctl, req = NV_IOC(NV_ESC_RM_ALLOC, sizeof(a21)), arg = &a21;
 	} else if (!strcmp(name, "xfer-cmd")) {
-		target = &x.cmd, val_a = NV_ESC_RM_CONTROL, val_b = 0x01, want_refused = -ENOTTY;
+		target = &x.cmd, val_a = NV_ESC_RM_CONTROL, val_b = 0x01, want_refused = -EINVAL;
 		fd = ctl, req = NV_IOC(NV_ESC_IOCTL_XFER_CMD, sizeof(x)), arg = &x;
 	} else if (!strcmp(name, "xfer-size")) {
 		target = &x.size, val_a = sizeof(c), val_b = 24, want_refused = -EINVAL;

@@ -70,5 +70,7 @@ int main(int argc, char **argv)
 		if (nvabi_set_has(c->set, abi))
 			printf("uvm 0x%08x %s %u\n", c->cmd, node_s[c->node], c->size);
 	}
+	printf("uvm-unknown %s\n", nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_EINVAL ? "EINVAL" :
+	       nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_ENOSYS ? "ENOSYS" : "-");
 	return 0;
 }

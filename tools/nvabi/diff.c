@@ -412,6 +412,9 @@ static int diff_abis(struct abi *A, struct abi *B, int quiet)
 
 	for (c = 0; c < NCAT; c++)
 		diff_cat(&d, (enum cat)c, A, B);
+	if (A->uvm_unknown != B->uvm_unknown)
+		say(&d, "unknown UVM commands answered %s, now %s",
+		    uvm_unknown_str(A->uvm_unknown), uvm_unknown_str(B->uvm_unknown));
 	return d.changes;
 }
 

@@ -1186,6 +1186,7 @@ void extract_tree(struct tree *t, struct abi *out, struct xstats *st)
 
 	scan_tree(t->root, &sc);
 	scan_fds(t->root, &out->fdin);
+	out->uvm_unknown = scan_uvm_unknown(t->root);
 	rm_unit(&x, &sc);
 	collect_layouts(&x, &keep);
 	clang_disposeTranslationUnit(x.tu);

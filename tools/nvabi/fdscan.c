@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvabi fdscan: find again, for releases already extracted, which payload
- * fields hold fd numbers the driver looks up (scan_fds()), and rewrite only
- * the "fdin" lines of their files in abi/releases/.  It reads the few source
- * files the scan needs straight from the git repository, so that it runs in
- * seconds per release instead of a full extraction.
+ * fields hold fd numbers the driver looks up (scan_fds()) and what the UVM
+ * driver answers a command it lacks (scan_uvm_unknown()), and rewrite only
+ * the "fdin" and "uvm-unknown" lines of their files in abi/releases/.  It
+ * reads the few source files those scans need straight from the git
+ * repository, so that it runs in seconds per release instead of a full
+ * extraction.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +15,25 @@
 
 #include "nvabi.h"
 
-/* The scan's files of one tag, written under a temporary directory. */
+/* @file of @tag, written under @dir; absent when the release lacks it. */
+static void git_file(const char *gd, const char *tag, const char *dir, const char *file)
+{
+	char *spec = xasprintf("%s:%s", tag, file);
+	char *argv[] = { "git", "--git-dir", (char *)gd, "show", spec, NULL };
+	char *path = path_join(dir, file);
+	char *slash = strrchr(path, '/');
+
+	*slash = 0;
+	if (mkdir_p(path))
+		die("cannot create %s: %s", path, strerror(errno));
+	*slash = '/';
+	if (run_cmd(argv, path, 1) != 0)
+		unlink(path);
+	free(path);
+	free(spec);
+}
+
+/* The scans' files of one tag, written under a temporary directory. */
 static char *fd_tree(const char *gd, const char *tag)
 {
 	const char *tmpbase = getenv("TMPDIR");
@@ -22,21 +42,10 @@ static char *fd_tree(const char *gd, const char *tag)
 
 	if (!mkdtemp(dir))
 		die("mkdtemp %s: %s", dir, strerror(errno));
-	for (i = 0; scan_fd_files[i]; i++) {
-		char *spec = xasprintf("%s:%s", tag, scan_fd_files[i]);
-		char *argv[] = { "git", "--git-dir", (char *)gd, "show", spec, NULL };
-		char *path = path_join(dir, scan_fd_files[i]);
-		char *slash = strrchr(path, '/');
-
-		*slash = 0;
-		if (mkdir_p(path))
-			die("cannot create %s: %s", path, strerror(errno));
-		*slash = '/';
-		if (run_cmd(argv, path, 1) != 0)
-			unlink(path);	/* not in this release */
-		free(path);
-		free(spec);
-	}
+	for (i = 0; scan_fd_files[i]; i++)
+		git_file(gd, tag, dir, scan_fd_files[i]);
+	for (i = 0; scan_uvm_files[i]; i++)
+		git_file(gd, tag, dir, scan_uvm_files[i]);
 	return dir;
 }
 
@@ -77,13 +86,15 @@ int cmd_fdscan(int argc, char **argv)
 			fd_hit_free(a.fdin.v[i]);
 		pv_free(&a.fdin);
 		scan_fds(dir, &a.fdin);
+		a.uvm_unknown = scan_uvm_unknown(dir);
 		text = abi_format(&a);
 		if (strcmp(text, old)) {
 			if (write_file_atomic(path, text, strlen(text)))
 				die("cannot write %s", path);
 			changed++;
 		}
-		note("%s: %zu fd lookups", tag, a.fdin.n);
+		note("%s: %zu fd lookups, unknown UVM commands answered %s", tag, a.fdin.n,
+		     uvm_unknown_str(a.uvm_unknown));
 		rm_rf(dir);
 		free(dir);
 		free(path);

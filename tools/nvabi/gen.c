@@ -42,6 +42,7 @@ struct gctx {
 	struct pvec fdpool;	/* (off << 8) | size, flattened */
 	struct pvec rml;	/* distinct RM payload layouts, as C initializers */
 	int *abi_rml;		/* per ABI: index in rml */
+	int *abi_uvm_unknown;	/* per ABI: UVM_UNKNOWN_* */
 };
 
 static const char *node_c(int n)
@@ -509,6 +510,7 @@ static char *gen_header(struct gctx *g)
 	       "extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];\n"
 	       "extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];\n"
 	       "extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];\n"
+	       "extern const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS];\n"
 	       "extern const char *const nvabi_esc_names[NVABI_NR_ESCS];\n"
 	       "extern const char *const nvabi_ctrl_names[NVABI_NR_CTRLS];\n"
 	       "extern const char *const nvabi_class_names[NVABI_NR_CLASSES];\n"
@@ -650,6 +652,13 @@ static char *gen_source(struct gctx *g)
 	sb_add(&b, "};\n\nconst __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS] = {");
 	for (i = 0; i < (size_t)g->nabi; i++)
 		sb_printf(&b, "%s%d", !i ? "\n\t" : i % 16 ? ", " : ",\n\t", g->abi_rml[i]);
+	sb_add(&b, "\n};\n\n/* What UVM answers a command it lacks (uvm_test.c) */\n"
+		   "const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS] = {");
+	for (i = 0; i < (size_t)g->nabi; i++)
+		sb_printf(&b, "%s%s", !i ? "\n\t" : i % 4 ? ", " : ",\n\t",
+			  g->abi_uvm_unknown[i] == UVM_UNKNOWN_EINVAL ? "NVABI_UVM_UNKNOWN_EINVAL" :
+			  g->abi_uvm_unknown[i] == UVM_UNKNOWN_ENOSYS ? "NVABI_UVM_UNKNOWN_ENOSYS" :
+			  "NVABI_UVM_UNKNOWN_NONE");
 	sb_add(&b, "\n};\n");
 	names_c(&b, g, K_ESC, "nvabi_esc_names[NVABI_NR_ESCS]");
 	names_c(&b, g, K_CTRL, "nvabi_ctrl_names[NVABI_NR_CTRLS]");
@@ -699,6 +708,7 @@ int cmd_gen(int argc, char **argv)
 	if (g.nabi > 0xffff)
 		die("too many ABIs");
 	g.abi_rml = xcalloc((size_t)g.nabi + 1, sizeof(int));
+	g.abi_uvm_unknown = xcalloc((size_t)g.nabi + 1, sizeof(int));
 	/* version keys must be unique */
 	for (k = 1; k < g.rs.releases.n; k++) {
 		struct nvver x, y;
@@ -724,6 +734,7 @@ int cmd_gen(int argc, char **argv)
 		abi_resolve(&s, &ab);
 		add_abi(&g, &ab, a);
 		add_rmlayout(&g, &ab, a);
+		g.abi_uvm_unknown[a] = ab.uvm_unknown;
 		abi_free(&ab);
 	}
 	finish(&g);
@@ -754,6 +765,7 @@ int cmd_gen(int argc, char **argv)
 		free(g.rml.v[k]);
 	pv_free(&g.rml);
 	free(g.abi_rml);
+	free(g.abi_uvm_unknown);
 	free(dir);
 	free(h);
 	free(c);

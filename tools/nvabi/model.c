@@ -319,3 +319,17 @@ void reach_free(struct reach *r)
 	pv_free(&r->fd);
 	pv_free(&r->fd_off);
 }
+
+const char *uvm_unknown_str(int u)
+{
+	return u == UVM_UNKNOWN_EINVAL ? "EINVAL" : u == UVM_UNKNOWN_ENOSYS ? "ENOSYS" : "-";
+}
+
+int uvm_unknown_parse(const char *s)
+{
+	if (!strcmp(s, "EINVAL"))
+		return UVM_UNKNOWN_EINVAL;
+	if (!strcmp(s, "ENOSYS"))
+		return UVM_UNKNOWN_ENOSYS;
+	return -1;
+}

@@ -202,6 +202,7 @@ struct abi {
 	char *source;		/* provenance */
 	struct pvec esc, ctrl, cls, uvm;	/* sorted by key */
 	struct pvec fdin;	/* struct fd_hit: fds the driver resolves, sorted */
+	int uvm_unknown;	/* UVM_UNKNOWN_*: the answer to a UVM command it lacks */
 	struct smap layouts;	/* "name#hash" -> struct layout (resolved) */
 };
 
@@ -317,7 +318,19 @@ struct fd_hit {
 	enum node node;		/* the node the driver wants: CTL, GPU, ANY or UVM */
 };
 
+/*
+ * What the UVM driver answers a command it does not have: the command falls
+ * to its test entry points, which answer an errno while they are disabled
+ * (the module parameter uvm_enable_builtin_tests is off by default).
+ * UVM_UNKNOWN_NONE: not found in the release's source.
+ */
+enum { UVM_UNKNOWN_NONE, UVM_UNKNOWN_EINVAL, UVM_UNKNOWN_ENOSYS };
+const char *uvm_unknown_str(int u);
+int uvm_unknown_parse(const char *s);	/* -1 when not one */
+
 void scan_tree(const char *root, struct scan *sc);
+int scan_uvm_unknown(const char *root);
+extern const char *const scan_uvm_files[];	/* the files scan_uvm_unknown() reads */
 void scan_fds(const char *root, struct pvec *out);
 extern const char *const scan_fd_files[];	/* the files scan_fds() reads */
 void fd_hit_free(struct fd_hit *h);

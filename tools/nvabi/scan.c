@@ -1228,6 +1228,48 @@ static int fd_hit_cmp(const void *a, const void *b)
  * @root: the tree
  * @out: struct fd_hit, sorted by type and field
  */
+/**
+ * scan_uvm_unknown() - what the UVM driver answers a command it lacks
+ * @root: the tree
+ *
+ * uvm_ioctl() (uvm.c) hands every command its switch does not name to
+ * uvm_test_ioctl() (uvm_test.c), which returns an errno at once unless the
+ * test entry points were enabled at load: that errno.
+ *
+ * Return: UVM_UNKNOWN_*; UVM_UNKNOWN_NONE when either step is not there.
+ */
+const char *const scan_uvm_files[] = {
+	"kernel-open/nvidia-uvm/uvm.c",
+	"kernel-open/nvidia-uvm/uvm_test.c",
+	NULL,
+};
+
+int scan_uvm_unknown(const char *root)
+{
+	char *p = path_join(root, scan_uvm_files[0]);
+	char *uvm = read_file(p, NULL), *test, *at, *ret;
+	int u = UVM_UNKNOWN_NONE;
+
+	free(p);
+	p = path_join(root, scan_uvm_files[1]);
+	test = read_file(p, NULL);
+	free(p);
+	if (uvm && test && strstr(uvm, "return uvm_test_ioctl(") &&
+	    (at = strstr(test, "if (!uvm_enable_builtin_tests)")) &&
+	    (ret = strstr(at, "return -E")) && ret - at < 400) {
+		char name[16];
+
+		if (sscanf(ret + 8, "%15[A-Z]", name) == 1)
+			u = uvm_unknown_parse(name);
+		if (u < 0)
+			die("%s: uvm_test_ioctl() answers %s, which nvabi does not know", root,
+			    name);
+	}
+	free(uvm);
+	free(test);
+	return u;
+}
+
 const char *const scan_fd_files[] = {
 	"src/nvidia/arch/nvalloc/unix/src/escape.c",
 	"src/nvidia/arch/nvalloc/unix/src/osapi.c",

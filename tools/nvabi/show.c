@@ -159,7 +159,7 @@ static void show_json(struct store *s, const struct lookup *lk, struct abi *a, i
 		sb_printf(&b, "%s{\"cmd\":%u,\"size\":%lld,\"node\":\"%s\"}", i ? "," : "",
 			  c->cmd, c->type.size, node_json(c->node));
 	}
-	sb_add(&b, "]}\n");
+	sb_printf(&b, "],\"uvm_unknown\":\"%s\"}\n", a ? uvm_unknown_str(a->uvm_unknown) : "-");
 	fputs(b.s, stdout);
 	sb_free(&b);
 	(void)s;
@@ -207,6 +207,7 @@ static void show_table(const struct lookup *lk, struct abi *a)
 
 		printf("uvm 0x%08x %s %lld\n", c->cmd, node_str(c->node), c->type.size);
 	}
+	printf("uvm-unknown %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 
 static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
@@ -221,6 +222,7 @@ static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
 	printf("ABI of   %s\n", lk->release);
 	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu\n", a->esc.n,
 	       a->ctrl.n, a->cls.n, a->uvm.n);
+	printf("unknown UVM commands: %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 
 int cmd_show(int argc, char **argv)

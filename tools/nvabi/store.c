@@ -618,6 +618,8 @@ char *abi_format(const struct abi *a)
 		format_cls(&b, a->cls.v[i]);
 	for (i = 0; i < a->uvm.n; i++)
 		format_uvm(&b, a->uvm.v[i]);
+	if (a->uvm_unknown)
+		sb_printf(&b, "uvm-unknown %s\n", uvm_unknown_str(a->uvm_unknown));
 	for (i = 0; i < a->fdin.n; i++) {
 		const struct fd_hit *h = a->fdin.v[i];
 
@@ -821,6 +823,10 @@ int abi_parse(const char *text, const char *what, struct abi *a)
 				BAD("%s:%d: bad UVM command", what, lineno);
 			parse_ptype(tok[4], v, &c->type);
 			c->name = xstrdup(np > 0 ? prov[0] : "-");
+		} else if (!strcmp(tok[0], "uvm-unknown") && n == 2) {
+			a->uvm_unknown = uvm_unknown_parse(tok[1]);
+			if (a->uvm_unknown <= 0)
+				BAD("%s:%d: bad UVM answer '%s'", what, lineno, tok[1]);
 		} else if (!strcmp(tok[0], "fdin") && n == 4) {
 			struct fd_hit *h = xcalloc(1, sizeof(*h));
 

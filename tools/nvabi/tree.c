@@ -36,6 +36,7 @@ static const char *const wanted_files[] = {
 	"kernel-open/nvidia/nv.c",
 	"kernel-open/nvidia-uvm/uvm.c",
 	"kernel-open/nvidia-uvm/uvm_tools.c",
+	"kernel-open/nvidia-uvm/uvm_test.c",
 	NULL,
 };
 
