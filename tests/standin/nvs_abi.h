@@ -76,10 +76,13 @@
 #define NV_ERR_INVALID_CLIENT		0x00000023u
 #define NV_ERR_INVALID_DEVICE		0x00000026u
 #define NV_ERR_INVALID_EVENT		0x00000028u
+#define NV_ERR_INVALID_FLAGS		0x00000029u
 #define NV_ERR_INVALID_LIMIT		0x0000002eu
+#define NV_ERR_INVALID_OBJECT		0x00000031u
 #define NV_ERR_INVALID_OBJECT_HANDLE	0x00000033u
 #define NV_ERR_INVALID_OBJECT_NEW	0x00000034u
 #define NV_ERR_INVALID_OBJECT_PARENT	0x00000036u
+#define NV_ERR_INVALID_PARAMETER	0x0000003bu
 #define NV_ERR_INVALID_POINTER		0x0000003du
 #define NV_ERR_INVALID_STATE		0x00000040u
 #define NV_ERR_NO_MEMORY		0x00000051u
@@ -117,6 +120,30 @@
 #define NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2		0x00000205u
 #define NV0000_CTRL_CMD_GPU_GET_PROBED_IDS		0x00000214u
 #define NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO		0x00000102u
+#define NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS		0x00000127u
+#define NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2		0x0000012bu
+#define NV0000_CTRL_CMD_SYSTEM_GET_FABRIC_STATUS	0x00000136u
+#define NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX	0x0000013au
+#define NV0000_CTRL_CMD_SYSTEM_GET_FEATURES		0x000001f0u
+#define NV0000_CTRL_CMD_GPU_GET_ID_INFO			0x00000202u
+#define NV0000_CTRL_CMD_GPU_GET_DEVICE_IDS		0x00000204u
+#define NV0000_CTRL_CMD_GPU_ATTACH_IDS			0x00000215u
+#define NV0000_CTRL_CMD_GPU_DETACH_IDS			0x00000216u
+#define NV0000_CTRL_CMD_GPU_GET_PCI_INFO		0x0000021bu
+#define NV0000_CTRL_CMD_GPU_GET_UUID_FROM_GPU_ID	0x00000275u
+#define NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE		0x00000279u
+#define NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE		0x0000027bu
+#define NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS	0x00000288u
+#define NV0000_CTRL_CMD_GPU_ASYNC_ATTACH_ID		0x00000289u
+#define NV0000_CTRL_CMD_GPU_WAIT_ATTACH_ID		0x00000290u
+#define NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO	0x00000a04u
+#define NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE	0x00000d01u
+#define NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY 0x00000d04u
+#define NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD	0x00003d05u
+#define NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_FROM_FD	0x00003d06u
+#define NV0000_CTRL_CMD_OS_UNIX_GET_EXPORT_OBJECT_INFO	0x00003d08u
+#define NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECTS_TO_FD	0x00003d0bu
+#define NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD	0x00003d0cu
 #define NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES		0x00800280u
 #define NV2080_CTRL_CMD_GPU_GET_GID_INFO		0x2080014au
 #define NV2080_CTRL_CMD_GPU_GET_PIDS			0x2080018du
@@ -385,6 +412,102 @@ struct nvs_ctrl_id_info_v2 {	/* NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS */
 	__s32 numaId;
 };
 
+/* NV0000_CTRL_GPU_GET_ID_INFO_PARAMS: V2's fields with a name pointer. */
+struct nvs_ctrl_id_info {
+	__u32 gpuId;
+	__u32 gpuFlags;
+	__u32 deviceInstance;
+	__u32 subDeviceInstance;
+	__u64 szName;		/* never used by the driver */
+	__u32 sliStatus;
+	__u32 boardId;
+	__u32 gpuInstance;
+	__s32 numaId;
+};
+
+/*
+ * The NV0000 system and GPU-manager controls that answer without a GPU,
+ * from the ctrl0000 headers of 535.288.01, 580.142 and 595.45.04: where a
+ * size differs, 535's is the _OLD one (the release between that changed it
+ * is not known here; the stand-in takes the new one from 580).
+ */
+#define NVS_P2P_CAPS_SIZE		176	/* busPeerIds at 160, busEgmPeerIds at 168 */
+#define NVS_P2P_CAPS_SIZE_OLD		168
+#define NVS_P2P_CAPS_V2_SIZE		8348
+#define NVS_P2P_CAPS_V2_SIZE_OLD	4252
+#define NVS_P2P_CAPS_MATRIX_SIZE	1352	/* grpACount, grpBCount, gpuIdGrpA[8] at 8 */
+#define NVS_EXPORT_INFO_SIZE		80
+#define NVS_EXPORT_INFO_SIZE_OLD	76
+
+struct nvs_ctrl_p2p_caps {		/* the head of P2P_CAPS and P2P_CAPS_V2 */
+	__u32 gpuIds[32];
+	__u32 gpuCount;
+	__u32 p2pCaps;
+	__u32 p2pOptimalReadCEs;
+	__u32 p2pOptimalWriteCEs;
+	__u8  p2pCapsStatus[9];
+	__u8  pad0[7];
+	__u64 busPeerIds;	/* P2P_CAPS only: pointers */
+	__u64 busEgmPeerIds;	/* from 580 */
+};
+
+struct nvs_ctrl_gpu_ids {		/* ATTACH_IDS, DETACH_IDS (ATTACH_IDS adds failedId) */
+	__u32 gpuIds[32];
+};
+#define NV0000_CTRL_GPU_ATTACH_ALL_PROBED_IDS	0x0000ffffu
+
+struct nvs_ctrl_pci_info {		/* NV0000_CTRL_GPU_GET_PCI_INFO_PARAMS */
+	__u32 gpuId;
+	__u32 domain;
+	__u16 bus;
+	__u16 slot;
+};
+
+struct nvs_ctrl_drain_state {		/* NV0000_CTRL_GPU_QUERY_DRAIN_STATE_PARAMS */
+	__u32 gpuId;
+	__u32 drainState;
+	__u32 flags;
+};
+
+struct nvs_ctrl_addr_space_type {	/* NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS */
+	__u32 hObject;
+	__u32 mapFlags;
+	__u32 addrSpaceType;
+};
+
+struct nvs_ctrl_share_policy {		/* NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS */
+	__u32 target;
+	__u32 accessMask;
+	__u16 type;
+	__u8  action;
+	__u8  pad0;
+};
+#define NVS_SHARE_TYPE_CLIENT		3
+#define NVS_SHARE_TYPE_MAX		8
+#define NVS_SHARE_ACTION_REVOKE		0x1
+
+/* OS_UNIX_*: the fields checked before any object is exported or imported. */
+struct nvs_ctrl_export_object {		/* EXPORT_OBJECT_TO_FD */
+	__u32 type;		/* 1: an RM object */
+	__u32 hDevice, hParent, hObject;
+	__s32 fd;
+	__u32 flags;		/* bit 0: EMPTY_FD */
+};
+
+struct nvs_ctrl_import_object {		/* IMPORT_OBJECT_FROM_FD */
+	__s32 fd;
+	__u32 type;
+	__u32 hDevice, hParent, hObject;
+};
+
+struct nvs_ctrl_export_objects {	/* EXPORT_OBJECTS_TO_FD: the head */
+	__s32 fd;
+	__u32 hDevice;
+	__u16 maxObjects;
+};
+#define NVS_EXPORT_OBJECTS_SIZE		2128
+#define NVS_IMPORT_OBJECTS_SIZE		652
+
 struct nvs_ctrl_num_subdevices { /* NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS */
 	__u32 numSubDevices;
 };
@@ -504,6 +627,15 @@ static inline void nvs_abi_build_check(void)
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info_v2) != 32);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_probed_ids) != 384);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_cpu_info) != 108);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info) != 40);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_p2p_caps) != NVS_P2P_CAPS_SIZE);
+	BUILD_BUG_ON(offsetof(struct nvs_ctrl_p2p_caps, busPeerIds) != 160);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_pci_info) != 12);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_drain_state) != 12);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_addr_space_type) != 12);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_share_policy) != 12);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_export_object) != 24);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_import_object) != 20);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_num_subdevices) != 4);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_gid_info) != 268);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_get_pids) != 3812);

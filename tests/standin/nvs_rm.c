@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) "nvidia-standin: " fmt
 
+#include <linux/efi.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/mm.h>
@@ -602,6 +603,9 @@ struct nvs_ctrl {
 	struct nvs_client *cl;
 	struct nvs_object *obj;		/* NULL for the client itself */
 	void *params;
+	u32 cmd;
+	struct nvs_call *c;
+	bool copyout_on_error;		/* the caller gets its params back even so */
 };
 
 static void nvs_post_event(struct nvs_osevent *e, u32 h_event, u32 index)
@@ -802,15 +806,411 @@ static u32 nvs_ctrl_set_trigger(struct nvs_ctrl *x)
 	return NV_OK;
 }
 
-/* The method table: command, class of object it runs on, params size. */
+/* ---- file descriptors in payloads ---- */
+
+static bool nvs_is_our_ctl(struct file *f)
+{
+	return f && f->f_op == &nvs_fops && nvs_is_ctl(f->private_data);
+}
+
+/* fget() in the CALLER's fd table, named for the log. */
+static struct file *nvs_fd_resolve(int fd, struct nvs_call *c,
+				   const void *buf, u32 size, u32 fd_off)
+{
+	char kind[NVS_KIND_LEN];
+	struct file *f = fget(fd);
+
+	nvs_rx_fd(f);
+	nvs_file_kind(f, kind);
+	nvs_call_add(c, " fdfile=%s fsum=%016llx", kind,
+		     nvs_fnv1a_nofd(buf, size, fd_off));
+	return f;
+}
+
+/* ---- NV0000 system and GPU-manager controls (no GPU needed) ---- */
+
+/* gpumgrGetGpuFromId(): an attached GPU by its ID. */
+static const struct nvs_gpu *nvs_gpu_by_id(u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < nvs_ngpus; i++)
+		if (nvs_gpus[i].gpu_id == id)
+			return &nvs_gpus[i];
+	return NULL;
+}
+
+/*
+ * The probed-GPU slots (32): a GPU's ID, or INVALID_ID with everything else
+ * zero in an empty slot, which a lookup of INVALID_ID therefore finds.
+ * The slot index, or -1.
+ */
+static int nvs_probed_slot(u32 id)
+{
+	const struct nvs_gpu *g = nvs_gpu_by_id(id);
+
+	if (g)
+		return g - nvs_gpus;
+	if (id == NV0000_CTRL_GPU_INVALID_ID && nvs_ngpus < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS)
+		return nvs_ngpus;
+	return -1;
+}
+
+/*
+ * SYSTEM_GET_P2P_CAPS and _V2: at least one GPU and at most 32, the first
+ * attached.  P2P_CAPS carries pointers to peer-ID arrays of gpuCount^2
+ * entries that the RM copies in before the handler: a pointer it cannot
+ * size (no GPUs counted, or over 1 MiB) fails that copy, and the caller
+ * gets its params back with the pointer cleared.  Between GPUs that are
+ * there, the stand-in models no peer-to-peer: NOT_SUPPORTED.
+ */
+static u32 nvs_ctrl_p2p_caps(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_p2p_caps *p = x->params;
+	u64 peers = (u64)p->gpuCount * p->gpuCount * 4;
+
+	if (x->cmd == NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS && (!peers || peers > SZ_1M)) {
+		if (p->busPeerIds) {
+			p->busPeerIds = 0;
+			x->copyout_on_error = true;
+			return NV_ERR_INVALID_ARGUMENT;
+		}
+		if (nvs_version_at_least(580, 0, 0) && p->busEgmPeerIds) {
+			p->busEgmPeerIds = 0;
+			x->copyout_on_error = true;
+			return NV_ERR_INVALID_ARGUMENT;
+		}
+	}
+	if (!p->gpuCount || p->gpuCount > 32 || !nvs_gpu_by_id(p->gpuIds[0]))
+		return NV_ERR_INVALID_ARGUMENT;
+	return NV_ERR_NOT_SUPPORTED;
+}
+
+/* SYSTEM_GET_P2P_CAPS_MATRIX: group A of 1 to 8 GPUs, B of up to 8. */
+static u32 nvs_ctrl_p2p_matrix(struct nvs_ctrl *x)
+{
+	u32 *p = x->params;	/* grpACount, grpBCount, gpuIdGrpA[8] */
+
+	if (!p[0] || p[0] > 8 || p[1] > 8 || !nvs_gpu_by_id(p[2]))
+		return NV_ERR_INVALID_ARGUMENT;
+	return NV_ERR_NOT_SUPPORTED;
+}
+
+/* No NVSwitch, so the fabric is not managed from outside: SKIP. */
+static u32 nvs_ctrl_fabric_status(struct nvs_ctrl *x)
+{
+	*(u32 *)x->params = 1;
+	return NV_OK;
+}
+
+/*
+ * SYSTEM_GET_FEATURES: 535 says whether the host booted through UEFI
+ * (bit 1); 580 and later say only UUID-based memory sharing (bit 3), on
+ * with the driver's default IMEX channel count.
+ */
+static u32 nvs_ctrl_features(struct nvs_ctrl *x)
+{
+	u32 *mask = x->params;
+
+	if (nvs_version_at_least(580, 0, 0))
+		*mask = 1u << 3;
+	else
+		*mask = efi_enabled(EFI_BOOT) ? 1u << 1 : 0;
+	return NV_OK;
+}
+
+/* GPU_GET_ID_INFO: V2's answer with the (unused) name pointer in the middle. */
+static u32 nvs_ctrl_id_info(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_id_info *p = x->params;
+	struct nvs_ctrl_id_info_v2 v2 = { .gpuId = p->gpuId };
+	void *params = x->params;
+	u32 st;
+
+	x->params = &v2;
+	st = nvs_ctrl_id_info_v2(x);
+	x->params = params;
+	if (st != NV_OK)
+		return st;
+	p->gpuFlags = v2.gpuFlags;
+	p->deviceInstance = v2.deviceInstance;
+	p->subDeviceInstance = v2.subDeviceInstance;
+	p->sliStatus = v2.sliStatus;
+	p->boardId = v2.boardId;
+	p->gpuInstance = v2.gpuInstance;
+	p->numaId = v2.numaId;
+	return NV_OK;
+}
+
+/* GPU_GET_DEVICE_IDS: one device instance per GPU, as ID_INFO numbers them. */
+static u32 nvs_ctrl_device_ids(struct nvs_ctrl *x)
+{
+	*(u32 *)x->params = nvs_ngpus ? GENMASK(nvs_ngpus - 1, 0) : 0;
+	return NV_OK;
+}
+
+/*
+ * GPU_ATTACH_IDS and GPU_DETACH_IDS: "all" attaches or detaches every GPU;
+ * otherwise each ID up to the first INVALID_ID must be a GPU (the
+ * stand-in's GPUs are probed and attached at once and stay so).
+ */
+static u32 nvs_ctrl_attach_ids(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_gpu_ids *p = x->params;
+	unsigned int i;
+
+	if (p->gpuIds[0] == NV0000_CTRL_GPU_ATTACH_ALL_PROBED_IDS)
+		return NV_OK;
+	for (i = 0; i < 32 && p->gpuIds[i] != NV0000_CTRL_GPU_INVALID_ID; i++)
+		if (!nvs_gpu_by_id(p->gpuIds[i]))
+			return NV_ERR_INVALID_ARGUMENT;
+	return NV_OK;
+}
+
+/* GPU_GET_PCI_INFO: from the probed slots; CARD_INFO's location. */
+static u32 nvs_ctrl_pci_info(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_pci_info *p = x->params;
+	int i = nvs_probed_slot(p->gpuId);
+
+	if (i < 0)
+		return NV_ERR_OBJECT_NOT_FOUND;
+	p->domain = 0;
+	p->bus = i < nvs_ngpus ? i + 1 : 0;
+	p->slot = 0;
+	return NV_OK;
+}
+
+/*
+ * GPU_GET_UUID_FROM_GPU_ID: only attached GPUs have one, in the form
+ * NV2080's GET_GID_INFO gives; a SHA-256 UUID is not there.
+ */
+static u32 nvs_ctrl_uuid_from_id(struct nvs_ctrl *x)
+{
+	u8 *p = x->params;	/* gpuId, flags, gpuUuid[256], uuidStrLen */
+	const struct nvs_gpu *g = nvs_gpu_by_id(*(u32 *)p);
+	u32 flags = *(u32 *)(p + 4), len;
+	const u8 *u;
+
+	if (!g)
+		return NV_ERR_OBJECT_NOT_FOUND;
+	if (flags & 0x4)
+		return NV_ERR_INVALID_FLAGS;
+	u = g->uuid;
+	if ((flags & 0x3) == 0x2) {
+		memcpy(p + 8, u, 16);
+		len = 16;
+	} else {
+		len = 1 + snprintf(p + 8, 256, "GPU-%*phN-%*phN-%*phN-%*phN-%*phN",
+				   4, u, 2, u + 4, 2, u + 6, 2, u + 8, 6, u + 10);
+	}
+	memcpy(p + 264, &len, sizeof(len));
+	return NV_OK;
+}
+
+/* GPU_QUERY_DRAIN_STATE: from the probed slots; nothing is ever drained. */
+static u32 nvs_ctrl_drain_state(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_drain_state *p = x->params;
+
+	if (nvs_probed_slot(p->gpuId) < 0)
+		return NV_ERR_OBJECT_NOT_FOUND;
+	p->drainState = 0;
+	p->flags = 0;
+	return NV_OK;
+}
+
+/*
+ * Answered from state the stand-in keeps at zero: MEMOP_ENABLE's mask (the
+ * registry key that sets it is read only with a GPU), SYNC_GPU_BOOST_GROUP_INFO's
+ * group count (no boost groups).  The rest of the params stays as given.
+ */
+static u32 nvs_ctrl_zero_u32(struct nvs_ctrl *x)
+{
+	*(u32 *)x->params = 0;
+	return NV_OK;
+}
+
+/*
+ * GPU_GET_ACTIVE_DEVICE_IDS: none with no GPU; what the RM lists for GPUs
+ * (and their MIG instances) is not modelled.
+ */
+static u32 nvs_ctrl_active_ids(struct nvs_ctrl *x)
+{
+	if (nvs_ngpus)
+		return NV_ERR_NOT_SUPPORTED;
+	*(u32 *)x->params = 0;
+	return NV_OK;
+}
+
+/* GPU_ASYNC_ATTACH_ID: the ID must be a probed GPU; no special values. */
+static u32 nvs_ctrl_async_attach(struct nvs_ctrl *x)
+{
+	return nvs_gpu_by_id(*(u32 *)x->params) ? NV_OK : NV_ERR_INVALID_ARGUMENT;
+}
+
+static u32 nvs_ctrl_ok(struct nvs_ctrl *x)	/* GPU_WAIT_ATTACH_ID */
+{
+	return NV_OK;
+}
+
+/*
+ * CLIENT_GET_ADDR_SPACE_TYPE: memory or GPU resources only.  The stand-in's
+ * memory is system memory; what the RM says of a device or subdevice is
+ * not modelled.
+ */
+static u32 nvs_ctrl_addr_space(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_addr_space_type *p = x->params;
+	struct nvs_object *o;
+
+	if (p->hObject == x->cl->handle)
+		return NV_ERR_INVALID_OBJECT;
+	o = nvs_obj_find(x->cl, p->hObject);
+	if (!o)
+		return NV_ERR_OBJECT_NOT_FOUND;
+	if (o->hclass == NV01_MEMORY_SYSTEM) {
+		p->addrSpaceType = 1;	/* SYSMEM */
+		return NV_OK;
+	}
+	if (o->hclass == NV01_DEVICE_0 || o->hclass == NV20_SUBDEVICE_0)
+		return NV_ERR_NOT_SUPPORTED;
+	return NV_ERR_INVALID_OBJECT;
+}
+
+/*
+ * CLIENT_SET_INHERITED_SHARE_POLICY: the type must be known; a policy that
+ * shares with a client must name one that exists.  The stand-in keeps no
+ * share policies (no object of it is shared between clients), so a valid
+ * one changes nothing it answers.
+ */
+static u32 nvs_ctrl_share_policy(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_share_policy *p = x->params;
+
+	if (p->type >= NVS_SHARE_TYPE_MAX)
+		return NV_ERR_INVALID_ARGUMENT;
+	if (!(p->action & NVS_SHARE_ACTION_REVOKE) && p->type == NVS_SHARE_TYPE_CLIENT &&
+	    p->target != x->cl->handle && !nvs_client_find(p->target))
+		return NV_ERR_INVALID_OBJECT_HANDLE;
+	return NV_OK;
+}
+
+/*
+ * The OS_UNIX export controls need the fd of a control file
+ * (nv_get_file_private(fd, ctl)); 0 when @fd is one.  The stand-in exports
+ * no objects: a file never holds exported handles.
+ */
+static bool nvs_ctl_fd(struct nvs_ctrl *x, int fd, u32 size, u32 fd_off)
+{
+	struct file *f = nvs_fd_resolve(fd, x->c, x->params, size, fd_off);
+	bool ctl = nvs_is_our_ctl(f);
+
+	if (f)
+		fput(f);
+	return ctl;
+}
+
+static u32 nvs_ctrl_export_object(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_export_object *p = x->params;
+
+	if ((p->flags & 1) || p->type != 1 || p->fd == -1)
+		return NV_ERR_INVALID_PARAMETER;
+	if (p->hObject != x->cl->handle && !nvs_obj_find(x->cl, p->hObject))
+		return NV_ERR_OBJECT_NOT_FOUND;
+	if (!nvs_ctl_fd(x, p->fd, sizeof(*p), offsetof(typeof(*p), fd)))
+		return NV_ERR_INVALID_PARAMETER;
+	return NV_ERR_NOT_SUPPORTED;
+}
+
+static u32 nvs_ctrl_import_object(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_import_object *p = x->params;
+
+	if (p->type != 1 || p->fd == -1)
+		return NV_ERR_INVALID_PARAMETER;
+	nvs_ctl_fd(x, p->fd, sizeof(*p), 0);
+	return NV_ERR_INVALID_PARAMETER;	/* not a control file, or none exported */
+}
+
+/* GET_EXPORT_OBJECT_INFO and IMPORT_OBJECTS_FROM_FD: nothing exported. */
+static u32 nvs_ctrl_export_info(struct nvs_ctrl *x)
+{
+	s32 fd = *(s32 *)x->params;
+
+	if (fd >= 0)
+		nvs_ctl_fd(x, fd, x->cmd == NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD ?
+			   NVS_IMPORT_OBJECTS_SIZE : 4, 0);
+	return NV_ERR_INVALID_PARAMETER;
+}
+
+static u32 nvs_ctrl_export_objects(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_export_objects *p = x->params;
+
+	if (!nvs_ctl_fd(x, p->fd, NVS_EXPORT_OBJECTS_SIZE, 0) || !p->maxObjects)
+		return NV_ERR_INVALID_PARAMETER;
+	return NV_ERR_NOT_SUPPORTED;
+}
+
+/*
+ * The method table: command, class of object it runs on, params size (the
+ * size before 580 where it differs), from 580 only, and cacheable (the RM
+ * answers from a zeroed buffer and never reads the caller's params).
+ */
+#define NVS_M_NEW	0x1	/* not before 580 */
+#define NVS_M_ZEROED	0x2	/* cacheable */
 static const struct nvs_method {
 	u32 cmd;
 	u32 hclass;
 	u32 size;		/* 0 when none; see nvs_method_size() */
 	u32 (*fn)(struct nvs_ctrl *x);
+	u32 size_old;
+	u32 flags;
 } nvs_methods[] = {
 	{ NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, NV01_ROOT_CLIENT, 0,
-	  nvs_ctrl_build_version },
+	  nvs_ctrl_build_version, 0, NVS_M_ZEROED },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS, NV01_ROOT_CLIENT, NVS_P2P_CAPS_SIZE,
+	  nvs_ctrl_p2p_caps, NVS_P2P_CAPS_SIZE_OLD },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, NV01_ROOT_CLIENT, NVS_P2P_CAPS_V2_SIZE,
+	  nvs_ctrl_p2p_caps, NVS_P2P_CAPS_V2_SIZE_OLD },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_FABRIC_STATUS, NV01_ROOT_CLIENT, 4, nvs_ctrl_fabric_status },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, NV01_ROOT_CLIENT, NVS_P2P_CAPS_MATRIX_SIZE,
+	  nvs_ctrl_p2p_matrix },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_FEATURES, NV01_ROOT_CLIENT, 4, nvs_ctrl_features },
+	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO, NV01_ROOT_CLIENT, sizeof(struct nvs_ctrl_id_info),
+	  nvs_ctrl_id_info },
+	{ NV0000_CTRL_CMD_GPU_GET_DEVICE_IDS, NV01_ROOT_CLIENT, 4, nvs_ctrl_device_ids },
+	{ NV0000_CTRL_CMD_GPU_ATTACH_IDS, NV01_ROOT_CLIENT, 132, nvs_ctrl_attach_ids },
+	{ NV0000_CTRL_CMD_GPU_DETACH_IDS, NV01_ROOT_CLIENT, 128, nvs_ctrl_attach_ids },
+	{ NV0000_CTRL_CMD_GPU_GET_PCI_INFO, NV01_ROOT_CLIENT, sizeof(struct nvs_ctrl_pci_info),
+	  nvs_ctrl_pci_info },
+	{ NV0000_CTRL_CMD_GPU_GET_UUID_FROM_GPU_ID, NV01_ROOT_CLIENT, 268, nvs_ctrl_uuid_from_id },
+	{ NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_drain_state), nvs_ctrl_drain_state },
+	{ NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, NV01_ROOT_CLIENT, 4, nvs_ctrl_zero_u32, 0,
+	  NVS_M_ZEROED },
+	{ NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, NV01_ROOT_CLIENT, 3076, nvs_ctrl_active_ids,
+	  0, NVS_M_NEW },
+	{ NV0000_CTRL_CMD_GPU_ASYNC_ATTACH_ID, NV01_ROOT_CLIENT, 4, nvs_ctrl_async_attach, 0,
+	  NVS_M_NEW },
+	{ NV0000_CTRL_CMD_GPU_WAIT_ATTACH_ID, NV01_ROOT_CLIENT, 4, nvs_ctrl_ok, 0, NVS_M_NEW },
+	{ NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, NV01_ROOT_CLIENT, 2244, nvs_ctrl_zero_u32 },
+	{ NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_addr_space_type), nvs_ctrl_addr_space },
+	{ NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_share_policy), nvs_ctrl_share_policy },
+	{ NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_export_object), nvs_ctrl_export_object },
+	{ NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_FROM_FD, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_import_object), nvs_ctrl_import_object },
+	{ NV0000_CTRL_CMD_OS_UNIX_GET_EXPORT_OBJECT_INFO, NV01_ROOT_CLIENT, NVS_EXPORT_INFO_SIZE,
+	  nvs_ctrl_export_info, NVS_EXPORT_INFO_SIZE_OLD },
+	{ NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECTS_TO_FD, NV01_ROOT_CLIENT, NVS_EXPORT_OBJECTS_SIZE,
+	  nvs_ctrl_export_objects },
+	{ NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD, NV01_ROOT_CLIENT, NVS_IMPORT_OBJECTS_SIZE,
+	  nvs_ctrl_export_info },
 	{ NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, NV01_ROOT_CLIENT,
 	  sizeof(struct nvs_ctrl_attached_ids), nvs_ctrl_attached_ids },
 	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV01_ROOT_CLIENT,
@@ -841,6 +1241,8 @@ static u32 nvs_method_size(const struct nvs_method *m)
 		return NVS_PROBED_IDS_SIZE_OLD;
 	if (m->cmd == NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO && !nvs_version_at_least(580, 0, 0))
 		return NVS_CPU_INFO_SIZE_OLD;
+	if (m->size_old && !nvs_version_at_least(580, 0, 0))
+		return m->size_old;
 	return m->size;
 }
 
@@ -850,7 +1252,8 @@ static const struct nvs_method *nvs_method_find(u32 cmd)
 
 	for (i = 0; i < ARRAY_SIZE(nvs_methods); i++)
 		if (nvs_methods[i].cmd == cmd)
-			return &nvs_methods[i];
+			return (nvs_methods[i].flags & NVS_M_NEW) &&
+			       !nvs_version_at_least(580, 0, 0) ? NULL : &nvs_methods[i];
 	return NULL;
 }
 
@@ -918,13 +1321,18 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 		if (!m || m->hclass != hclass) {
 			status = NV_ERR_NOT_SUPPORTED;
 		} else {
+			if (m->flags & NVS_M_ZEROED)
+				memset(params, 0, p->paramsSize);
 			x.params = params;
+			x.cmd = p->cmd;
+			x.c = c;
 			status = m->fn(&x);
 		}
 	}
 	mutex_unlock(&nvs.lock);
 
-	if (status == NV_OK && p->paramsSize &&
+	/* Params go back on success only, unless the copy-in itself failed. */
+	if ((status == NV_OK || x.copyout_on_error) && p->paramsSize &&
 	    copy_to_user(u64_to_user_ptr(p->params), params, p->paramsSize))
 		status = NV_ERR_INVALID_POINTER;
 out:
@@ -1022,27 +1430,6 @@ unsigned int nvs_rm_events_pending(struct nvs_file *nf)
 	n = nf->ev_queued;
 	spin_unlock(&nf->ev_lock);
 	return n;
-}
-
-/* ---- file descriptors in payloads ---- */
-
-static bool nvs_is_our_ctl(struct file *f)
-{
-	return f && f->f_op == &nvs_fops && nvs_is_ctl(f->private_data);
-}
-
-/* fget() in the CALLER's fd table, named for the log. */
-static struct file *nvs_fd_resolve(int fd, struct nvs_call *c,
-				   const void *buf, u32 size, u32 fd_off)
-{
-	char kind[NVS_KIND_LEN];
-	struct file *f = fget(fd);
-
-	nvs_rx_fd(f);
-	nvs_file_kind(f, kind);
-	nvs_call_add(c, " fdfile=%s fsum=%016llx", kind,
-		     nvs_fnv1a_nofd(buf, size, fd_off));
-	return f;
 }
 
 /* Escape NV_ESC_REGISTER_FD in RmIoctl(): link this file to a control file. */

@@ -5,7 +5,8 @@
  * Mirrors uvm_ioctl() and uvm_mmap() (kernel-open/nvidia-uvm/uvm.c) for the
  * commands a CUDA-like session issues: commands are plain integers, the
  * driver copies sizeof(params) in, answers in rmStatus and copies the params
- * back; unknown commands fall to the test ioctls, disabled: -ENOSYS.
+ * back; unknown commands fall to the test ioctls, disabled: -EINVAL, from
+ * 570.86.15 -ENOSYS.
  */
 #define pr_fmt(fmt) "nvidia-uvm-standin: " fmt
 
@@ -248,9 +249,9 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 		break;
 	default:
 unknown:
-		nvs_log_call("uvm", "op=ioctl nr=0x%x size=0 ret=%d", cmd,
-			     -ENOSYS);
-		return -ENOSYS;
+		ret = nvs_version_at_least(570, 86, 15) ? -ENOSYS : -EINVAL;
+		nvs_log_call("uvm", "op=ioctl nr=0x%x size=0 ret=%ld", cmd, ret);
+		return ret;
 	}
 
 	nvs_race_delay();
