@@ -3,9 +3,13 @@
 # nvm-guest: limit-factor 3
 # NVIDIA's own driver (tests/nvidia/build.sh: the open kernel modules of each
 # release found, loaded without a GPU through the test-only nv_zero_gpus=1):
-# every call that needs no GPU (nvreal) gives the same return, status and
-# payload bytes directly, through nvmediate and from the stand-in acting as
-# the same release with no GPU; nvmediate detects the real module's version,
+# every call that needs no GPU (nvreal, every NV0000 control the default
+# profile admits included) gives the same return, status and payload bytes
+# directly, through nvmediate and from the stand-in acting as the same
+# release with no GPU; the fd-carrying calls that need no GPU (nvfds
+# --no-gpu) are answered alike directly and through nvmediate, and while
+# they run through nvmediate no driver file is reachable; the GPU host check's shim records on the driver's nodes and its
+# record replays through nvmediate; nvmediate detects the real module's version,
 # refuses it when forced outside every range, and follows a reload of the
 # driver under it; a control's command flipped to a kernel-only one in
 # flight never reaches it; a fuzz run through the mediated nodes and one with
@@ -52,6 +56,12 @@ else
 	FUZZ_CALLS=${NVM_REAL_FUZZ_CALLS:-40000}
 fi
 FLIP_CALLS=${NVM_FLIP_CALLS:-3000}
+if [ "$NVM_KERNEL" = debug ]; then
+	FDS_CALLS=${NVM_REAL_FDS_CALLS:-5000}
+else
+	FDS_CALLS=${NVM_REAL_FDS_CALLS:-20000}
+fi
+SETS=/sys/kernel/nvmediate/sets
 DETECTED=0
 FUZZ_SEED=${NVM_FUZZ_SEED:-$(( $(date +%s) % 1000000 * 2 + 1 ))}
 STATS=/sys/class/nvmediate/stats
@@ -130,7 +140,7 @@ for rel in $releases; do
 	if modprobe nvidia version="$rel" num_gpus=0 && modprobe nvidia-uvm &&
 		wait_node /dev/nvidiactl && wait_node /dev/nvidia-uvm; then
 		[ -e /dev/nvidia0 ] || mknod -m 666 /dev/nvidia0 c 195 0
-		nvreal --version "$rel" > "$T/standin.txt" 2>&1
+		nvreal --version "$rel" --sweep "$REAL/$rel/nv0000.txt" > "$T/standin.txt" 2>&1 < /dev/null
 	else
 		echo "cannot load the stand-in at $rel" > "$T/standin.txt"
 	fi
@@ -146,7 +156,8 @@ for rel in $releases; do
 	drv=$(sed -n 's/.*Kernel Module for x86_64 *\([0-9.]*\) .*/\1/p' /proc/driver/nvidia/version)
 	check "real-$rel-proc-version" "/proc/driver/nvidia/version says '$drv'" [ "$drv" = "$rel" ]
 
-	nvreal --version "$rel" > "$T/direct.txt" 2>&1
+	# Standard input /dev/null: the sweep's zeroed fd fields name it.
+	nvreal --version "$rel" --sweep "$REAL/$rel/nv0000.txt" > "$T/direct.txt" 2>&1 < /dev/null
 	check "real-$rel-direct" "nvreal failed on the driver's nodes: $(tail -n 2 "$T/direct.txt" | tr '\n' ' ')" \
 		grep -q '^alloc-client .* status=0x0 client=c1 ' "$T/direct.txt"
 
@@ -156,26 +167,59 @@ for rel in $releases; do
 	fi
 	wait_node /dev/nvproxy-uvm
 	nvreal --version "$rel" --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
-		> "$T/med.txt" 2>&1
+		--sweep "$REAL/$rel/nv0000.txt" > "$T/med.txt" 2>&1 < /dev/null
 	check "real-$rel-same-answers" "user space saw different answers: $(diff_line "$T/direct.txt" "$T/med.txt")" \
 		cmp -s "$T/direct.txt" "$T/med.txt"
 	state="$(cat $SYS/driver_version) $(cat $SYS/tier) $(cat $SYS/version_source)"
 	check "real-$rel-detected" "nvmediate detected '$state', wanted '$rel exact module'" \
 		[ "$state" = "$rel exact module" ]
 	echo "  $rel: $(grep -c . "$T/direct.txt") calls compared; detected: $state"
+	# Every NV0000 control the default profile admits, each made once
+	# with zeroed params of the size in the release's ABI file: all made,
+	# answered alike through nvmediate (above) and by the stand-in
+	# (below).  A control answered other than NV_ERR_INVALID_ARGUMENT got
+	# past the driver's own check of that size; those answered it may
+	# have stopped there (with no GPU their IDs name nothing).
+	[ -z "$NVM_REAL_SHOW" ] || sed "s/^/    $rel direct: /" "$T/direct.txt" "$T/standin.txt"
+	want=$(grep -c . "$REAL/$rel/nv0000.txt")
+	swept=$(grep -c '^sweep-' "$T/direct.txt")
+	check "real-$rel-sweep" "$swept of the $want controls made: $(grep -v '^sweep-' "$T/direct.txt" | tail -n 2 | tr '\n' ' ')" \
+		[ "$swept" = "$want" ]
+	echo "  $rel: $swept NV0000 controls swept, answered (ret/status): $(grep '^sweep-' "$T/direct.txt" |
+		sed -n 's/.* ret=\([^ ]*\) status=\([^ ]*\) .*/\1\/\2/p' | sort | uniq -c |
+		awk '{ print $2 " x" $1 }' | tr '\n' ' '); size passed by the driver: $(grep '^sweep-' "$T/direct.txt" | grep -vc ' status=0x1f ')"
 	# The stand-in cannot know what NVIDIA's build wrote into the build
 	# version (title, changelist) nor the RM's CPUID description of the
 	# CPU: those two payloads count by return and status only.
 	for f in direct standin; do
-		sed -E '/^(ctrl-build-version|ctrl-cpu-info) /s/ sum=[0-9a-f]+$//' "$T/$f.txt" > "$T/$f.cmp"
+		sed -E '/^(ctrl-build-version|ctrl-cpu-info|sweep-SYSTEM_GET_BUILD_VERSION_V2|sweep-SYSTEM_GET_CPU_INFO) /s/ sum=[0-9a-f]+$//' \
+			"$T/$f.txt" > "$T/$f.cmp"
 	done
 	check "real-$rel-standin-alike" "the stand-in answers otherwise: $(diff_line "$T/direct.cmp" "$T/standin.cmp")" \
 		cmp -s "$T/direct.cmp" "$T/standin.cmp"
 
+	# The GPU host check's tools (tests/gpu/) on the real driver: the shim
+	# records nvcalls on the driver's own nodes (8 calls: with no GPU the GPU
+	# node does not open, so its REGISTER_FD is not made), the header names the
+	# release, and the record made again through nvmediate has no call
+	# refused.
+	if [ -x /bin/nvcalls ] && [ -f /usr/lib/nvtrace.so ]; then
+		rm -f "$T/real.trace"	# the shim appends
+		NVTRACE_OUT=$T/real.trace LD_PRELOAD=/usr/lib/nvtrace.so nvcalls > "$T/nvcalls.txt" 2>&1
+		n=$(grep -vc '^#' "$T/real.trace" 2>/dev/null)
+		nvreplay "$T/real.trace" > "$T/replay.txt" 2>&1
+		rc=$?
+		check "real-$rel-gpu-tools" "$(head -n 1 "$T/real.trace" 2>&1) $n calls; replay exit $rc: $(grep -E 'REFUSED|NOT SEEN|calls=|nvreplay: [a-z]' "$T/replay.txt" | head -n 4 | tr '\n' ';')" \
+			sh -c "grep -q '^# nvtrace 1 driver=$rel ' '$T/real.trace' && [ '$n' = 8 ] && [ $rc -eq 0 ] &&
+				grep -q '^nvreplay: calls=$n forwarded=$n refused=0 unseen=0 skipped=0\$' '$T/replay.txt'"
+	else
+		echo "  $rel: no nvcalls or nvtrace.so in this guest (built only where build/podman has the guest's C library)"
+	fi
+
 	# The driver reloaded under a loaded nvmediate: the same answers.
 	rmmod nvidia_uvm && rmmod nvidia && real_load "$rel" &&
 		nvreal --version "$rel" --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm \
-		> "$T/med2.txt" 2>&1
+		--sweep "$REAL/$rel/nv0000.txt" > "$T/med2.txt" 2>&1 < /dev/null
 	check "real-$rel-driver-reload" "after reloading the driver: $(diff_line "$T/direct.txt" "$T/med2.txt")" \
 		cmp -s "$T/direct.txt" "$T/med2.txt"
 
@@ -208,6 +252,36 @@ for rel in $releases; do
 	# (all of the raw run's calls reach it); kernel reports of each run.
 	fuzz "$rel" mediated --ctl /dev/nvproxy --gpu - --uvm /dev/nvproxy-uvm
 	fuzz "$rel" raw --ctl /dev/nvidiactl --gpu - --uvm /dev/nvidia-uvm
+
+	# No file of the driver reachable while the fd-carrying calls that need
+	# no GPU run through nvmediate (nvfds --no-gpu: scanner threads and a
+	# pidfd_getfd() process); the driver answers every path alike on its
+	# own nodes and through nvmediate, so each fd field reached it as the
+	# file it names (REGISTER_FD and UVM_MM_INITIALIZE succeed only then).
+	echo "uvm 0x4e" > $SETS/default/allow	# UVM_ALLOC_DEVICE_P2P: in no capability
+	pk=$(cut -f1 /proc/sys/kernel/printk)
+	echo 1 > /proc/sys/kernel/printk
+	nvfds --no-gpu --ctl /dev/nvidiactl --uvm /dev/nvidia-uvm --calls 1600 --scanners 0 \
+		--no-getfd --answers > "$T/fds-direct.txt" 2>&1
+	nvfds --no-gpu --ctl /dev/nvproxy --uvm /dev/nvproxy-uvm --calls 1600 --scanners 0 \
+		--no-getfd --answers > "$T/fds-med.txt" 2>&1
+	grep '^answer ' "$T/fds-direct.txt" > "$T/fds-direct.cmp"
+	grep '^answer ' "$T/fds-med.txt" > "$T/fds-med.cmp"
+	echo "  $rel fd paths answered (path ret status count): $(cut -d' ' -f2- "$T/fds-direct.cmp" |
+		sed 's/ret=//; s/status=//' | tr '\n' ';')"
+	check "real-$rel-fds-same-answers" "$(diff_line "$T/fds-direct.cmp" "$T/fds-med.cmp") $(grep -v '^answer ' "$T/fds-direct.txt" "$T/fds-med.txt" | grep -v calls= | head -n 3 | tr '\n' ' ')" \
+		sh -c "[ -s '$T/fds-direct.cmp' ] && cmp -s '$T/fds-direct.cmp' '$T/fds-med.cmp'"
+	t0=$(date +%s)
+	nvfds --no-gpu --ctl /dev/nvproxy --uvm /dev/nvproxy-uvm --calls "$FDS_CALLS" --scanners 2 \
+		--seconds 120 > "$T/fds.txt" 2>&1
+	rc=$?
+	echo "$pk" > /proc/sys/kernel/printk
+	dmesg -c | grep -v '\] NVRM: ' | sed 's/^\[ *[0-9.]*\] //' | while IFS= read -r l; do
+		echo "$l" > /dev/kmsg
+	done
+	echo "  $rel nvfds --no-gpu ($(( $(date +%s) - t0 )) s): $(grep '^calls=' "$T/fds.txt")"
+	check "real-$rel-fds-no-driver-file" "nvfds status $rc: $(grep -v '^calls=' "$T/fds.txt" | head -n 5 | tr '\n' ';')" \
+		[ $rc -eq 0 ]
 
 	# Forced outside every range: refused at open, nothing reaches the driver.
 	rmmod nvmediate

@@ -4,7 +4,7 @@
  * while fd-carrying calls run through the mediated nodes (80-hard-fds.sh).
  *
  *   nvfds --ctl P --gpu P --uvm P [--calls N] [--seconds S] [--scanners K]
- *         [--no-getfd] [--trace]
+ *         [--no-getfd] [--trace] [--no-gpu] [--answers]
  *
  * The main thread (the thread-group leader, so that /proc/self/fd and
  * pidfd_getfd() look at its fd table) issues N fd-carrying calls, round
@@ -30,6 +30,19 @@
  * (opath_seen; only kernels whose /proc shows the private table's links
  * as the driver's name make them).
  *
+ * --no-gpu (NVIDIA's driver with no GPU, 95-real.sh): no GPU node; the paths
+ * that need none instead: REGISTER_FD of a second control file, OS events
+ * allocated and freed with an fd, RM_ALLOC_MEMORY and RM_MAP_MEMORY with
+ * their fd (no device to allocate or map on), both
+ * UVM_MM_INITIALIZE cases, the UVM commands with rmCtrlFd, REGISTER_FD and
+ * RM_MAP_MEMORY inside NV_ESC_IOCTL_XFER_CMD, and the NV0000 controls that
+ * export and import objects through a control file's fd.  RM_ALLOC_MEMORY
+ * is made on the control node there, which the driver refuses (it takes it
+ * on a GPU node only): the answers still compare.
+ * --answers: after the counts, one line per path and answer, "answer PATH
+ * ret=R status=S xN", for comparing a run on the driver's own nodes with one
+ * through the mediated nodes (with --scanners 0 --no-getfd: the driver's
+ * files are in the table by design there).
  * --trace: each call's number and path on stderr before it is made.
  * --seconds: stop calling after S seconds (the counts are printed, and the
  * exit status says the run was cut short).
@@ -279,8 +292,33 @@ static void getfd_child(pid_t parent)
 
 /* ---- the caller ---- */
 
-static int ctl, ctl_map1, ctl_map2, gpu, uvm, uvm_mm, uvm_fresh;
+static int ctl, ctl_map1, ctl_map2, ctl_reg, gpu = -1, uvm, uvm_mm, uvm_fresh;
 static uint32_t client;
+static int nogpu;
+
+/* What each path was answered, (ret, status) pairs counted. */
+#define NPATHS		16
+#define NANSWERS	8
+static struct answer {
+	int ret;
+	uint32_t status;
+	long n;
+} answers[NPATHS][NANSWERS];
+
+static void answered(long i, int ret, uint32_t status)
+{
+	struct answer *a = answers[i % NPATHS];
+	int k;
+
+	for (k = 0; k < NANSWERS && a[k].n; k++)
+		if (a[k].ret == ret && a[k].status == status)
+			break;
+	if (k == NANSWERS)
+		k--;		/* folded into the last: tallies stay bounded */
+	a[k].ret = ret;
+	a[k].status = status;
+	a[k].n++;
+}
 static uint8_t uuid[16];
 static uint8_t *big;		/* payloads of UVM commands, 16 KiB */
 static long calls, setup_failed;
@@ -337,6 +375,12 @@ static int setup(void)
 	client = root.hObjectNew;
 	if (ret || root.status)
 		return setup_fail("root client", ret, root.status), -1;
+	if (nogpu) {
+		ret = ioctl(uvm, UVM_INITIALIZE, &in) < 0 ? -errno : 0;
+		if (ret || in.rmStatus)
+			return setup_fail("uvm-initialize", ret, in.rmStatus), -1;
+		return 0;
+	}
 	ret = nvioctl(gpu, NV_ESC_REGISTER_FD, &r, sizeof(r));
 	if (ret)
 		return setup_fail("register-fd", ret, 0), -1;
@@ -451,6 +495,103 @@ static void fd_call(long i)
 	calls++;
 }
 
+/* One fd-carrying call that needs no GPU; @i picks the path. */
+static void fd_call_nogpu(long i)
+{
+	int ret = 0;
+	uint32_t st = 0;
+
+	switch (i % NPATHS) {
+	case 0: {	/* a second control file linked to the first */
+		struct nv_register_fd r = { .ctl_fd = ctl };
+
+		ret = nvioctl(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r));
+		break;
+	}
+	case 1:		/* an OS event keyed by a control file's fd, then freed */
+	case 2: {
+		struct nv_os_event e = { .hClient = client, .hDevice = client, .fd = ctl_map1 };
+
+		ret = nvioctl(ctl, i % NPATHS == 1 ? NV_ESC_ALLOC_OS_EVENT : NV_ESC_FREE_OS_EVENT,
+			      &e, sizeof(e));
+		st = e.Status;
+		break;
+	}
+	case 3: {	/* memory with a mapping context, on the control node */
+		struct nvos02_fd m = { .hRoot = client, .hObjectParent = client,
+				       .hObjectNew = H_MEM, .hClass = NV01_MEMORY_SYSTEM,
+				       .limit = 4095, .fd = ctl_map1 };
+
+		ret = nvioctl(ctl, NV_ESC_RM_ALLOC_MEMORY, &m, sizeof(m));
+		st = m.status;
+		break;
+	}
+	case 4: {
+		struct nvos33_fd mp = { .hClient = client, .hDevice = client, .hMemory = H_MEM,
+					.length = 4096, .fd = ctl_map2 };
+
+		ret = nvioctl(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
+		st = mp.status;
+		break;
+	}
+	case 5:		/* uvmFd of an uninitialised file, then of the va space */
+	case 6: {
+		struct uvm_mm_initialize mm = { .uvmFd = i % NPATHS == 5 ? uvm_fresh : uvm };
+
+		ret = ioctl(uvm_mm, UVM_MM_INITIALIZE, &mm) < 0 ? -errno : 0;
+		st = mm.rmStatus;
+		break;
+	}
+	case 7: {	/* a GPU that is not there, with rmCtrlFd */
+		struct uvm_register_gpu rg = { .rmCtrlFd = ctl, .hClient = client };
+
+		ret = ioctl(uvm, UVM_REGISTER_GPU, &rg) < 0 ? -errno : 0;
+		st = rg.rmStatus;
+		break;
+	}
+	case 8:		/* UVM_REGISTER_GPU_VASPACE, UVM_REGISTER_CHANNEL and */
+	case 9:		/* UVM_ALLOC_DEVICE_P2P: rmCtrlFd */
+	case 10:
+		memset(big, 0, 64);
+		memcpy(big + (i % NPATHS == 10 ? 40 : 16), &ctl, 4);
+		ret = ioctl(uvm, i % NPATHS == 8 ? 25 : i % NPATHS == 9 ? 27 : 78, big) < 0 ?
+		      -errno : 0;
+		break;
+	case 11: {
+		struct nv_register_fd r = { .ctl_fd = ctl };
+
+		ret = xfer(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r));
+		break;
+	}
+	case 12: {
+		struct nvos33_fd mp = { .hClient = client, .hDevice = client, .hMemory = H_MEM,
+					.length = 4096, .fd = ctl_map2 };
+
+		ret = xfer(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
+		st = mp.status;
+		break;
+	}
+	case 13:	/* NV0000 OS_UNIX_EXPORT_OBJECT_TO_FD, IMPORT_OBJECT_FROM_FD */
+	case 14:	/* and EXPORT_OBJECTS_TO_FD (sizes alike in every release): */
+	case 15: {	/* the fd field at 16, 0 and 0 */
+		static const uint32_t cmd[] = { 0x3d05, 0x3d06, 0x3d0b };
+		static const uint32_t size[] = { 24, 20, 2128 };
+		static const uint32_t at[] = { 16, 0, 0 };
+		unsigned int k = i % NPATHS - 13;
+		struct nvos54 c = { .hClient = client, .hObject = client, .cmd = cmd[k],
+				    .params = (uintptr_t)big, .paramsSize = size[k] };
+
+		memset(big, 0, size[k]);
+		memcpy(big + at[k], &ctl_map1, 4);
+		ret = nvioctl(ctl, NV_ESC_RM_CONTROL, &c, sizeof(c));
+		st = c.status;
+		break;
+	}
+	}
+	answered(i, ret, st);
+	calls++;
+}
+
 static int open_node(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -467,7 +608,7 @@ int main(int argc, char **argv)
 	const char *pctl = "/dev/nvproxy", *pgpu = "/dev/nvproxy0", *puvm = "/dev/nvproxy-uvm";
 	long n = 100000, secs = 0, i;
 	time_t t0;
-	int nscan = 2, getfd = 1, trace = 0, k, status = 0;
+	int nscan = 2, getfd = 1, trace = 0, show = 0, k, status = 0;
 	pthread_t th[8];
 	pid_t child = -1;
 	void *mem;
@@ -489,8 +630,12 @@ int main(int argc, char **argv)
 			trace = 1;
 		else if (!strcmp(argv[k], "--no-getfd"))
 			getfd = 0;
+		else if (!strcmp(argv[k], "--no-gpu"))
+			nogpu = 1;
+		else if (!strcmp(argv[k], "--answers"))
+			show = 1;
 		else {
-			fprintf(stderr, "usage: nvfds [--ctl P --gpu P --uvm P] [--calls N] [--seconds S] [--scanners K] [--no-getfd] [--trace]\n");
+			fprintf(stderr, "usage: nvfds [--ctl P --gpu P --uvm P] [--calls N] [--seconds S] [--scanners K] [--no-getfd] [--trace] [--no-gpu] [--answers]\n");
 			return 2;
 		}
 	}
@@ -505,7 +650,9 @@ int main(int argc, char **argv)
 	ctl = open_node(pctl);
 	ctl_map1 = open_node(pctl);
 	ctl_map2 = open_node(pctl);
-	gpu = open_node(pgpu);
+	if (!nogpu)
+		gpu = open_node(pgpu);
+	ctl_reg = open_node(pctl);
 	uvm = open_node(puvm);
 	uvm_mm = open_node(puvm);
 	uvm_fresh = open_node(puvm);
@@ -525,8 +672,11 @@ int main(int argc, char **argv)
 	t0 = time(NULL);
 	for (i = 0; i < n; i++) {
 		if (trace)
-			fprintf(stderr, "call %ld path %ld\n", i, i % 12);
-		fd_call(i);
+			fprintf(stderr, "call %ld path %ld\n", i, i % (nogpu ? NPATHS : 12));
+		if (nogpu)
+			fd_call_nogpu(i);
+		else
+			fd_call(i);
 		if (secs && (i & 1023) == 0 && time(NULL) - t0 >= secs) {
 			printf("stopped after %ld s: the time limit\n", secs);
 			status = 1;
@@ -535,8 +685,10 @@ int main(int argc, char **argv)
 	}
 
 	/* The mapping made through ctl_map1 works: the real fd path was used. */
-	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ctl_map1, 0);
-	if (mem == MAP_FAILED) {
+	mem = nogpu ? NULL : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ctl_map1, 0);
+	if (nogpu) {
+		;
+	} else if (mem == MAP_FAILED) {
 		printf("mmap of the memory allocated with fd=ctl_map1: %s\n", strerror(errno));
 		status = 1;
 	} else {
@@ -566,5 +718,9 @@ int main(int argc, char **argv)
 	       atomic_load(&opath), atomic_load(&opath_seen), atomic_load(&sh->getfds),
 	       atomic_load(&sh->getfd_opath), atomic_load(&sh->getfd_errs),
 	       atomic_load(&violations), uvm_major);
+	for (i = 0; show && i < NPATHS; i++)
+		for (k = 0; k < NANSWERS && answers[i][k].n; k++)
+			printf("answer %ld ret=%d status=0x%x x%ld\n", i, answers[i][k].ret,
+			       answers[i][k].status, answers[i][k].n);
 	return status || atomic_load(&violations) || setup_failed;
 }

@@ -4,15 +4,19 @@
  * of NVIDIA's real driver, of nvmediate in front of it and of the stand-in
  * can be compared line by line (tests/guest/95-real.sh).
  *
- *   nvreal --version V [--ctl PATH] [--gpu PATH] [--uvm PATH]
+ *   nvreal --version V [--ctl PATH] [--gpu PATH] [--uvm PATH] [--sweep FILE]
  *
  * V: the driver's version (for CHECK_VERSION_STR and the sizes of the
- * controls that changed).  One line per call: a name, the ioctl's return
+ * controls that changed).  FILE: controls to make on a root client of their
+ * own after the rest, one "COMMAND SIZE NAME" a line, each with SIZE zeroed
+ * parameter bytes (95-real.sh: every NV0000 control the default profile
+ * admits at V, the size from the release's ABI file).  One line per call: a name, the ioctl's return
  * (or errno), the status in the payload, the values that matter and "sum=",
  * an FNV-1a digest of every payload byte the call returned.  Handles the
- * driver picks are written as c1, c2... in order of appearance and enter the
- * digests as those numbers, so two runs compare equal exactly when the driver
- * answered them alike.  Payloads live at fixed addresses (static buffers of
+ * driver picks are written as c1, c2... in the order it gave them (one it
+ * gives again after a free is a new name) and enter the digests as those
+ * numbers, so two runs compare equal exactly when the driver answered them
+ * alike.  Payloads live at fixed addresses (static buffers of
  * a static program), so pointers inside them are equal run after run.
  * Exit status: 0 when every call was made (whatever it answered), 1 when a
  * node could not be opened.
@@ -32,6 +36,7 @@
 #define NV_ESC_SYS_PARAMS		0xd6
 #define NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO	0x00000102u
 #define NV0000_CTRL_CMD_GPU_GET_PROBED_IDS	0x00000214u
+#define NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS	0x00000127u
 #define NV0000_CTRL_CMD_UNKNOWN			0x00000199u
 #define NV_MAX_DEVICES			32
 
@@ -45,23 +50,37 @@ static uint32_t handles[16];
 static unsigned int nhandles;
 
 static union {
-	uint8_t bytes[8192];
+	uint8_t bytes[16384];
 	uint64_t align;
 } pay, params;
+static uint32_t peer_ids[32 * 32];
 
-/* The driver's handle h as its index c<N>, learned in order. */
+/*
+ * The driver's handle h as c<N>, N counting the handles it gave in order:
+ * a handle the driver gives again after a free (the stand-in reuses the
+ * lowest, NVIDIA's driver never reuses one) is a new name, so that the
+ * names, and the digests they enter, do not depend on reuse.
+ */
+static uint32_t hname_new(uint32_t h)
+{
+	if (!h)
+		return 0;
+	if (nhandles < sizeof(handles) / sizeof(handles[0]))
+		handles[nhandles++] = h;
+	return nhandles;
+}
+
+/* The name of a handle seen before (its latest), or a new one. */
 static uint32_t hname(uint32_t h)
 {
 	unsigned int i;
 
 	if (!h)
 		return 0;
-	for (i = 0; i < nhandles; i++)
-		if (handles[i] == h)
-			return i + 1;
-	if (nhandles < sizeof(handles) / sizeof(handles[0]))
-		handles[nhandles++] = h;
-	return nhandles;
+	for (i = nhandles; i > 0; i--)
+		if (handles[i - 1] == h)
+			return i;
+	return hname_new(h);
 }
 
 static uint32_t fnv(uint32_t h, const void *p, size_t n)
@@ -131,20 +150,23 @@ static uint32_t alloc_client(int fd, const char *name)
 	a->hClass = NV01_ROOT_CLIENT;
 	rc = nv_ioctl(fd, NV_ESC_RM_ALLOC, a, sizeof(*a));
 	h = a->hObjectNew;
-	a->hObjectNew = hname(h);
+	a->hObjectNew = rc || a->status ? hname(h) : hname_new(h);
 	snprintf(extra, sizeof(extra), "client=c%u", a->hObjectNew);
 	line(name, rc, a->status, extra, a, sizeof(*a), NULL, 0);
 	return rc || a->status ? 0 : h;
 }
 
-static void control(int fd, const char *name, uint32_t client, uint32_t cmd, uint32_t size,
-		    uint32_t want_size)
+/* A control of zeroed params, but for the 8 bytes at @off set to @v (@off < size). */
+static void control_set(int fd, const char *name, uint32_t client, uint32_t cmd, uint32_t size,
+			uint32_t want_size, uint32_t off, uint64_t v)
 {
 	struct nvos54 *a = (void *)pay.bytes;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
 	memset(params.bytes, 0, want_size > size ? want_size : size);
+	if (off + 8 <= size)
+		memcpy(params.bytes + off, &v, 8);
 	a->hClient = client;
 	a->hObject = client;
 	a->cmd = cmd;
@@ -154,6 +176,12 @@ static void control(int fd, const char *name, uint32_t client, uint32_t cmd, uin
 	a->hClient = a->hObject = hname(client);
 	line(name, rc, a->status, NULL, a, sizeof(*a), params.bytes,
 	     want_size > size ? want_size : size);
+}
+
+static void control(int fd, const char *name, uint32_t client, uint32_t cmd, uint32_t size,
+		    uint32_t want_size)
+{
+	control_set(fd, name, client, cmd, size, want_size, size, 0);
 }
 
 static void os_event(int fd, const char *name, unsigned int nr, uint32_t client, int efd)
@@ -199,6 +227,33 @@ static void uvm_call(int fd, const char *name, unsigned long cmd, void *a, size_
 	line(name, rc, *status, NULL, a, size, NULL, 0);
 }
 
+/* Each control of FILE on a client of its own; 0, or -1 if FILE is unread. */
+static int sweep(int fd, const char *file)
+{
+	char name[96], lname[112];
+	unsigned int cmd, size;
+	uint32_t c;
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (!f) {
+		perror(file);
+		return -1;
+	}
+	c = alloc_client(fd, "alloc-client-sweep");
+	while (fscanf(f, "%x %u %95s", &cmd, &size, name) == 3) {
+		if (size > sizeof(params.bytes)) {
+			fprintf(stderr, "%s: %s: %u bytes, more than nvreal holds\n", file, name, size);
+			continue;
+		}
+		snprintf(lname, sizeof(lname), "sweep-%s", name);
+		control(fd, lname, c, cmd, size, size);
+	}
+	fclose(f);
+	rm_free(fd, "free-client-sweep", c);
+	return 0;
+}
+
 static int open_node(const char *name, const char *path)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -209,11 +264,12 @@ static int open_node(const char *name, const char *path)
 
 int main(int argc, char **argv)
 {
+	const char *sweep_file = NULL;
 	int i, ctl, ctl2, gpu, uvm, uvm2, nullfd;
 	uint32_t c1, c2;
 	/* Control sizes that changed: probed IDs and CPU info in 550, the
-	 * build version in 560. */
-	uint32_t sz_bv, sz_probed, sz_cpu;
+	 * build version in 560, P2P caps by 580. */
+	uint32_t sz_bv, sz_probed, sz_cpu, sz_p2p;
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--ctl"))
@@ -222,19 +278,23 @@ int main(int argc, char **argv)
 			gpu_path = argv[i + 1];
 		else if (!strcmp(argv[i], "--uvm"))
 			uvm_path = argv[i + 1];
+		else if (!strcmp(argv[i], "--sweep"))
+			sweep_file = argv[i + 1];
 		else if (!strcmp(argv[i], "--version"))
 			snprintf(version, sizeof(version), "%s", argv[i + 1]);
 		else
 			break;
 	}
 	if (i != argc || !version[0]) {
-		fprintf(stderr, "usage: nvreal --version V [--ctl PATH] [--gpu PATH] [--uvm PATH]\n");
+		fprintf(stderr, "usage: nvreal --version V [--ctl PATH] [--gpu PATH] [--uvm PATH]"
+			" [--sweep FILE]\n");
 		return 2;
 	}
 	vmajor = strtoul(version, NULL, 10);
 	sz_bv = vmajor >= 560 ? NV_BUILD_VERSION_V2_SIZE_NEW : NV_BUILD_VERSION_V2_SIZE_OLD;
 	sz_probed = vmajor >= 550 ? 3 * 4 * NV_MAX_DEVICES : 2 * 4 * NV_MAX_DEVICES;
 	sz_cpu = vmajor >= 550 ? 108 : 104;
+	sz_p2p = vmajor >= 580 ? 176 : 168;	/* a second pointer in between */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	ctl = open_node("open-ctl", ctl_path);
@@ -268,6 +328,11 @@ int main(int argc, char **argv)
 		sizeof(struct nv_attached_ids) - 4, sizeof(struct nv_attached_ids));
 	control(ctl, "ctrl-other-client", c2, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS,
 		sizeof(struct nv_attached_ids), sizeof(struct nv_attached_ids));
+	/* P2P_CAPS with a peer-ID array pointer (at 160) and no GPU counted:
+	 * the driver cannot size the array it would copy in, fails, and gives
+	 * the params back with the pointer cleared. */
+	control_set(ctl, "ctrl-p2p-peer-pointer", c1, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS,
+		    sz_p2p, sz_p2p, 160, (uintptr_t)peer_ids);
 
 	/* OS events on the client, the event fd being the control file. */
 	os_event(ctl, "os-event-alloc", NV_ESC_ALLOC_OS_EVENT, c1, ctl);
@@ -291,6 +356,13 @@ int main(int argc, char **argv)
 		close(ctl2);
 	if (nullfd >= 0)
 		close(nullfd);
+
+	/* Numbers the driver does not have: an escape, a foreign ioctl type. */
+	memset(params.bytes, 0, 64);
+	line("esc-unknown", nv_ioctl(ctl, 0x99, params.bytes, 16), -1, NULL, params.bytes, 16,
+	     NULL, 0);
+	line("ioctl-foreign", ioctl(ctl, _IOWR('X', 1, uint64_t), params.bytes) < 0 ? -errno : 0,
+	     -1, NULL, params.bytes, 8, NULL, 0);
 
 	rm_free(ctl, "free-client-2", c2);
 	rm_free(ctl, "free-client-2-again", c2);
@@ -322,11 +394,16 @@ int main(int argc, char **argv)
 				 &mm->rmStatus);
 			close(uvm2);
 		}
+		memset(params.bytes, 0, 64);
+		line("uvm-unknown", ioctl(uvm, 200, params.bytes) < 0 ? -errno : 0, -1, NULL,
+		     params.bytes, 64, NULL, 0);
 		memset(ui, 0, sizeof(*ui));
 		line("uvm-deinitialize", ioctl(uvm, UVM_DEINITIALIZE, 0) < 0 ? -errno : 0, -1,
 		     NULL, NULL, 0, NULL, 0);
 		close(uvm);
 	}
+	if (sweep_file && sweep(ctl, sweep_file))
+		return 1;
 	close(ctl);
 	return 0;
 }

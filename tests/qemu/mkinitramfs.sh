@@ -166,12 +166,26 @@ copy_kmod() {	# copy_kmod NAME: the kernel's module and its dependencies
 		copy_kmod "$dep"
 	done
 }
+# The NV0000 controls the default profile (compute, utility) admits at a
+# release, "COMMAND SIZE NAME" with the size from its ABI file, for nvreal
+# --sweep; administrator-only and kernel-only controls are in no capability.
+nv0000_list() {	# nv0000_list RELEASE
+	local cmd caps name entry
+	grep '^ctrl 0x[0-9a-f]\{1,4\} ' "$src/abi/capabilities.txt" |
+	while read -r _ cmd caps name _; do
+		case ",$caps," in *,compute,* | *,utility,* | *,base,*) ;; *) continue ;; esac
+		entry=$(grep "^ctrl $(printf '0x%08x' "$cmd") user " "$src/abi/releases/$1.abi") ||
+			continue
+		echo "$cmd $(echo "$entry" | cut -d' ' -f4) ${name#NV0000_CTRL_CMD_}"
+	done
+}
 real=
 for ko in "$NVM_BUILD"/nvidia/*/"$kind"/nvidia.ko; do
 	[ -f "$ko" ] && [ -f "${ko%/nvidia.ko}/nvidia-uvm.ko" ] || continue
 	r=$(basename "$(dirname "$(dirname "$ko")")")
 	mkdir -p "$root/lib/nvidia-real/$r"
 	cp "$ko" "${ko%/nvidia.ko}/nvidia-uvm.ko" "$root/lib/nvidia-real/$r/"
+	nv0000_list "$r" > "$root/lib/nvidia-real/$r/nv0000.txt"
 	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
 		copy_kmod "$dep"
 	done
