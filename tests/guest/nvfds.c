@@ -502,10 +502,12 @@ static void fd_call_nogpu(long i)
 	uint32_t st = 0;
 
 	switch (i % NPATHS) {
-	case 0: {	/* a second control file linked to the first */
+	case 0:		/* a second control file linked to the first, */
+	case 11: {	/* and inside XFER */
 		struct nv_register_fd r = { .ctl_fd = ctl };
 
-		ret = nvioctl(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r));
+		ret = i % NPATHS == 0 ? nvioctl(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r)) :
+					xfer(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r));
 		break;
 	}
 	case 1:		/* an OS event keyed by a control file's fd, then freed */
@@ -526,11 +528,13 @@ static void fd_call_nogpu(long i)
 		st = m.status;
 		break;
 	}
-	case 4: {
+	case 4:		/* a mapping context, directly and inside XFER */
+	case 12: {
 		struct nvos33_fd mp = { .hClient = client, .hDevice = client, .hMemory = H_MEM,
 					.length = 4096, .fd = ctl_map2 };
 
-		ret = nvioctl(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
+		ret = i % NPATHS == 4 ? nvioctl(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp)) :
+					xfer(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
 		st = mp.status;
 		break;
 	}
@@ -557,20 +561,6 @@ static void fd_call_nogpu(long i)
 		ret = ioctl(uvm, i % NPATHS == 8 ? 25 : i % NPATHS == 9 ? 27 : 78, big) < 0 ?
 		      -errno : 0;
 		break;
-	case 11: {
-		struct nv_register_fd r = { .ctl_fd = ctl };
-
-		ret = xfer(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r));
-		break;
-	}
-	case 12: {
-		struct nvos33_fd mp = { .hClient = client, .hDevice = client, .hMemory = H_MEM,
-					.length = 4096, .fd = ctl_map2 };
-
-		ret = xfer(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
-		st = mp.status;
-		break;
-	}
 	case 13:	/* NV0000 OS_UNIX_EXPORT_OBJECT_TO_FD, IMPORT_OBJECT_FROM_FD */
 	case 14:	/* and EXPORT_OBJECTS_TO_FD (sizes alike in every release): */
 	case 15: {	/* the fd field at 16, 0 and 0 */
