@@ -48,6 +48,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	unsigned int off_class, off_params, off_status;
 	u32 hclass;
 	u64 params, rights = 0;
+	u32 rights_off = 0;
 
 	if (l->a21_size && c->size == l->a21_size) {
 		off_class = l->a21_class;
@@ -64,14 +65,15 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		 * 595): checked readable like the params, so that call never
 		 * reaches it.
 		 */
-		memcpy(&rights, c->payload + off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS,
-		       sizeof(rights));
+		rights_off = off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS;
+		memcpy(&rights, c->payload + rights_off, sizeof(rights));
 	} else {
 		return nvm_refuse(v, -EINVAL, "esc-size");
 	}
 	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
 	memcpy(&params, c->payload + off_params, sizeof(params));
 	v->rights = rights;
+	v->rights_off = rights_off;
 	v->family = NVM_FAM_ALLOC;
 	v->number = hclass;
 	v->fds = NULL;

@@ -6,10 +6,10 @@
  * read the caller's buffer, another thread of the caller could rewrite
  * the payload between the validator's check and the driver's read.  So
  * the bytes the validator checked (the RM control and alloc structs,
- * XFER's header and inner struct) are handed to the driver from a bounce
- * area instead: pages of nvmediate's own, mapped into the caller's
- * address space, that no thread of the caller can write while the driver
- * reads them.
+ * XFER's header and inner struct, an NVOS64's rights mask) are handed to
+ * the driver from a bounce area instead: pages of nvmediate's own, mapped
+ * into the caller's address space, that no thread of the caller can write
+ * while the driver reads them.
  *
  * How the area holds:
  *  - Its pages are mapped read-only (the mapping is shared and writable,

@@ -153,10 +153,18 @@ static bool nvm_bounce_log_due(struct nvm_file *nf)
 	return __ratelimit(&rs);
 }
 
+/* Where an NVOS64's rights mask goes in the bounce area, or 0: none. */
+static unsigned int nvm_bounce_mask_at(const struct nvm_req *req, unsigned int hdr)
+{
+	return req->rights_read ? ALIGN(hdr + req->size, 8) : 0;
+}
+
 /*
  * Place the checked payload in the bounce area (bounce.c) and point the
  * call at it: @bc->uaddr replaces the caller's argument; for XFER, the
- * header is rewritten to point at the inner payload just after it.
+ * header is rewritten to point at the inner payload just after it.  An
+ * NVOS64's rights mask, read by the validator, goes after the payload and
+ * the bounced pRightsRequested points at it.
  *
  * Return: 0; -ENOSPC when the call has no payload to bounce or the caller
  * can map memory below vm.mmap_min_addr itself (then the bounce parameter
@@ -168,6 +176,7 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 			       struct nvm_bounce_call *bc)
 {
 	unsigned int hdr = req->xfer ? sizeof(req->xfer_hdr) : 0;
+	unsigned int mask_at = nvm_bounce_mask_at(req, hdr);
 	int ret;
 
 	if (!req->kbuf || !req->size || !nvm_bounce_mode)
@@ -183,7 +192,7 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	if (READ_ONCE(nf->nobounce_mm) == current->mm &&
 	    time_before(jiffies, READ_ONCE(nf->nobounce_until)))
 		return -ENOSPC;
-	ret = nvm_bounce_get(bc, hdr + req->size);
+	ret = nvm_bounce_get(bc, mask_at ? mask_at + sizeof(req->rights_mask) : hdr + req->size);
 	if (ret == -ENOSPC) {
 		if (nvm_bounce_log_due(nf))
 			pr_warn("pid %d (%s): no payload bounce possible: this process can map memory at the area's addresses (vm.mmap_min_addr is below 64 KiB); %s. Remedy: sysctl vm.mmap_min_addr=65536 (docs/security.md)\n",
@@ -209,18 +218,32 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 		memcpy(bc->kaddr, &h, hdr);
 	}
 	memcpy(bc->kaddr + hdr, req->kbuf, req->size);
+	if (mask_at) {
+		u64 p = bc->uaddr + mask_at;
+
+		memcpy(bc->kaddr + mask_at, req->rights_mask, sizeof(req->rights_mask));
+		memcpy(bc->kaddr + hdr + req->verdict.rights_off, &p, sizeof(p));
+	}
 	return 0;
 }
 
-/* What the driver wrote back goes to the caller's own payload. */
+/*
+ * What the driver wrote back goes to the caller's own payload, with the
+ * caller's own pRightsRequested where the bounce pointed it elsewhere.
+ */
 static int nvm_bounce_finish(struct nvm_req *req, struct nvm_bounce_call *bc)
 {
 	unsigned int hdr = req->xfer ? sizeof(req->xfer_hdr) : 0;
 	int ret = 0;
 
-	if (nvm_bounce_written(bc) &&
-	    copy_to_user(req->payload, bc->kaddr + hdr, req->size))
+	if (!nvm_bounce_written(bc))
+		goto out;
+	if (nvm_bounce_mask_at(req, hdr))
+		memcpy(bc->kaddr + hdr + req->verdict.rights_off,
+		       req->kbuf + req->verdict.rights_off, sizeof(u64));
+	if (copy_to_user(req->payload, bc->kaddr + hdr, req->size))
 		ret = -EFAULT;
+out:
 	nvm_bounce_put(bc);
 	return ret;
 }

@@ -347,6 +347,7 @@ struct nvm_call {
  * @nested_size: bytes the driver reads at @nested
  * @rights: user pointer to the access-rights mask of an NVOS64 allocation
  *	(pRightsRequested), or 0
+ * @rights_off: byte offset of pRightsRequested in the payload
  * @fds: the fd fields of the payload of the entry matched last (nvabi_fds
  *	of the escape, control, class or UVM entry that @family names): in
  *	the checked copy for an escape, at @nested for a control or class,
@@ -365,6 +366,7 @@ struct nvm_verdict {
 	u64 nested;
 	u32 nested_size;
 	u64 rights;
+	u32 rights_off;
 	const struct nvabi_fd *fds;
 	unsigned int nfds;
 	u32 payload_size;
@@ -418,6 +420,8 @@ struct nvm_req {
 	void __user *payload;
 	void *kbuf;
 	struct nvm_verdict verdict;
+	bool rights_read;		/* @rights_mask holds verdict.rights' mask */
+	u8 rights_mask[NVM_RS_ACCESS_MASK_SIZE];
 	u8 small[64] __aligned(8);
 };
 

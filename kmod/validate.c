@@ -502,5 +502,15 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	else
 		ret = nvm_validate_esc(nf, prof, req, rep, &f);
 	nvm_profile_exit(idx);
-	return nvm_validate_finish(&f, rep, ret);
+	ret = nvm_validate_finish(&f, rep, ret);
+	/*
+	 * The rights mask of a forwarded NVOS64, for the bounce area: the
+	 * driver then copies in the bytes read here, not memory the caller
+	 * can unmap in between (its copy failing leaks, see alloc.c).
+	 */
+	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights &&
+	    !copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
+			    sizeof(req->rights_mask)))
+		req->rights_read = true;
+	return ret;
 }

@@ -14,7 +14,11 @@
 #     profile write;
 #  5. a process holding its own mmap lock does not delay another process's
 #     first call;
-#  7. the module unloads right after calls that ran with a private fd table.
+#  7. the module unloads right after calls that ran with a private fd table;
+#  8. an NVOS64's access-rights mask reaches the driver from the bounce
+#     area: the caller unmapping it mid-call does not fail the driver's
+#     copy (NVIDIA's driver leaks when it does), and the caller gets its
+#     own pRightsRequested back.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -110,6 +114,22 @@ ms=$(echo "$out" | sed -n 's/.*first_call_ms=\([0-9]*\).*/\1/p')
 check bounce2-lockwait-first-call-fast "first call took ${ms:-?} ms while another process held its mmap lock 3 s: $out" \
 	[ "${ms:-99999}" -lt 1000 ]
 check bounce2-lockwait-call-ok "first call: $out" sh -c "echo '$out' | grep -q ' ret=0 '"
+
+# 8. The rights mask, unmapped 100 ms into a call the driver holds 300 ms
+# before it reads the mask: through nvmediate the driver reads the mask
+# the validator read; on the driver's own node its copy fails.
+echo 300000 > $P/race_delay_us
+calls_clear
+out=$(bouncev2 rights $CTL 100 2>&1)
+calls_save "$T/rights.calls"
+direct=$(bouncev2 rights /dev/nvidiactl 100 2>&1)
+echo 0 > $P/race_delay_us
+echo "  rights mask unmapped mid-call: mediated $out; direct $direct"
+check bounce2-rights-mask-bounced "$out; the driver received: $(grep -m1 'nr=0x2b size=48' "$T/rights.calls")" \
+	sh -c "echo '$out' | grep -q 'ret=0 status=0x0 pointer=same' &&
+		grep -q 'nr=0x2b size=48 .* rights=0x5' '$T/rights.calls'"
+check bounce2-rights-knob-works "on the driver's own node the unmapped mask was still read: $direct" \
+	sh -c "echo '$direct' | grep -q 'ret=0 status=0x1e pointer=same'"
 
 # 7. Unload at once after calls with a private fd table, again and again
 # (the module's exit waits for the tables' RCU frees).

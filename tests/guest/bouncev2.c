@@ -15,6 +15,14 @@
  *	rewrites CAPS_FILE (a set's caps, unchanged) and times the write.
  *	Prints "stall: write_ms=N call_ret=N".
  *
+ *   bouncev2 rights CTL MS
+ *	An NVOS64 RM_ALLOC of a root client whose access-rights mask
+ *	(0x5) lies alone on a page that another thread unmaps MS
+ *	milliseconds into the call (the stand-in's race_delay_us holds the
+ *	driver before it reads the mask).  Prints "rights: ret=N status=0xN
+ *	pointer=same|changed": the status the driver answered, and whether
+ *	the payload came back with the caller's own pRightsRequested.
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -250,6 +258,46 @@ static int lockwait(const char *ctl, const char *uvmpath, int ms)
 	return 0;
 }
 
+struct unmap_later {
+	void *page;
+	int ms;
+};
+
+static void *unmap_later(void *arg)
+{
+	struct unmap_later *u = arg;
+
+	usleep(u->ms * 1000);
+	munmap(u->page, 4096);
+	return NULL;
+}
+
+static int rights(int fd, int ms)
+{
+	uint32_t *mask = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			      -1, 0);
+	struct nvos64 a = { .hClass = NV01_ROOT_CLIENT };
+	struct unmap_later u = { .page = mask, .ms = ms };
+	pthread_t th;
+	int ret;
+
+	if (mask == MAP_FAILED)
+		return 2;
+	*mask = 0x5;
+	a.pRightsRequested = (uintptr_t)mask;
+	pthread_create(&th, NULL, unmap_later, &u);
+	ret = ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a) ? -errno : 0;
+	pthread_join(th, NULL);
+	printf("rights: ret=%d status=0x%x pointer=%s\n", ret, a.status,
+	       a.pRightsRequested == (uintptr_t)mask ? "same" : "changed");
+	if (!ret && !a.status && a.hObjectNew) {
+		struct nvos00 f = { .hRoot = a.hObjectNew, .hObjectOld = a.hObjectNew };
+
+		ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -268,7 +316,9 @@ int main(int argc, char **argv)
 		return lowpages(fd, atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "stall"))
 		return stall(fd, argv[3], atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "rights"))
+		return rights(fd, atoi(argv[3]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | lockwait CTL UVM MS\n");
 	return 2;
 }

@@ -471,7 +471,7 @@ static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
 
 /* Nv04AllocWithSecInfo(): a status; the object is created or not. */
 static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent,
-		     u32 *h_new, u32 hclass, u64 uparams, struct nvs_call *c)
+		     u32 *h_new, u32 hclass, u64 uparams, u64 urights, struct nvs_call *c)
 {
 	const struct nvs_class *k = nvs_class_find(hclass);
 	union nvs_alloc_params p = {};
@@ -489,6 +489,15 @@ static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent,
 			return NV_ERR_INVALID_POINTER;
 		nvs_call_add(c, " psize=%u psum=%016llx", psize,
 			     nvs_fnv1a(NVS_FNV_INIT, &p, psize));
+	}
+	/* serverAllocApiCopyIn(): NVOS64's rights mask, after the params. */
+	if (urights) {
+		u32 mask;
+
+		nvs_race_delay();
+		if (copy_from_user(&mask, u64_to_user_ptr(urights), sizeof(mask)))
+			return NV_ERR_INVALID_ADDRESS;
+		nvs_call_add(c, " rights=0x%x", mask);
 	}
 	/* eventapiConstruct(): no ring-0 callbacks from user space. */
 	if (hclass == NV01_EVENT_KERNEL_CALLBACK)
@@ -565,8 +574,10 @@ static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
 			return -EINVAL;
 		break;
 	}
+	/* Every NVOS64 form has the rights pointer after pAllocParms. */
 	*status = nvs_alloc(nf, a->hRoot, a->hObjectParent, &a->hObjectNew,
-			    a->hClass, a->pAllocParms, c);
+			    a->hClass, a->pAllocParms,
+			    size != 32 ? ((struct nvs_os64 *)buf)->pRightsRequested : 0, c);
 	return 0;
 }
 
