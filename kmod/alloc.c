@@ -62,10 +62,12 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		 * NVOS64's rights mask: the driver copies it in after the
 		 * class params and, when that copy fails, does not free its
 		 * copy of the params (serverAllocApiCopyIn at 535, 580 and
-		 * 595): checked readable like the params, so that call never
-		 * reaches it.
+		 * 595): nvm_validate() reads the mask (refusing the call when
+		 * it cannot) and the bounce hands the driver that copy.
 		 */
 		rights_off = off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS;
+		if (rights_off + sizeof(rights) > c->size)
+			return nvm_refuse(v, -EINVAL, "esc-size");
 		memcpy(&rights, c->payload + rights_off, sizeof(rights));
 	} else {
 		return nvm_refuse(v, -EINVAL, "esc-size");

@@ -220,8 +220,6 @@ void nvm_req_free(struct nvm_req *req)
  * @readable_size: their size
  * @readable_rule: the rule refusing them when they are not; NULL when
  *	nothing is to be checked
- * @rights: user address of an NVOS64's rights mask that must be readable
- *	too, or 0
  */
 struct nvm_fetched {
 	int hdr_err;
@@ -231,7 +229,6 @@ struct nvm_fetched {
 	u64 readable;
 	u32 readable_size;
 	const char *readable_rule;
-	u64 rights;
 };
 
 /*
@@ -438,19 +435,16 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	f->readable_size = v.nested_size;
 	f->readable_rule = v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
 			   "class-params-unreadable";
-	f->rights = v.family == NVM_FAM_ALLOC ? v.rights : 0;
 	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
 /*
  * The user memory a verdict still needs, outside the profile's read side:
- * the status of an answer, and the readability of nested params and of an
- * NVOS64's rights mask.
+ * the status of an answer, and the readability of nested params (an
+ * NVOS64's rights mask: nvm_validate()).
  */
 static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *rep, int ret)
 {
-	const char *rule;
-
 	if (ret == NVM_ANSWERED && f->answer_at &&
 	    copy_to_user(f->answer_at, &f->answer, sizeof(f->answer))) {
 		rep->outcome = NVM_OUT_REFUSED;
@@ -458,15 +452,10 @@ static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *r
 	}
 	if (ret || !f->readable_rule)
 		return ret;
-	rule = f->readable_rule;
 	ret = nvm_check_readable(f->readable, f->readable_size);
-	if (!ret && f->rights) {
-		rule = "class-rights-unreadable";
-		ret = nvm_check_readable(f->rights, NVM_RS_ACCESS_MASK_SIZE);
-	}
 	if (ret) {
 		rep->outcome = NVM_OUT_REFUSED;
-		rep->rule = rule;
+		rep->rule = f->readable_rule;
 		rep->err = ret;
 		rep->status = 0;
 	}
@@ -504,13 +493,22 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	nvm_profile_exit(idx);
 	ret = nvm_validate_finish(&f, rep, ret);
 	/*
-	 * The rights mask of a forwarded NVOS64, for the bounce area: the
-	 * driver then copies in the bytes read here, not memory the caller
-	 * can unmap in between (its copy failing leaks, see alloc.c).
+	 * The rights mask of an NVOS64 that goes to the driver, audited ones
+	 * included: read here for the bounce area, so that the driver copies
+	 * in these bytes, not memory the caller can unmap in between; one
+	 * that cannot be read is refused (the driver's copy failing leaks,
+	 * see alloc.c).
 	 */
-	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights &&
-	    !copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
-			    sizeof(req->rights_mask)))
+	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights) {
+		if (copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
+				   sizeof(req->rights_mask))) {
+			rep->outcome = NVM_OUT_REFUSED;
+			rep->rule = "class-rights-unreadable";
+			rep->err = -EFAULT;
+			rep->status = 0;
+			return -EFAULT;
+		}
 		req->rights_read = true;
+	}
 	return ret;
 }

@@ -159,6 +159,8 @@ if setup 595.45.04 audit=1; then
 	check validate-audit-forwards "audit=1: '$got', $n ioctl(s) reached the driver" [ "$n" = 1 ]
 	check validate-audit-logs "no audit line: $(dmesg | tail -n 3 | tr '\n' ';')" \
 		sh -c "dmesg | grep -q 'nvmediate: audit pid=[0-9]* comm=nvraw .* family=ctrl nr=0xff0001 .* rule=ctrl-unknown answer=status:0x56'"
+	# An unreadable rights mask is refused even so: the driver would leak.
+	refused audit-rights-unreadable "ret=-EFAULT" $CTL 0x2b 48 12=0x79 16=buf:24 24=bad
 fi
 
 # --- allow_root=1: root's administrator-only calls pass (the profile must

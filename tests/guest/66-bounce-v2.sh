@@ -115,9 +115,11 @@ check bounce2-lockwait-first-call-fast "first call took ${ms:-?} ms while anothe
 	[ "${ms:-99999}" -lt 1000 ]
 check bounce2-lockwait-call-ok "first call: $out" sh -c "echo '$out' | grep -q ' ret=0 '"
 
-# 8. The rights mask, unmapped 100 ms into a call the driver holds 300 ms
-# before it reads the mask: through nvmediate the driver reads the mask
-# the validator read; on the driver's own node its copy fails.
+# 8. The rights mask, unmapped 100 ms into a call the stand-in holds 300 ms
+# before each read of the caller's memory (the payload, then the mask):
+# the page is gone well before the driver reads the mask (lead_ms, from
+# the unmap to the call's return, at least 100).  Through nvmediate the
+# driver reads the mask the validator read; on its own node its copy fails.
 echo 300000 > $P/race_delay_us
 calls_clear
 out=$(bouncev2 rights $CTL 100 2>&1)
@@ -126,10 +128,10 @@ direct=$(bouncev2 rights /dev/nvidiactl 100 2>&1)
 echo 0 > $P/race_delay_us
 echo "  rights mask unmapped mid-call: mediated $out; direct $direct"
 check bounce2-rights-mask-bounced "$out; the driver received: $(grep -m1 'nr=0x2b size=48' "$T/rights.calls")" \
-	sh -c "echo '$out' | grep -q 'ret=0 status=0x0 pointer=same' &&
+	sh -c "echo '$out' | grep -q 'ret=0 status=0x0 pointer=same lead_ms=[1-9][0-9][0-9]' &&
 		grep -q 'nr=0x2b size=48 .* rights=0x5' '$T/rights.calls'"
 check bounce2-rights-knob-works "on the driver's own node the unmapped mask was still read: $direct" \
-	sh -c "echo '$direct' | grep -q 'ret=0 status=0x1e pointer=same'"
+	sh -c "echo '$direct' | grep -q 'ret=0 status=0x1e pointer=same lead_ms=[1-9][0-9][0-9]'"
 
 # 7. Unload at once after calls with a private fd table, again and again
 # (the module's exit waits for the tables' RCU frees).

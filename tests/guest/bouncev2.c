@@ -20,8 +20,10 @@
  *	(0x5) lies alone on a page that another thread unmaps MS
  *	milliseconds into the call (the stand-in's race_delay_us holds the
  *	driver before it reads the mask).  Prints "rights: ret=N status=0xN
- *	pointer=same|changed": the status the driver answered, and whether
- *	the payload came back with the caller's own pRightsRequested.
+ *	pointer=same|changed lead_ms=N": the status the driver answered,
+ *	whether the payload came back with the caller's own pRightsRequested,
+ *	and how long before the call returned the page was gone (the driver
+ *	reads the mask last, so a positive lead means it read after).
  *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
@@ -261,6 +263,7 @@ static int lockwait(const char *ctl, const char *uvmpath, int ms)
 struct unmap_later {
 	void *page;
 	int ms;
+	long done_ms;
 };
 
 static void *unmap_later(void *arg)
@@ -269,6 +272,7 @@ static void *unmap_later(void *arg)
 
 	usleep(u->ms * 1000);
 	munmap(u->page, 4096);
+	u->done_ms = now_ms();
 	return NULL;
 }
 
@@ -279,6 +283,7 @@ static int rights(int fd, int ms)
 	struct nvos64 a = { .hClass = NV01_ROOT_CLIENT };
 	struct unmap_later u = { .page = mask, .ms = ms };
 	pthread_t th;
+	long returned;
 	int ret;
 
 	if (mask == MAP_FAILED)
@@ -287,9 +292,10 @@ static int rights(int fd, int ms)
 	a.pRightsRequested = (uintptr_t)mask;
 	pthread_create(&th, NULL, unmap_later, &u);
 	ret = ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a) ? -errno : 0;
+	returned = now_ms();
 	pthread_join(th, NULL);
-	printf("rights: ret=%d status=0x%x pointer=%s\n", ret, a.status,
-	       a.pRightsRequested == (uintptr_t)mask ? "same" : "changed");
+	printf("rights: ret=%d status=0x%x pointer=%s lead_ms=%ld\n", ret, a.status,
+	       a.pRightsRequested == (uintptr_t)mask ? "same" : "changed", returned - u.done_ms);
 	if (!ret && !a.status && a.hObjectNew) {
 		struct nvos00 f = { .hRoot = a.hObjectNew, .hObjectOld = a.hObjectNew };
 
