@@ -703,24 +703,61 @@ static u32 nvs_ctrl_cpu_info(struct nvs_ctrl *x)
 	return NV_OK;
 }
 
+/* gpumgrGetGpuFromId(): an attached GPU by its ID. */
+static const struct nvs_gpu *nvs_gpu_by_id(u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < nvs_ngpus; i++)
+		if (nvs_gpus[i].gpu_id == id)
+			return &nvs_gpus[i];
+	return NULL;
+}
+
+/*
+ * gpumgrGetGpuIdInfoV2(), which GET_ID_INFO calls too: what it says of an
+ * attached GPU, in V2's layout; NV_ERR_INVALID_ARGUMENT for any other ID.
+ */
+static u32 nvs_gpu_id_info(u32 id, struct nvs_ctrl_id_info_v2 *p)
+{
+	const struct nvs_gpu *g = nvs_gpu_by_id(id);
+
+	if (!g)
+		return NV_ERR_INVALID_ARGUMENT;
+	p->gpuFlags = 0;
+	p->deviceInstance = g - nvs_gpus;
+	p->subDeviceInstance = 0;
+	p->sliStatus = 0;
+	p->boardId = g->gpu_id;
+	p->gpuInstance = g - nvs_gpus;
+	p->numaId = -1;
+	return NV_OK;
+}
+
 static u32 nvs_ctrl_id_info_v2(struct nvs_ctrl *x)
 {
 	struct nvs_ctrl_id_info_v2 *p = x->params;
-	unsigned int i;
 
-	for (i = 0; i < nvs_ngpus; i++) {
-		if (nvs_gpus[i].gpu_id != p->gpuId)
-			continue;
-		p->gpuFlags = 0;
-		p->deviceInstance = i;
-		p->subDeviceInstance = 0;
-		p->sliStatus = 0;
-		p->boardId = nvs_gpus[i].gpu_id;
-		p->gpuInstance = i;
-		p->numaId = -1;
-		return NV_OK;
-	}
-	return NV_ERR_INVALID_ARGUMENT;
+	return nvs_gpu_id_info(p->gpuId, p);
+}
+
+/* GPU_GET_ID_INFO: V2's answer with the (unused) name pointer in the middle. */
+static u32 nvs_ctrl_id_info(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_id_info *p = x->params;
+	struct nvs_ctrl_id_info_v2 v2;
+	u32 st = nvs_gpu_id_info(p->gpuId, &v2);
+
+	if (st != NV_OK)
+		return st;
+	p->gpuFlags = v2.gpuFlags;
+	p->deviceInstance = v2.deviceInstance;
+	p->subDeviceInstance = v2.subDeviceInstance;
+	p->sliStatus = v2.sliStatus;
+	p->boardId = v2.boardId;
+	p->gpuInstance = v2.gpuInstance;
+	p->numaId = v2.numaId;
+	return NV_OK;
 }
 
 static u32 nvs_ctrl_num_subdevices(struct nvs_ctrl *x)
@@ -840,17 +877,6 @@ static struct file *nvs_fd_resolve(int fd, struct nvs_call *c,
 
 /* ---- NV0000 system and GPU-manager controls (no GPU needed) ---- */
 
-/* gpumgrGetGpuFromId(): an attached GPU by its ID. */
-static const struct nvs_gpu *nvs_gpu_by_id(u32 id)
-{
-	unsigned int i;
-
-	for (i = 0; i < nvs_ngpus; i++)
-		if (nvs_gpus[i].gpu_id == id)
-			return &nvs_gpus[i];
-	return NULL;
-}
-
 /*
  * The probed-GPU slots (32): a GPU's ID, or INVALID_ID with everything else
  * zero in an empty slot, which a lookup of INVALID_ID therefore finds.
@@ -927,29 +953,6 @@ static u32 nvs_ctrl_features(struct nvs_ctrl *x)
 		*mask = 1u << 3;
 	else
 		*mask = efi_enabled(EFI_BOOT) ? 1u << 1 : 0;
-	return NV_OK;
-}
-
-/* GPU_GET_ID_INFO: V2's answer with the (unused) name pointer in the middle. */
-static u32 nvs_ctrl_id_info(struct nvs_ctrl *x)
-{
-	struct nvs_ctrl_id_info *p = x->params;
-	struct nvs_ctrl_id_info_v2 v2 = { .gpuId = p->gpuId };
-	void *params = x->params;
-	u32 st;
-
-	x->params = &v2;
-	st = nvs_ctrl_id_info_v2(x);
-	x->params = params;
-	if (st != NV_OK)
-		return st;
-	p->gpuFlags = v2.gpuFlags;
-	p->deviceInstance = v2.deviceInstance;
-	p->subDeviceInstance = v2.subDeviceInstance;
-	p->sliStatus = v2.sliStatus;
-	p->boardId = v2.boardId;
-	p->gpuInstance = v2.gpuInstance;
-	p->numaId = v2.numaId;
 	return NV_OK;
 }
 
