@@ -438,6 +438,16 @@ static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile 
 	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
 }
 
+/* A call refused because memory it names cannot be read. */
+static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int err)
+{
+	rep->outcome = NVM_OUT_REFUSED;
+	rep->rule = rule;
+	rep->err = err;
+	rep->status = 0;
+	return err;
+}
+
 /*
  * The user memory a verdict still needs, outside the profile's read side:
  * the status of an answer, and the readability of nested params (an
@@ -453,13 +463,7 @@ static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *r
 	if (ret || !f->readable_rule)
 		return ret;
 	ret = nvm_check_readable(f->readable, f->readable_size);
-	if (ret) {
-		rep->outcome = NVM_OUT_REFUSED;
-		rep->rule = f->readable_rule;
-		rep->err = ret;
-		rep->status = 0;
-	}
-	return ret;
+	return ret ? nvm_report_unreadable(rep, f->readable_rule, ret) : 0;
 }
 
 /**
@@ -501,13 +505,8 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	 */
 	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights) {
 		if (copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
-				   sizeof(req->rights_mask))) {
-			rep->outcome = NVM_OUT_REFUSED;
-			rep->rule = "class-rights-unreadable";
-			rep->err = -EFAULT;
-			rep->status = 0;
-			return -EFAULT;
-		}
+				   sizeof(req->rights_mask)))
+			return nvm_report_unreadable(rep, "class-rights-unreadable", -EFAULT);
 		req->rights_read = true;
 	}
 	return ret;
