@@ -182,11 +182,12 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	if (!req->kbuf || !req->size || !nvm_bounce_mode)
 		return -ENOSPC;
 	/*
-	 * A caller that may map low memory (CAP_SYS_RAWIO: host root, not a
-	 * container) could reach the area; it could open the driver's nodes
-	 * itself anyway.
+	 * Below 64 KiB, a caller that may map low memory (CAP_SYS_RAWIO: host
+	 * root, not a container) could reach the area; it could open the
+	 * driver's nodes itself anyway.  A sealed area is out of its reach
+	 * too, so there every caller gets one.
 	 */
-	if (nvm_capable_noaudit(CAP_SYS_RAWIO))
+	if (!NVM_CAN_SEAL && nvm_capable_noaudit(CAP_SYS_RAWIO))
 		return -ENOSPC;
 	/* An address space found able to map low memory: retried each second. */
 	if (READ_ONCE(nf->nobounce_mm) == current->mm &&

@@ -7,8 +7,9 @@
 # replace it, and every call still works.  Below vm.mmap_min_addr: where the
 # area cannot be protected (vm.mmap_min_addr lowered) calls are forwarded
 # with one warning (bounce=1) or refused (bounce=2), and a caller with
-# CAP_SYS_RAWIO is served without an area; a sealed area does not depend on
-# vm.mmap_min_addr, and every caller gets one.
+# CAP_SYS_RAWIO is served without an area (refused with bounce=2); a sealed
+# area does not depend on vm.mmap_min_addr, and every caller gets one,
+# CAP_SYS_RAWIO or not.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -47,7 +48,7 @@ check bounce-privileged-silent "nvmediate warned for a privileged caller" \
 	sh -c '! dmesg | grep -q "no payload bounce"'
 
 # vm.mmap_min_addr lowered: an area below it cannot be protected; a sealed
-# one can, and every call still goes through it.
+# one can, and every call, a privileged caller's too, goes through it.
 echo 4096 > /proc/sys/vm/mmap_min_addr
 calls_clear
 got=$(norawio nvraw $CTL 0x2b 32 12=0 st=28 2>&1)
@@ -68,8 +69,16 @@ if [ "$placement" = low ]; then
 		[ "$got" = "ret=-EPERM status=0x0" ]
 	check bounce-required-not-forwarded "the driver received the refused call" \
 		[ "$(grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls")" -eq 0 ]
+	got=$(nvraw $CTL 0x2b 32 12=0 st=28 2>&1)
+	check bounce-required-privileged-refused "bounce=2, CAP_SYS_RAWIO, below 64 KiB: '$got', want ret=-EPERM" \
+		[ "$got" = "ret=-EPERM status=0x0" ]
 else
 	check bounce-sealed-required-served "bounce=2, mmap_min_addr 4096, sealed area: '$got', want ret=0 status=0x0" \
+		[ "$got" = "ret=0 status=0x0" ]
+	# A caller with CAP_SYS_RAWIO gets a sealed area too: bounce=2 does
+	# not refuse it.
+	got=$(nvraw $CTL 0x2b 32 12=0 st=28 2>&1)
+	check bounce-sealed-privileged-served "bounce=2, CAP_SYS_RAWIO, sealed area: '$got', want ret=0 status=0x0" \
 		[ "$got" = "ret=0 status=0x0" ]
 fi
 echo 1 > /sys/module/nvmediate/parameters/bounce
