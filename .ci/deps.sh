@@ -2,7 +2,7 @@
 # Install what `make check` needs on a fresh Debian 12 machine (run as root).
 set -eu
 PKGS="build-essential linux-headers-amd64 sparse kmod dkms qemu-system-x86 busybox-static
-cpio xz-utils bc flex bison libelf-dev libssl-dev linux-source-6.1 rsync libclang-14-dev git
+cpio xz-utils bc flex bison libelf-dev libssl-dev rsync libclang-14-dev git
 python3 python3-jsonschema python3-yaml debhelper dh-dkms debootstrap dwarves"
 missing=""
 for p in $PKGS; do

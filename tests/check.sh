@@ -261,8 +261,25 @@ deb_check() {
 	[ "$f" -eq 0 ] || grep -E '^not ok' -A 6 "$logs/deb.log" | head -n 30 | sed 's/^/      | /'
 }
 
+# prefetch: what waits on the archive and the disk more than on the CPUs
+# (the other kernels' packages and build roots, the package test's chroot),
+# started beside the builds; the steps that need each wait for it (each
+# takes its own lock) and report it, so this job's own outcome is not counted.
+prefetch() {
+	local kind
+	for kind in $fetched_kinds; do
+		echo "== prefetch $kind"
+		tests/kernel/fetch-kernel.sh "$kind"
+	done
+	echo "== prefetch the package test's chroot"
+	tests/deb/chroot.sh "$NVM_BUILD/deb"
+	echo "== prefetch done"
+}
+
 echo "nvmediate check: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, stock kernel ${kver:-?}"
 step deps "install build and test packages" .ci/deps.sh
+prefetch > "$logs/prefetch.log" 2>&1 < /dev/null &
+prefetch_pid=$!
 kver=$(nvm_stock_release 2>/dev/null)
 kdir=$(nvm_kdir stock 2>/dev/null)
 step w1 "nvmediate.ko, W=1 -Werror, $kver" make w1 KDIR="$kdir"
@@ -293,6 +310,7 @@ fi
 step dkms "dkms add/build/install/remove, $(echo $built_kinds | wc -w) kernels" dkms_all
 step install "make install into a staging tree" install_check
 deb_check
+wait "$prefetch_pid" 2>/dev/null
 
 # One line per kernel: what was built and run on it.
 echo "kernels:"

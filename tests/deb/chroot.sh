@@ -13,6 +13,10 @@ tar=$out/bookworm.tar
 [ -f "$tar" ] && exit 0
 mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$out"
+# One debootstrap at a time (make check starts one early, in the background).
+exec 8> "$out/.lock"
+flock 8
+[ -f "$tar" ] && exit 0
 work=$out/bookworm.tmp
 rm -rf "$work"
 debootstrap --variant=minbase \

@@ -3,8 +3,8 @@
 # nvm-guest: limit-factor 2
 # Hardening, property 1: no file of the driver ever reaches the container.
 # While the main thread drives every fd-carrying path through the mediated
-# nodes (100,000 calls, NVM_FDS_CALLS overrides), scanner threads dup() and
-# fstat every fd number and open every /proc/self/fd link naming the driver,
+# nodes (100,000 calls, 25,000 on the debug kernel; NVM_FDS_CALLS overrides),
+# scanner threads dup() and fstat every fd number and open every /proc/self/fd link naming the driver,
 # and a second process calls pidfd_getfd() on every fd number (nvfds.c).
 # The driver's record says what each fd field resolved to: a backing file
 # every time, never a file of anyone else, never nothing.
@@ -12,7 +12,9 @@
 nvm_begin
 
 T=$NVM_TMP
-CALLS=${NVM_FDS_CALLS:-100000}
+calls=100000
+[ "$NVM_KERNEL" != debug ] || calls=25000
+CALLS=${NVM_FDS_CALLS:-$calls}
 # Stop calling before the harness's per-test limit, so that the counts print.
 if [ "$NVM_KERNEL" = debug ]; then LIMIT=570; else LIMIT=330; fi
 RX=$NVM_STANDIN_DIR/received

@@ -1,12 +1,19 @@
 #!/bin/sh
-# Build the debug guest kernel (KASAN, UBSAN, lockdep, kmemleak, KUnit) from
-# Debian's linux-source-6.1 into $1 (default build/linux-debug).  Skips the
-# build when the tree is already built from the same config fragment.
+# Build the debug guest kernel (KASAN, UBSAN, lockdep, kmemleak, KUnit) into
+# $1 (default build/linux-debug) from Debian's linux-source-6.12, the source
+# of the stock-6.12 kind (bookworm-backports), downloaded with that kind's
+# private apt configuration (tests/kernel/fetch-kernel.sh --source);
+# LINUX_SOURCE_TAR names another tarball.  Skips the build when the tree is
+# already built from the same source and config fragment.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-build/linux-debug}
-src=${LINUX_SOURCE_TAR:-$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null | head -n1)}
-[ -n "$src" ] || { echo "build-debug: linux-source-6.1 is not installed" >&2; exit 1; }
+if [ -n "${LINUX_SOURCE_TAR:-}" ]; then
+	src=$LINUX_SOURCE_TAR
+else
+	src=$("$here/fetch-kernel.sh" --source stock-6.12 | tail -n 1)
+fi
+[ -f "$src" ] || { echo "build-debug: no kernel source tarball ($src)" >&2; exit 1; }
 stamp="$out/.nvm-config-stamp"
 want=$(cat "$here/debug.config" "$src" 2>/dev/null | cksum | cut -d' ' -f1; ls -l "$src" | cksum)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/arch/x86/boot/bzImage" ] && [ -f "$out/Module.symvers" ]; then
@@ -27,5 +34,17 @@ while IFS= read -r line; do
 done < "$here/debug.config"
 [ $bad -eq 0 ] || exit 1
 # modules: writes Module.symvers, which out-of-tree modules link against.
-make -s -j"$(nproc)" bzImage modules_prepare modules
+# A line a minute while it builds (about 1,300 objects; 10-12 minutes on two
+# cores).
+echo "build-debug: building $(make -s kernelrelease) from ${src##*/}"
+make -s -j"$(nproc)" bzImage modules_prepare modules &
+pid=$!
+while kill -0 $pid 2>/dev/null; do
+	for _ in $(seq 60); do
+		kill -0 $pid 2>/dev/null || break 2
+		sleep 1
+	done
+	echo "build-debug: $(find . -name '*.o' -newer .config | wc -l) objects built"
+done
+wait $pid
 echo "$want" > .nvm-config-stamp

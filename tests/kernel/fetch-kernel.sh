@@ -3,6 +3,7 @@
 # Fetch another Debian release's kernel for the guests and the builds:
 #
 #   tests/kernel/fetch-kernel.sh KIND       KIND: stock-5.10, stock-6.12, stock-sid
+#   tests/kernel/fetch-kernel.sh --source KIND
 #
 # The newest linux-headers-amd64 of the kind's suites (tests/qemu/lib.sh)
 # names the kernel; its headers, kbuild and image packages are downloaded
@@ -15,10 +16,19 @@
 # debootstrap'ed into build/kernels/<kind>/root with that compiler, make,
 # sparse and dkms.  Cached: a kind fetched once is not looked up again
 # (remove build/kernels/<kind> for the archive's newest).
+# With --source, the kind is fetched as above and its linux-source package
+# (the newest of the same major.minor in the kind's suites) is downloaded too;
+# the path of the source tarball it holds, build/kernels/<kind>/linux-source.tar.xz,
+# is printed on the last line (tests/kernel/build-debug.sh builds from it).
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-[ $# -eq 1 ] || nvm_die "usage: $0 stock-5.10|stock-6.12|stock-sid"
+want_source=
+if [ "${1:-}" = --source ]; then
+	want_source=1
+	shift
+fi
+[ $# -eq 1 ] || nvm_die "usage: $0 [--source] stock-5.10|stock-6.12|stock-sid"
 kind=$1
 suites=$(nvm_kind_suites "$kind") || nvm_die "$kind is not a fetched kind"
 mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -34,8 +44,9 @@ mkdir -p "$top"
 exec 8> "$top/.lock"
 flock 8
 
-if [ -f "$top/ready" ]; then
+if [ -f "$top/ready" ] && { [ -z "$want_source" ] || [ -f "$top/linux-source.tar.xz" ]; }; then
 	say "$(nvm_release "$kind") is up to date"
+	[ -z "$want_source" ] || echo "$top/linux-source.tar.xz"
 	exit 0
 fi
 
@@ -69,6 +80,31 @@ show() {
 deps() {
 	show "$1" Depends | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -E "$2" || true
 }
+
+# fetch_source: the linux-source package of the kind's kernel, its tarball
+# extracted to $top/linux-source.tar.xz.
+fetch_source() {
+	local mm pkg ver deb
+	mm=$(cut -d. -f1,2 "$top/release")
+	pkg=linux-source-$mm
+	ver=$(show "$pkg" Version)
+	[ -n "$ver" ] || nvm_die "$pkg is not in $suites"
+	say "downloading $pkg $ver"
+	if ! ls "$debdir/${pkg}_"*.deb >/dev/null 2>&1; then
+		(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$pkg=$ver" >> "$top/apt.log" 2>&1) ||
+			nvm_die "cannot download $pkg (see ${top#"$NVM_ROOT"/}/apt.log)"
+	fi
+	deb=$(ls "$debdir/${pkg}_"*.deb | head -n 1)
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" > "$top/linux-source.tar.xz.tmp" ||
+		nvm_die "$deb holds no usr/src/$pkg.tar.xz"
+	mv "$top/linux-source.tar.xz.tmp" "$top/linux-source.tar.xz"
+	rm -f "$deb"
+	echo "$top/linux-source.tar.xz"
+}
+if [ -f "$top/ready" ]; then
+	fetch_source
+	exit 0
+fi
 
 headers=$(deps linux-headers-amd64 '^linux-headers-.*-amd64$' | head -n 1)
 [ -n "$headers" ] || nvm_die "no linux-headers-amd64 in $suites"
@@ -141,3 +177,4 @@ fi
 
 touch "$top/ready"
 say "$rel ready"
+[ -z "$want_source" ] || fetch_source

@@ -124,12 +124,29 @@ build_release() {
 		"$(modinfo -F version "$out/nvidia.ko"), $(du -ch "$out"/nvidia*.ko | tail -n 1 | cut -f1)"
 }
 
+# progress REL PID LOG: while PID builds, a line a minute: the part being
+# built and how many of its files are compiled.
+progress() {
+	local rel=$1 pid=$2 log=$3 part n
+	while kill -0 "$pid" 2>/dev/null; do
+		for n in $(seq 60); do
+			kill -0 "$pid" 2>/dev/null || return 0
+			sleep 1
+		done
+		part=$(grep '^== ' "$log" | tail -n 1 | sed "s/^== $rel: //")
+		echo "nvidia $rel $kind: ${part:-unpacking}, $(awk '/^== /{n=0; next} /( CC |\.o$)/{n++} END{print n+0}' "$log") files compiled"
+	done
+}
+
 rc=0
 for rel in "$@"; do
 	log=$top/$rel/build-$kind.log
 	mkdir -p "$top/$rel"
 	echo "nvidia $rel $kind: building (log: ${log#"$NVM_ROOT"/})"
-	if build_release "$rel" > "$log" 2>&1; then
+	build_release "$rel" > "$log" 2>&1 &
+	pid=$!
+	progress "$rel" "$pid" "$log"
+	if wait "$pid"; then
 		echo "nvidia $rel $kind: ok ($(tail -n 1 "$log" | sed 's/^nvidia [^ ]* [^ ]*: //'))"
 	else
 		echo "nvidia $rel $kind: FAIL, last lines of ${log#"$NVM_ROOT"/}:"
