@@ -42,6 +42,7 @@
 #include <linux/poll.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -133,8 +134,27 @@ static int nvm_release(struct inode *inode, struct file *file)
 	nvm_stats_release(nf);
 	nvm_drv_release(nf->backing);
 	nvm_set_close(nf->set);
+	if (nf->nobounce_mm)
+		mmdrop(nf->nobounce_mm);
 	kfree(nf);
 	return 0;
+}
+
+/*
+ * Remember that the calling address space can map the area's addresses
+ * itself, for a second.  The file holds the mm_struct (mmgrab), so that
+ * the pointer cannot come back as another process's address space while
+ * it is remembered.
+ */
+static void nvm_nobounce_note(struct nvm_file *nf)
+{
+	struct mm_struct *old;
+
+	mmgrab(current->mm);
+	WRITE_ONCE(nf->nobounce_until, jiffies + HZ);
+	old = xchg(&nf->nobounce_mm, current->mm);
+	if (old)
+		mmdrop(old);
 }
 
 /*
@@ -200,8 +220,7 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 				task_pid_nr(current), current->comm,
 				nvm_bounce_mode >= 2 ? "calls refused (bounce=2)" :
 				"calls forwarded from the caller's memory, which it could change after the check (bounce=1)");
-		WRITE_ONCE(nf->nobounce_until, jiffies + HZ);
-		WRITE_ONCE(nf->nobounce_mm, current->mm);
+		nvm_nobounce_note(nf);
 		return ret;
 	}
 	if (ret) {

@@ -70,7 +70,8 @@ struct nvm_fstats {
  * @gpu: GPU index for %NVM_NODE_GPU
  * @range: the ABI range selected at open, kept until release
  * @nobounce_mm: an address space last found unable to hold a bounce area
- *	(compared only, never dereferenced)
+ *	(compared only; held with mmgrab() while remembered, so that its
+ *	address cannot be another process's meanwhile)
  * @nobounce_until: when to try @nobounce_mm again (jiffies)
  * @warn_mm: the address space last logged for a bounce failure (compared
  *	only)
