@@ -139,8 +139,8 @@ static void nvs_rx_payload(u32 nr, const void *buf, u32 size, u32 node)
 		const struct nvs_os54 *p = buf;
 
 		nvs_rx(NVS_RX_CTRL, p->cmd, p->paramsSize, p->flags);
-	} else if (nr == NVS_ESC_RM_ALLOC &&
-		   (size == sizeof(struct nvs_os21) || size == sizeof(struct nvs_os64))) {
+	} else if (nr == NVS_ESC_RM_ALLOC && nvs_alloc_status_off(size)) {
+		/* Either form at this release's sizes: hClass is at 12 in all. */
 		const struct nvs_os21 *p = buf;
 
 		nvs_rx(NVS_RX_CLASS, p->hClass, size, node << 8);
