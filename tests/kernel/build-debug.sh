@@ -11,6 +11,7 @@ out=${1:-build/linux-debug}
 if [ -n "${LINUX_SOURCE_TAR:-}" ]; then
 	src=$LINUX_SOURCE_TAR
 else
+	echo "build-debug: getting linux-source-6.12 (fetch-kernel.sh --source stock-6.12)"
 	src=$("$here/fetch-kernel.sh" --source stock-6.12 | tail -n 1)
 fi
 [ -f "$src" ] || { echo "build-debug: no kernel source tarball ($src)" >&2; exit 1; }
@@ -22,6 +23,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/arch/x86/boo
 fi
 rm -rf "$out"
 mkdir -p "$out"
+echo "build-debug: unpacking ${src##*/} and configuring"
 tar -xf "$src" -C "$out" --strip-components=1
 cd "$out"
 make -s ARCH=x86_64 tinyconfig

@@ -111,7 +111,7 @@ build_release() {
 	# it and the release cannot tell.
 	if grep -q 'exclude_bars' "$syssrc/include/linux/pci.h" 2>/dev/null &&
 		! grep -q pci_resize_resource_has_exclude_bars_arg "$out/kernel-open/conftest.sh"; then
-		echo "== $rel: applying pci-resize-exclude-bars.patch"
+		echo "   $rel: applying pci-resize-exclude-bars.patch"
 		(cd "$out" && patch -p1 -s < "$patches/pci-resize-exclude-bars.patch") || return 1
 	fi
 	ln -sf "$core" "$out/kernel-open/nvidia/nv-kernel.o_binary"
