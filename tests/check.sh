@@ -52,19 +52,24 @@ ticker() {
 	done
 }
 
-# run_logged NAME LOG CMD...: run CMD, its output in LOG, with the ticker.
-run_logged() {
-	local name=$1 log=$2 pid tpid rc
-	shift 2
-	"$@" > "$log" 2>&1 < /dev/null &
-	pid=$!
-	ticker "$pid" "$name" "$log" "$(date +%s)" &
+# wait_ticking PID NAME LOG T0: wait for PID, with the ticker; its status.
+wait_ticking() {
+	local tpid rc
+	ticker "$1" "$2" "$3" "$4" &
 	tpid=$!
-	wait "$pid"
+	wait "$1"
 	rc=$?
 	kill "$tpid" 2>/dev/null
 	wait "$tpid" 2>/dev/null
 	return $rc
+}
+
+# run_logged NAME LOG CMD...: run CMD, its output in LOG, with the ticker.
+run_logged() {
+	local name=$1 log=$2
+	shift 2
+	"$@" > "$log" 2>&1 < /dev/null &
+	wait_ticking $! "$name" "$log" "$(date +%s)"
 }
 
 # bg_start NAME CMD...: run CMD beside the foreground steps, its output in
@@ -81,14 +86,7 @@ bg_start() {
 
 # bg_wait NAME: wait for it (a line a minute meanwhile); its exit status.
 bg_wait() {
-	local name=$1 tpid rc
-	ticker "${bg_pid[$name]}" "$name" "$logs/$name.log" "${bg_t0[$name]}" &
-	tpid=$!
-	wait "${bg_pid[$name]}"
-	rc=$?
-	kill "$tpid" 2>/dev/null
-	wait "$tpid" 2>/dev/null
-	return $rc
+	wait_ticking "${bg_pid[$1]}" "$1" "$logs/$1.log" "${bg_t0[$1]}"
 }
 
 # tally NAME DESCRIPTION RC T0: count one test and print its line.

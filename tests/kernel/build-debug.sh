@@ -36,7 +36,7 @@ while IFS= read -r line; do
 done < "$here/debug.config"
 [ $bad -eq 0 ] || exit 1
 # modules: writes Module.symvers, which out-of-tree modules link against.
-# A line a minute while it builds (about 1,300 objects; 10-12 minutes on two
+# A line a minute while it builds (about 1,300 objects; 12-13 minutes on two
 # cores).
 echo "build-debug: building $(make -s kernelrelease) from ${src##*/}"
 make -s -j"$(nproc)" bzImage modules_prepare modules &
