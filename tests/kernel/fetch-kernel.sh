@@ -81,19 +81,23 @@ deps() {
 	show "$1" Depends | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -E "$2" || true
 }
 
+# download PKG: the newest PKG of the suites into $debdir, unless there.
+download() {
+	local ver
+	ver=$(show "$1" Version)
+	[ -n "$ver" ] || nvm_die "$1 is not in $suites"
+	ls "$debdir/${1}_"*.deb >/dev/null 2>&1 && return 0
+	(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$1=$ver" >> "$top/apt.log" 2>&1) ||
+		nvm_die "cannot download $1 (see ${top#"$NVM_ROOT"/}/apt.log)"
+}
+
 # fetch_source: the linux-source package of the kind's kernel, its tarball
 # extracted to $top/linux-source.tar.xz.
 fetch_source() {
-	local mm pkg ver deb
-	mm=$(cut -d. -f1,2 "$top/release")
-	pkg=linux-source-$mm
-	ver=$(show "$pkg" Version)
-	[ -n "$ver" ] || nvm_die "$pkg is not in $suites"
-	say "downloading $pkg $ver"
-	if ! ls "$debdir/${pkg}_"*.deb >/dev/null 2>&1; then
-		(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$pkg=$ver" >> "$top/apt.log" 2>&1) ||
-			nvm_die "cannot download $pkg (see ${top#"$NVM_ROOT"/}/apt.log)"
-	fi
+	local pkg deb
+	pkg=linux-source-$(cut -d. -f1,2 "$top/release")
+	say "downloading $pkg $(show "$pkg" Version)"
+	download "$pkg"
 	deb=$(ls "$debdir/${pkg}_"*.deb | head -n 1)
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" > "$top/linux-source.tar.xz.tmp" ||
 		nvm_die "$deb holds no usr/src/$pkg.tar.xz"
@@ -119,11 +123,7 @@ pkgs="$pkgs ${extra:-$image}"
 say "$rel: downloading $(echo $pkgs)"
 mkdir -p "$debdir"
 for p in $pkgs; do
-	ver=$(show "$p" Version)
-	[ -n "$ver" ] || nvm_die "$p is not in $suites"
-	ls "$debdir/${p}_"*.deb >/dev/null 2>&1 && continue
-	(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$p=$ver" >> "$top/apt.log" 2>&1) ||
-		nvm_die "cannot download $p (see ${top#"$NVM_ROOT"/}/apt.log)"
+	download "$p"
 done
 
 rm -rf "$tree"
