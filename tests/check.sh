@@ -289,7 +289,8 @@ deb_check() {
 }
 
 # prefetch: what waits on the archive and the disk more than on the CPUs
-# (the other kernels' packages and build roots, the package test's chroot),
+# (the other kernels' packages and build roots, the guests' QEMU, the
+# package test's chroot),
 # started beside the builds; the steps that need each wait for it (each
 # takes its own lock) and report it, so this job's own outcome is not counted.
 prefetch() {
@@ -298,6 +299,8 @@ prefetch() {
 		echo "== prefetch $kind"
 		tests/kernel/fetch-kernel.sh "$kind"
 	done
+	echo "== prefetch the guests' QEMU"
+	tests/qemu/fetch-qemu.sh
 	echo "== prefetch the package test's chroot"
 	tests/deb/chroot.sh "$NVM_BUILD/deb"
 	echo "== prefetch done"

@@ -67,7 +67,8 @@ tabsize="0 0 0"
 [ -f "$tables" ] && tabsize=$(sizes "$tables")
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-host="$cpu, $(nproc) cores, $(qemu-system-x86_64 --version | head -n 1 | sed 's/ (.*//'), TCG, -smp 2 -m 2G"
+qemu=${NVM_QEMU:-$("$NVM_ROOT/tests/qemu/fetch-qemu.sh")}
+host="$cpu, $(nproc) cores, $("$qemu" --version | head -n 1 | sed 's/ (.*//'), TCG, -smp 2 -m 2G"
 guest=$(sed -n 's/^NVMBENCH begin kernel=\([^ ]*\).*/\1/p' "$out/raw.txt")
 
 awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$host" -v guest="${guest:-?}" \

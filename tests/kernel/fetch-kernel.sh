@@ -35,7 +35,6 @@ mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 top=$NVM_KERNELS/$kind
 tree=$top/tree
 debdir=$top/deb
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 say() { echo "fetch-kernel $kind: $*"; }
 
@@ -51,25 +50,11 @@ if [ -f "$top/ready" ] && { [ -z "$want_source" ] || [ -f "$top/linux-source.tar
 fi
 
 # The private apt configuration: only these suites, state under build/.
-apt=$NVM_KERNELS/apt/$kind
-mkdir -p "$apt/etc/apt.conf.d" "$apt/etc/preferences.d" "$apt/etc/sources.list.d" \
-	"$apt/state/lists/partial" "$apt/cache/archives/partial"
-: > "$apt/state/status"
-: > "$apt/etc/sources.list"
-for s in $suites; do
-	case $s in
-	*-security) url=${mirror%/debian}/debian-security ;;
-	*) url=$mirror ;;
-	esac
-	echo "deb [signed-by=$keyring] $url $s main" >> "$apt/etc/sources.list"
-done
-aptopts=(-o "Dir::Etc=$apt/etc" -o "Dir::State=$apt/state" -o "Dir::Cache=$apt/cache"
-	-o "Dir::State::status=$apt/state/status" -o APT::Architecture=amd64
-	-o APT::Architectures=amd64 -o Acquire::Languages=none -o APT::Sandbox::User=root
-	-o Debug::NoLocking=1)
 say "apt-get update ($suites)"
-apt-get "${aptopts[@]}" -q update > "$top/apt.log" 2>&1 ||
-	{ tail -n 5 "$top/apt.log"; nvm_die "apt-get update failed (see ${top#"$NVM_ROOT"/}/apt.log)"; }
+# shellcheck disable=SC2086
+nvm_private_apt "$NVM_KERNELS/apt/$kind" $suites || nvm_die "cannot read the archive's $suites"
+aptopts=("${nvm_aptopts[@]}")
+applog=$NVM_KERNELS/apt/$kind/apt.log
 
 # show PKG FIELD: a field of the newest version of PKG.
 show() {
@@ -87,8 +72,8 @@ download() {
 	ver=$(show "$1" Version)
 	[ -n "$ver" ] || nvm_die "$1 is not in $suites"
 	ls "$debdir/${1}_"*.deb >/dev/null 2>&1 && return 0
-	(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$1=$ver" >> "$top/apt.log" 2>&1) ||
-		nvm_die "cannot download $1 (see ${top#"$NVM_ROOT"/}/apt.log)"
+	(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$1=$ver" >> "$applog" 2>&1) ||
+		nvm_die "cannot download $1 (see ${applog#"$NVM_ROOT"/})"
 }
 
 # fetch_source: the linux-source package of the kind's kernel, its tarball

@@ -172,3 +172,35 @@ nvm_in_root() {
 		exec chroot "$root" /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$dir" "$@"
 	' nvm-root "$root" "$NVM_ROOT" "$PWD" "$@"
 }
+
+# nvm_private_apt DIR SUITES...: an apt configuration of its own under DIR
+# (sources, lists, cache and an empty status), for Debian's archive at
+# $NVM_DEBIAN_MIRROR (default deb.debian.org), that sees only SUITES' main
+# and never reads or changes the machine's own sources or state.  Sets the
+# array nvm_aptopts (pass it to apt-get and apt-cache) and runs apt-get
+# update, its output in DIR/apt.log.
+nvm_private_apt() {
+	local dir=$1 s url mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	shift
+	mkdir -p "$dir/etc/apt.conf.d" "$dir/etc/preferences.d" "$dir/etc/sources.list.d" \
+		"$dir/state/lists/partial" "$dir/cache/archives/partial"
+	: > "$dir/state/status"
+	: > "$dir/etc/sources.list"
+	for s in "$@"; do
+		case $s in
+		*-security) url=${mirror%/debian}/debian-security ;;
+		*) url=$mirror ;;
+		esac
+		echo "deb [signed-by=$keyring] $url $s main" >> "$dir/etc/sources.list"
+	done
+	nvm_aptopts=(-o "Dir::Etc=$dir/etc" -o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
+		-o "Dir::State::status=$dir/state/status" -o APT::Architecture=amd64
+		-o APT::Architectures=amd64 -o Acquire::Languages=none -o APT::Sandbox::User=root
+		-o Debug::NoLocking=1)
+	apt-get "${nvm_aptopts[@]}" -q update > "$dir/apt.log" 2>&1 || {
+		tail -n 5 "$dir/apt.log" >&2
+		echo "apt-get update of $* failed (see ${dir#"$NVM_ROOT"/}/apt.log)" >&2
+		return 1
+	}
+}

@@ -21,6 +21,7 @@
 #   NVM_TESTS         only run the guest test scripts matching this shell pattern
 #   NVM_MODE          test (default), demo or bench
 #   NVM_APPEND        more kernel command line
+#   NVM_QEMU          the qemu-system-x86_64 to run (default: fetch-qemu.sh's)
 #   NVM_VERBOSE=1     show the console while it runs, and every passing case
 # Exit status: 0 when every test passed and the kernel log is clean.
 set -euo pipefail
@@ -73,7 +74,16 @@ append="$append nvm_timeout=$per_test nvm_mode=$mode"
 
 echo "run-guest: booting $kind ($(nvm_release "$kind")), limit ${limit}s, console in ${console#"$NVM_ROOT"/}" >&2
 start=$(date +%s)
-qemu=(timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -smp 2 -m 2G -nographic -no-reboot
+# The QEMU: bookworm-backports' (fetch-qemu.sh says why), with its own
+# firmware; NVM_QEMU names another.  The guests need no network.
+if [ -n "${NVM_QEMU:-}" ]; then
+	qemu=("$NVM_QEMU")
+else
+	bin=$("$NVM_ROOT/tests/qemu/fetch-qemu.sh") || fail_early "cannot get QEMU (tests/qemu/fetch-qemu.sh)"
+	share=${bin%/bin/*}/share
+	qemu=("$bin" -L "$share/seabios" -L "$share/qemu")
+fi
+qemu=(timeout -k 10 "$limit" "${qemu[@]}" -accel tcg -smp 2 -m 2G -nographic -no-reboot -nic none
 	-kernel "$image" -initrd "$initrd" -append "$append")
 set +e
 if [ "${NVM_VERBOSE:-0}" = 1 ]; then
