@@ -7,9 +7,9 @@
 # does not stop the rest.  One line per step with its time; the output of a
 # failed step is kept in build/check/<step>.log and its last lines shown.
 # A step still running after a minute says so, with its last line of output,
-# once a minute.  The NVIDIA builds, the tool tests and the package test run
-# in the background beside guests that do not need them, at the lowest CPU
-# priority, and are reported when they are waited for.  The kernels: Debian
+# once a minute.  The NVIDIA builds, the tool tests, DKMS and the package
+# test run in the background beside steps that do not need them, at the
+# lowest CPU priority, and are reported when they are waited for.  The kernels: Debian
 # 12's (stock), Debian 12's backported 6.12, Debian 11's 5.10 and the newest
 # of sid (tests/qemu/lib.sh), each
 # built with W=1, sparse and DKMS and booted; before the count, one line per
@@ -80,7 +80,8 @@ bg_start() {
 	local name=$1
 	shift
 	bg_t0[$name]=$(date +%s)
-	nice -n 19 "$@" > "$logs/$name.log" 2>&1 < /dev/null &
+	# (renice, not nice: CMD may be one of this script's functions)
+	( renice -n 19 -p "$BASHPID" > /dev/null; "$@" ) > "$logs/$name.log" 2>&1 < /dev/null &
 	bg_pid[$name]=$!
 }
 
@@ -108,10 +109,23 @@ step() {
 	t0=$(date +%s)
 	run_logged "$name" "$logs/$name.log" "$@"
 	rc=$?
-	tally "$name" "$desc" $rc "$t0"
-	if [ $rc -ne 0 ]; then
-		tail -n 25 "$logs/$name.log" | sed 's/^/      | /'
-		echo "      (whole output: ${logs#"$NVM_ROOT"/}/$name.log)"
+	step_done "$name" "$desc" $rc "$t0"
+}
+
+# bg_step NAME DESCRIPTION: wait for bg_start NAME and count it as one test.
+bg_step() {
+	local rc
+	bg_wait "$1"
+	rc=$?
+	step_done "$1" "$2" $rc "${bg_t0[$1]}"
+}
+
+# step_done NAME DESCRIPTION RC T0: tally a step, its output's end if it failed.
+step_done() {
+	tally "$1" "$2" "$3" "$4"
+	if [ "$3" -ne 0 ]; then
+		tail -n 25 "$logs/$1.log" | sed 's/^/      | /'
+		echo "      (whole output: ${logs#"$NVM_ROOT"/}/$1.log)"
 	fi
 }
 
@@ -315,7 +329,14 @@ kdir=$(nvm_kdir stock 2>/dev/null)
 step w1 "nvmediate.ko, W=1 -Werror, $kver" make w1 KDIR="$kdir"
 step sparse "nvmediate.ko under sparse" make sparse KDIR="$kdir"
 step standin "stand-in nvidia driver" make standin KDIR="$kdir"
+# NVIDIA's real driver (tests/nvidia/build.sh) for the stock guest, every
+# release whose source is found: from here on it takes what CPU the kernel
+# builds and the guests leave (the links, the guests' idle vCPUs).
+real_driver_start stock ""
 step debug-kernel "debug kernel (KASAN, lockdep, kmemleak, KUnit)" tests/kernel/build-debug.sh "$NVM_BUILD/linux-debug"
+# ... and for the debug guest the newest of the production branch, beside
+# (the RM core of a release is built once, tests/nvidia/build.sh).
+real_driver_start debug "$NVM_REAL_DEBUG"
 step stock-kernel "Debian's stock kernel image" tests/kernel/fetch-stock.sh
 # The other Debian kernels: fetched (with a build root where needed), then
 # the same three builds against their headers.
@@ -323,25 +344,21 @@ for kind in $fetched_kinds; do
 	step "kernel-${kind#stock-}" "Debian ${kind#stock-} ($(nvm_kind_suites "$kind" | cut -d' ' -f1)): W=1, sparse, stand-in" \
 		kernel_check "$kind"
 done
-# NVIDIA's real driver (tests/nvidia/build.sh) for the stock guest, every
-# release whose source is found, and for the debug guest the newest of the
-# production branch: built before their guests, which load them.
 # CPU-bound builds and host-side tests run beside the guests that do not
 # need them (bg_start): a guest under TCG leaves part of the two CPUs idle.
-real_driver_start stock ""
 guest stock-6.12 kernel-6.12
 # 5.10 and sid: the stand-in, the session and the bounce (time).
 guest stock-5.10 kernel-5.10 '10-*,20-*,65-*'
 guest stock-sid kernel-sid '10-*,20-*,65-*'
 real_driver stock
-real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel
 real_driver debug
 bg_start tools bash tests/tools/run.sh
 bg_start deb tests/deb/run.sh
+bg_start dkms dkms_all
 guest debug debug-kernel
 tools_check
-step dkms "dkms add/build/install/remove, $(echo $built_kinds | wc -w) kernels" dkms_all
+bg_step dkms "dkms add/build/install/remove, $(echo $built_kinds | wc -w) kernels"
 step install "make install into a staging tree" install_check
 deb_check
 wait "$prefetch_pid" 2>/dev/null

@@ -14,8 +14,8 @@
 # Each release is unpacked into build/nvidia/<release>/src and gets
 # tests/nvidia/zero-gpus.patch (a module parameter nv_zero_gpus=1 that lets it
 # load without a GPU); nothing of it leaves build/.  The RM core (src/nvidia,
-# built without kernel headers) is built once per release and kept; the
-# kernel interface layer is built per kind in build/nvidia/<release>/<kind>/,
+# built without kernel headers) is built once per release and kept (a
+# second build of the release waits for the first); the kernel interface layer is built per kind in build/nvidia/<release>/<kind>/,
 # with tests/nvidia/pci-resize-exclude-bars.patch where the kernel needs it
 # and the release does not know it.  The stripped modules end up in
 # build/nvidia/<release>/<kind>/{nvidia,nvidia-uvm}.ko.
@@ -95,9 +95,17 @@ build_release() {
 	local rel=$1 dir=$top/$1 out=$top/$1/$kind ko t0 core
 	t0=$(date +%s)
 	mkdir -p "$dir"
+	# The source and the RM core are shared by the kinds: one build of
+	# them at a time (make check builds the stock and debug kinds at once).
+	exec 7> "$dir/.lock"
+	if ! flock -n 7; then
+		echo "== $rel: waiting for another build of its RM core"
+		flock 7
+	fi
 	unpack "$rel" "$dir/src" || return 1
 	echo "== $rel: RM core (src/nvidia)"
 	make -C "$dir/src/src/nvidia" -j"$jobs" || return 1
+	exec 7>&-
 	core=$(ls "$dir"/src/src/nvidia/_out/Linux_x86_64/nv-kernel.o 2>/dev/null) || {
 		echo "no nv-kernel.o after building the RM core"
 		return 1
@@ -115,8 +123,10 @@ build_release() {
 		(cd "$out" && patch -p1 -s < "$patches/pci-resize-exclude-bars.patch") || return 1
 	fi
 	ln -sf "$core" "$out/kernel-open/nvidia/nv-kernel.o_binary"
+	# -g0: the modules are stripped of their debug information below, so
+	# the stock kernel's CONFIG_DEBUG_INFO would only cost time (a tenth).
 	make -C "$out/kernel-open" -j"$jobs" modules SYSSRC="$syssrc" SYSOUT="$kdir" \
-		NV_KERNEL_MODULES="nvidia nvidia-uvm" || return 1
+		NV_KERNEL_MODULES="nvidia nvidia-uvm" KCFLAGS=-g0 || return 1
 	for ko in nvidia nvidia-uvm; do
 		strip --strip-debug -o "$out/$ko.ko" "$out/kernel-open/$ko.ko" || return 1
 	done
