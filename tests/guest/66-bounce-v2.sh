@@ -6,8 +6,9 @@
 #  1. a process that filled its vm.max_map_count gets ENOMEM, never a call
 #     forwarded from its own memory: racing threads get no refused value
 #     through, and the log names the process and the cause;
-#  2. between calls nothing is mapped at 0x1000-0x10000: no page there can
-#     be read or written from user space;
+#  2. between calls nothing is mapped at 0x1000-0x10000, nor in the bounce
+#     area wherever it lies (sealed, from 6.10): no page of either can be
+#     read or written from user space;
 #  3. a driver that reads its payload twice (the stand-in's read_twice)
 #     reads the checked bytes both times;
 #  4. a call stalled on its own payload (userfaultfd) does not delay a
@@ -72,6 +73,12 @@ check bounce2-low-not-writable "pages of 0x1000-0x10000 writable between calls: 
 	sh -c "echo '$out' | grep -q ' writable=0 '"
 check bounce2-low-not-readable "pages of 0x1000-0x10000 readable between calls: $out" \
 	sh -c "echo '$out' | grep -q ' readable=0 '"
+check bounce2-area-probed "no bounce area after the calls: $out" \
+	sh -c "echo '$out' | grep -Eq ' area_pages=[1-9][0-9]* '"
+check bounce2-area-not-writable "pages of the bounce area writable between calls: $out" \
+	sh -c "echo '$out' | grep -q ' area_writable=0 '"
+check bounce2-area-not-readable "pages of the bounce area readable between calls: $out" \
+	sh -c "echo '$out' | grep -q ' area_readable=0 '"
 
 # 3. A driver that reads twice sees the checked bytes twice.
 echo 1 > $P/read_twice

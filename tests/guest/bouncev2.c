@@ -5,9 +5,12 @@
  *
  *   bouncev2 lowpages CTL CALLS
  *	CALLS RM_ALLOC/RM_FREE cycles (the driver writes each payload back),
- *	then every page of 0x1000-0x10000 is read and written from user
- *	space: each access must fault, nothing of the calls may be left
- *	mapped there.  Prints "lowpages: readable=N writable=N calls_failed=N".
+ *	then every page of 0x1000-0x10000, and every page of the bounce area
+ *	wherever it lies (/proc/self/maps; sealed areas are not low), is read
+ *	and written from user space: each access must fault, nothing of the
+ *	calls may be left mapped there.  Prints "lowpages: area=START-END
+ *	area_pages=N area_readable=N area_writable=N readable=N writable=N
+ *	calls_failed=N" (area=none when there is no area).
  *
  *   bouncev2 stall CTL CAPS_FILE MS
  *	A thread makes an RM_CONTROL whose payload lies on a userfaultfd page
@@ -114,21 +117,53 @@ static int access_faults(volatile char *addr, int write)
 	return faulted;
 }
 
+/* The bounce area's range from /proc/self/maps; 0 when found. */
+static int find_area(unsigned long *start, unsigned long *end)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (ret && fgets(line, sizeof(line), f))
+		if (strstr(line, "nvmediate-bounce") &&
+		    sscanf(line, "%lx-%lx", start, end) == 2)
+			ret = 0;
+	fclose(f);
+	return ret;
+}
+
+/* How many pages of [start, end) a user read, and a user write, reach. */
+static void probe_pages(unsigned long start, unsigned long end, int *readable, int *writable)
+{
+	unsigned long a, step = sysconf(_SC_PAGESIZE);
+
+	*readable = *writable = 0;
+	for (a = start; a < end; a += step) {
+		if (!access_faults((volatile char *)a, 0))
+			(*readable)++;
+		if (!access_faults((volatile char *)a, 1))
+			(*writable)++;
+	}
+}
+
 static int lowpages(int fd, int calls)
 {
-	int i, readable = 0, writable = 0, failed = 0;
-	unsigned long a;
+	int i, readable, writable, area_r = 0, area_w = 0, failed = 0;
+	unsigned long start = 0, end = 0;
+	char area[64] = "none";
 
 	for (i = 0; i < calls; i++)
 		if (client_cycle(fd))
 			failed++;
-	for (a = AREA_START; a < AREA_END; a += 0x1000) {
-		if (!access_faults((volatile char *)a, 0))
-			readable++;
-		if (!access_faults((volatile char *)a, 1))
-			writable++;
+	probe_pages(AREA_START, AREA_END, &readable, &writable);
+	if (!find_area(&start, &end)) {
+		snprintf(area, sizeof(area), "%lx-%lx", start, end);
+		probe_pages(start, end, &area_r, &area_w);
 	}
-	printf("lowpages: readable=%d writable=%d calls_failed=%d\n", readable, writable, failed);
+	printf("lowpages: area=%s area_pages=%lu area_readable=%d area_writable=%d readable=%d writable=%d calls_failed=%d\n",
+	       area, (end - start) / sysconf(_SC_PAGESIZE), area_r, area_w, readable, writable, failed);
 	return 0;
 }
 
