@@ -329,14 +329,7 @@ kdir=$(nvm_kdir stock 2>/dev/null)
 step w1 "nvmediate.ko, W=1 -Werror, $kver" make w1 KDIR="$kdir"
 step sparse "nvmediate.ko under sparse" make sparse KDIR="$kdir"
 step standin "stand-in nvidia driver" make standin KDIR="$kdir"
-# NVIDIA's real driver (tests/nvidia/build.sh) for the stock guest, every
-# release whose source is found: from here on it takes what CPU the kernel
-# builds and the guests leave (the links, the guests' idle vCPUs).
-real_driver_start stock ""
 step debug-kernel "debug kernel (KASAN, lockdep, kmemleak, KUnit)" tests/kernel/build-debug.sh "$NVM_BUILD/linux-debug"
-# ... and for the debug guest the newest of the production branch, beside
-# (the RM core of a release is built once, tests/nvidia/build.sh).
-real_driver_start debug "$NVM_REAL_DEBUG"
 step stock-kernel "Debian's stock kernel image" tests/kernel/fetch-stock.sh
 # The other Debian kernels: fetched (with a build root where needed), then
 # the same three builds against their headers.
@@ -344,13 +337,20 @@ for kind in $fetched_kinds; do
 	step "kernel-${kind#stock-}" "Debian ${kind#stock-} ($(nvm_kind_suites "$kind" | cut -d' ' -f1)): W=1, sparse, stand-in" \
 		kernel_check "$kind"
 done
+# NVIDIA's real driver (tests/nvidia/build.sh) for the stock guest, every
+# release whose source is found, and for the debug guest the newest of the
+# production branch: built before their guests, which load them, one after
+# the other (two builds at once, or one beside a kernel build, took longer
+# in all than one after the other: the two CPUs were never idle).
 # CPU-bound builds and host-side tests run beside the guests that do not
 # need them (bg_start): a guest under TCG leaves part of the two CPUs idle.
+real_driver_start stock ""
 guest stock-6.12 kernel-6.12
 # 5.10 and sid: the stand-in, the session and the bounce (time).
 guest stock-5.10 kernel-5.10 '10-*,20-*,65-*'
 guest stock-sid kernel-sid '10-*,20-*,65-*'
 real_driver stock
+real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel
 real_driver debug
 bg_start tools bash tests/tools/run.sh

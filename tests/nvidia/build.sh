@@ -135,16 +135,26 @@ build_release() {
 }
 
 # progress REL PID LOG: while PID builds, a line a minute: the part being
-# built and how many of its files are compiled.
+# built and how far it is: the RM core's files compiled (its log names
+# each); the kernel layer's conftests (probes of the kernel) and objects
+# built (kbuild is quiet: counted on disk).
 progress() {
-	local rel=$1 pid=$2 log=$3 part n
+	local rel=$1 pid=$2 log=$3 part n what
 	while kill -0 "$pid" 2>/dev/null; do
 		for n in $(seq 60); do
 			kill -0 "$pid" 2>/dev/null || return 0
 			sleep 1
 		done
 		part=$(grep '^== ' "$log" | tail -n 1 | sed "s/^== $rel: //")
-		echo "nvidia $rel $kind: ${part:-unpacking}, $(awk '/^== /{n=0; next} /( CC |\.o$)/{n++} END{print n+0}' "$log") files compiled"
+		case $part in
+		"kernel interface"*)
+			what="$(sed -n '/^== .*kernel interface/,$p' "$log" | grep -c 'CONFTEST:') conftests,"
+			what="$what $(find "$top/$rel/$kind/kernel-open" -name '*.o' 2>/dev/null | wc -l) objects built" ;;
+		"RM core"*)
+			what="$(sed -n '/^== .*RM core/,$p' "$log" | grep -c ' CC ') files compiled" ;;
+		*) what="" ;;
+		esac
+		echo "nvidia $rel $kind: ${part:-unpacking}${what:+, $what}"
 	done
 }
 
