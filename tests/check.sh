@@ -9,14 +9,14 @@
 # A step still running after a minute says so, with its last line of output,
 # once a minute.  The NVIDIA builds, the tool tests, DKMS and the package
 # test run in the background beside steps that do not need them, at the
-# lowest CPU priority, and are reported when they are waited for.  The kernels: Debian
-# 12's (stock), Debian 12's backported 6.12, Debian 11's 5.10 and the newest
-# of sid (tests/qemu/lib.sh), each
-# built with W=1, sparse and DKMS and booted; before the count, one line per
+# lowest CPU priority, and are reported when they are waited for.  The
+# kernels: Debian 12's (stock), Debian 12's backported 6.12, Debian 11's
+# 5.10 and the newest of sid (tests/qemu/lib.sh), each built with W=1,
+# sparse and DKMS and booted; before the count, one line per
 # kernel sums up what passed on it.  The last line is `N passed, N failed`;
 # the exit status is non-zero iff something failed.
 #
-# Environment: NVM_QEMU_TIMEOUT, NVM_TEST_TIMEOUT, NVM_TESTS, NVM_VERBOSE
+# Environment: NVM_QEMU, NVM_QEMU_TIMEOUT, NVM_TEST_TIMEOUT, NVM_TESTS, NVM_VERBOSE
 # (see tests/qemu/run-guest.sh).
 set -uo pipefail
 . "$(dirname "$0")/qemu/lib.sh"
@@ -73,8 +73,9 @@ run_logged() {
 }
 
 # bg_start NAME CMD...: run CMD beside the foreground steps, its output in
-# build/check/NAME.log, at the lowest CPU priority, so that it takes only
-# the time the guests leave idle and never slows a timed test in them.
+# build/check/NAME.log, at the lowest CPU priority, so that it takes mostly
+# the time the guests leave idle (the guests still run slower beside it:
+# their timed tests allow for that).
 declare -A bg_pid bg_t0
 bg_start() {
 	local name=$1

@@ -53,12 +53,11 @@ fi
 say "apt-get update ($suites)"
 # shellcheck disable=SC2086
 nvm_private_apt "$NVM_KERNELS/apt/$kind" $suites || nvm_die "cannot read the archive's $suites"
-aptopts=("${nvm_aptopts[@]}")
 applog=$NVM_KERNELS/apt/$kind/apt.log
 
 # show PKG FIELD: a field of the newest version of PKG.
 show() {
-	apt-cache "${aptopts[@]}" show --no-all-versions "$1" 2>/dev/null |
+	apt-cache "${nvm_aptopts[@]}" show --no-all-versions "$1" 2>/dev/null |
 		sed -n "s/^$2: //p" | head -n 1
 }
 # deps PKG PATTERN: the names in PKG's Depends matching PATTERN.
@@ -72,7 +71,7 @@ download() {
 	ver=$(show "$1" Version)
 	[ -n "$ver" ] || nvm_die "$1 is not in $suites"
 	ls "$debdir/${1}_"*.deb >/dev/null 2>&1 && return 0
-	(cd "$debdir" && apt-get "${aptopts[@]}" -q download "$1=$ver" >> "$applog" 2>&1) ||
+	(cd "$debdir" && apt-get "${nvm_aptopts[@]}" -q download "$1=$ver" >> "$applog" 2>&1) ||
 		nvm_die "cannot download $1 (see ${applog#"$NVM_ROOT"/})"
 }
 

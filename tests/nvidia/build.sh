@@ -15,8 +15,9 @@
 # tests/nvidia/zero-gpus.patch (a module parameter nv_zero_gpus=1 that lets it
 # load without a GPU); nothing of it leaves build/.  The RM core (src/nvidia,
 # built without kernel headers) is built once per release and kept (a
-# second build of the release waits for the first); the kernel interface layer is built per kind in build/nvidia/<release>/<kind>/,
-# with tests/nvidia/pci-resize-exclude-bars.patch where the kernel needs it
+# second build of the release waits for the first); the kernel interface
+# layer is built per kind in build/nvidia/<release>/<kind>/, with
+# tests/nvidia/pci-resize-exclude-bars.patch where the kernel needs it
 # and the release does not know it.  The stripped modules end up in
 # build/nvidia/<release>/<kind>/{nvidia,nvidia-uvm}.ko.
 #
@@ -96,7 +97,8 @@ build_release() {
 	t0=$(date +%s)
 	mkdir -p "$dir"
 	# The source and the RM core are shared by the kinds: one build of
-	# them at a time (make check builds the stock and debug kinds at once).
+	# them at a time (a guest run for one kind may start its build while
+	# make check builds the other).
 	exec 7> "$dir/.lock"
 	if ! flock -n 7; then
 		echo "== $rel: waiting for another build of its RM core"
