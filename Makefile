@@ -100,9 +100,15 @@ check:
 	tests/check.sh
 
 
+# kbuild's own clean (make -C KDIR M=... clean) deletes objects anywhere
+# below M, build/ included: the debug kernel's tree and NVIDIA's.  This one
+# deletes what kbuild writes, everywhere but build/.
+KBUILD_OUTPUTS := -name '*.[aios]' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod' \
+	-o -name '*.mod.c' -o -name '*.order' -o -name Module.symvers -o -name '.*.d' \
+	-o -name '*.dwo' -o -name '*.su' -o -name '*.symtypes' -o -name '.tmp_*'
 clean:
-	$(MAKE) -C $(KDIR) M=$(PWD) clean
-	$(MAKE) -C $(KDIR) M=$(PWD)/tests/standin clean
+	find . \( -path ./build -o -path ./.git \) -prune -o -type f \( $(KBUILD_OUTPUTS) \) \
+		-print | xargs -r rm -f
 	$(MAKE) -C tools/nvabi clean
 	$(MAKE) -C tools/nvproxyctl clean
 

@@ -330,4 +330,25 @@ else
 	nok "committed abi/releases is missing"
 fi
 
+# ---- make clean: kbuild's outputs go, build/ stays --------------------------------
+# (kbuild's own clean of an external module deletes objects anywhere below
+# it: the debug kernel's and NVIDIA's trees in build/.)
+mkdir -p "$T/tree"
+if (cd "$root" && git ls-files 2>/dev/null | grep -E '^(Makefile|tools/)' | cpio -pdm "$T/tree" 2>/dev/null) &&
+	mkdir -p "$T/tree/kmod" "$T/tree/build/linux-debug/kernel" "$T/tree/build/nvidia/x" &&
+	touch "$T/tree/kmod/main.o" "$T/tree/kmod/.main.o.cmd" "$T/tree/nvmediate.ko" "$T/tree/modules.order" \
+		"$T/tree/build/linux-debug/kernel/fork.o" "$T/tree/build/nvidia/x/nv.ko" &&
+	make -s -C "$T/tree" clean >"$T/out" 2>&1; then
+	left=$(cd "$T/tree" && ls kmod/main.o kmod/.main.o.cmd nvmediate.ko modules.order \
+		build/linux-debug/kernel/fork.o build/nvidia/x/nv.ko 2>/dev/null | xargs echo)
+	if [ "$left" = "build/linux-debug/kernel/fork.o build/nvidia/x/nv.ko" ]; then
+		ok "make clean deletes kbuild's outputs and leaves build/ alone"
+	else
+		echo "left: $left" >>"$T/out"
+		nok "make clean deletes kbuild's outputs and leaves build/ alone" "$T/out"
+	fi
+else
+	nok "make clean in a copy of the tree" "$T/out"
+fi
+
 summary
