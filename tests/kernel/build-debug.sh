@@ -29,10 +29,17 @@ cd "$out"
 make -s ARCH=x86_64 tinyconfig
 ./scripts/kconfig/merge_config.sh -m .config "$here/debug.config" >/dev/null
 make -s olddefconfig
-# Every option of the fragment must have survived olddefconfig.
+# Every option of the fragment must have survived olddefconfig, the ones
+# it leaves out included.
 bad=0
 while IFS= read -r line; do
-	case "$line" in CONFIG_*) grep -qx "$line" .config || { echo "build-debug: $line not set" >&2; bad=1; } ;; esac
+	case "$line" in
+	CONFIG_*) grep -qx "$line" .config || { echo "build-debug: $line not set" >&2; bad=1; } ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#"# "}
+		opt=${opt%" is not set"}
+		! grep -q "^$opt=" .config || { echo "build-debug: $opt is set, the fragment leaves it out" >&2; bad=1; } ;;
+	esac
 done < "$here/debug.config"
 [ $bad -eq 0 ] || exit 1
 # modules: writes Module.symvers, which out-of-tree modules link against.
