@@ -33,6 +33,11 @@ declare -A real_line	# kernel kind -> the real NVIDIA releases built for it
 fetched_kinds="stock-6.12 stock-5.10 stock-sid"
 built_kinds="stock $fetched_kinds"
 check_start=$(date +%s)
+# nvmediate's own builds use every CPU; the sparse pass reuses the W=1
+# build's objects (same flags: kbuild compiles nothing again, C=2 still
+# checks every file).
+jobs=$(nproc)
+w1_flags="W=1 KCFLAGS=-Werror"
 
 since() {
 	local s=$(( $(date +%s) - $1 ))
@@ -160,11 +165,12 @@ kernel_check() {
 	nvm_get_kernel "$kind" || return 1
 	kd=$(nvm_kdir "$kind")
 	echo "== $kind: $(nvm_release "$kind"), W=1"
-	nvm_kmake "$kind" w1 KDIR="$kd" &&
+	nvm_kmake "$kind" -j"$jobs" w1 KDIR="$kd" &&
 	echo "== $kind: sparse" &&
-	nvm_kmake "$kind" sparse KDIR="$kd" &&
+	# shellcheck disable=SC2086
+	nvm_kmake "$kind" -j"$jobs" sparse $w1_flags KDIR="$kd" &&
 	echo "== $kind: stand-in" &&
-	nvm_kmake "$kind" standin KDIR="$kd"
+	nvm_kmake "$kind" -j"$jobs" standin KDIR="$kd"
 }
 
 # dkms_kind KIND: tests/kernel/dkms-check.sh against the kind's headers, in
@@ -327,9 +333,10 @@ prefetch > "$logs/prefetch.log" 2>&1 < /dev/null &
 prefetch_pid=$!
 kver=$(nvm_stock_release 2>/dev/null)
 kdir=$(nvm_kdir stock 2>/dev/null)
-step w1 "nvmediate.ko, W=1 -Werror, $kver" make w1 KDIR="$kdir"
-step sparse "nvmediate.ko under sparse" make sparse KDIR="$kdir"
-step standin "stand-in nvidia driver" make standin KDIR="$kdir"
+step w1 "nvmediate.ko, W=1 -Werror, $kver" make -j"$jobs" w1 KDIR="$kdir"
+# shellcheck disable=SC2086
+step sparse "nvmediate.ko under sparse" make -j"$jobs" sparse $w1_flags KDIR="$kdir"
+step standin "stand-in nvidia driver" make -j"$jobs" standin KDIR="$kdir"
 step debug-kernel "debug kernel (KASAN, lockdep, kmemleak, KUnit)" tests/kernel/build-debug.sh "$NVM_BUILD/linux-debug"
 step stock-kernel "Debian's stock kernel image" tests/kernel/fetch-stock.sh
 # The other Debian kernels: fetched (with a build root where needed), then
@@ -380,6 +387,17 @@ for kind in $built_kinds debug; do
 		"$build" "${guest_line[$kind]:-guest not run}" "$d" "${r:+, $r}"
 done
 
-echo "total time $(since "$check_start")"
+# The CPU time of everything it ran (the guests' QEMU included): against
+# the wall time, how busy the CPUs were; the check is CPU-bound where that
+# is close to their number.
+cpu_time() {	# user+sys seconds of this shell's waited-for children
+	times | tail -n 1 | awk '{ t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] }
+		printf "%d", t }'
+}
+wall=$(( $(date +%s) - check_start ))
+cpu=$(cpu_time)
+echo "total time $(since "$check_start"), CPU time $((cpu / 60))m$(printf %02d $((cpu % 60)))s" \
+	"(on average $(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.2f", w ? c / w : 0 }') of $jobs CPUs busy)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

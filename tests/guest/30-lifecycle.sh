@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Lifetimes: 10,000 open/close cycles on each mediated node (2,500 on debug
+# Lifetimes: 10,000 open/close cycles on each mediated node (1,000 on debug
 # kernels) leave nothing behind; nvmediate cannot be unloaded while a
 # mediated file is open; it loads without nvidia, its nodes answer ENXIO
 # until nvidia is loaded, and work afterwards.
@@ -13,7 +13,7 @@ T=$NVM_TMP
 # fewer cycles (NVM_CYCLES overrides), loose bounds, and kmemleak, which the
 # harness runs after the tests, is the real check there.
 if [ "$NVM_KERNEL" = debug ]; then
-	CYCLES=${NVM_CYCLES:-2500}
+	CYCLES=${NVM_CYCLES:-1000}
 	MEM_BOUND=65536
 	SLAB_BOUND=65536
 else

@@ -16,6 +16,12 @@ T=$NVM_TMP
 MED="--mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
 RELEASES="515.105.01 520.61.07 525.147.05 530.41.03 535.288.01 545.29.06 550.163.01
 555.58.02 560.35.03 565.77 570.211.01 575.64.05 580.142 590.48.01 595.45.04"
+# The debug kernel (KASAN, kmemleak, under TCG: some 5 s a release) takes
+# one release of each form: the 40-byte NVOS64 and no uvmFd (515), the first
+# 48-byte one with uvmFd (535), the production branch and the newest.  The
+# releases differ in nvmediate's tables, which the stock kernels check at
+# every release, not in the kernel code the debug kernel watches.
+[ "$NVM_KERNEL" != debug ] || RELEASES="515.105.01 535.288.01 580.142 595.45.04"
 
 for v in $RELEASES; do
 	unload_all
