@@ -390,13 +390,13 @@ done
 # The CPU time of everything it ran (the guests' QEMU included): against
 # the wall time, how busy the CPUs were; the check is CPU-bound where that
 # is close to their number.
-cpu_time() {	# user+sys seconds of this shell's waited-for children
-	times | tail -n 1 | awk '{ t = 0
-		for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] }
-		printf "%d", t }'
-}
+# (times reports this shell's own children: not in a command substitution,
+# whose subshell has none.)
+times > "$logs/times"
+cpu=$(tail -n 1 "$logs/times" | awk '{ t = 0
+	for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] }
+	printf "%d", t }')
 wall=$(( $(date +%s) - check_start ))
-cpu=$(cpu_time)
 echo "total time $(since "$check_start"), CPU time $((cpu / 60))m$(printf %02d $((cpu % 60)))s" \
 	"(on average $(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.2f", w ? c / w : 0 }') of $jobs CPUs busy)"
 echo "$passed passed, $failed failed"
