@@ -5,7 +5,7 @@
 # Debian 12 chroot (tests/deb/chroot.sh, cached in build/deb), where DKMS
 # builds the module for the chroot's kernel headers; check what is there,
 # purge both and check that nothing is left.  Needs root (chroot) and
-# debhelper, dh-dkms, debootstrap (.ci/deps.sh).  Last line:
+# debhelper, dh-dkms, mmdebstrap (.ci/deps.sh).  Last line:
 # "N passed, N failed".
 set -u
 . "$(dirname "$0")/../qemu/lib.sh"
@@ -48,7 +48,7 @@ check "nvmediate-dkms holds the module's sources for DKMS" \
 
 # A clean chroot, extracted afresh from the cached one.
 if ! tests/deb/chroot.sh "$out" > "$out/chroot.log" 2>&1; then
-	nok "a Debian 12 chroot (debootstrap)" "$out/chroot.log"
+	nok "a Debian 12 chroot (mmdebstrap)" "$out/chroot.log"
 	finish
 fi
 rm -rf "$root"

@@ -13,7 +13,7 @@
 # build/kernels/<kind>/tree.  Nothing is installed into /usr/src, /lib/modules
 # or /boot: the stock kind takes the highest /usr/src/linux-headers-*.
 # Kinds whose compiler or C library is not Debian 12's also get a build root,
-# debootstrap'ed into build/kernels/<kind>/root with that compiler, make,
+# made with mmdebstrap in build/kernels/<kind>/root with that compiler, make,
 # sparse and dkms.  Cached: a kind fetched once is not looked up again
 # (remove build/kernels/<kind> for the archive's newest).
 # With --source, the kind is fetched as above and its linux-source package
@@ -140,20 +140,27 @@ if [ -n "$rootrel" ]; then
 	include="$cc,make,libc6-dev,${libs}sparse,kmod,dkms"
 	if [ ! -x "$root/usr/bin/$cc" ]; then
 		rm -rf "$root" "$root.tmp"
-		say "debootstrap $rootrel into ${root#"$NVM_ROOT"/} with $include (3-10 min)"
-		debootstrap --variant=minbase --include="$include" "$rootrel" "$root.tmp" \
+		# mmdebstrap, not debootstrap: the same minbase root in half the
+		# CPU time (one apt run instead of dpkg per package; 45 s of CPU
+		# against 98 s for the bullseye root), and these are made while the
+		# debug kernel builds.
+		say "mmdebstrap $rootrel into ${root#"$NVM_ROOT"/} with $include (1-5 min)"
+		# Valid-Until is not checked (debootstrap never did): sid's Release
+		# file carries one, and an archive mirrored at one date outlives it.
+		mmdebstrap --variant=minbase --aptopt='Acquire::Check-Valid-Until "false"' \
+			--include="$include" "$rootrel" "$root.tmp" \
 			"$mirror" > "$top/debootstrap.log" 2>&1 &
 		pid=$!
-		# A line a minute: what debootstrap is doing.
+		# A line a minute: what mmdebstrap is doing.
 		while kill -0 $pid 2>/dev/null; do
 			for _ in $(seq 60); do
 				kill -0 $pid 2>/dev/null || break 2
 				sleep 1
 			done
-			say "debootstrap: $(tail -n 1 "$top/debootstrap.log")"
+			say "mmdebstrap: $(tail -n 1 "$top/debootstrap.log")"
 		done
 		wait $pid || { tail -n 5 "$top/debootstrap.log"
-			nvm_die "debootstrap failed (see ${top#"$NVM_ROOT"/}/debootstrap.log)"; }
+			nvm_die "mmdebstrap failed (see ${top#"$NVM_ROOT"/}/debootstrap.log)"; }
 		mv "$root.tmp" "$root"
 	fi
 	nvm_in_root "$root" "$cc" --version | head -n 1 | sed "s/^/fetch-kernel $kind: build root: /"

@@ -13,7 +13,7 @@
 #   stock-sid   the newest kernel of Debian unstable: headers and image
 #               fetched by tests/kernel/fetch-kernel.sh into
 #               build/kernels/<kind>/tree, never installed on the machine.
-#               5.10 and sid build in a debootstrap'ed root of their release
+#               5.10 and sid build in a root of their release (mmdebstrap)
 #               (build/kernels/<kind>/root): their compiler (and for sid the C
 #               library of the kbuild programs) is not Debian 12's.
 #   debug       tests/kernel/build-debug.sh's tree in build/linux-debug
@@ -62,7 +62,7 @@ nvm_kind_root_release() {
 	esac
 }
 
-# The build root of a kind (a debootstrap'ed release), or nothing.
+# The build root of a kind (its release, made by mmdebstrap), or nothing.
 nvm_build_root() {
 	[ -n "$(nvm_kind_root_release "$1")" ] || return 0
 	echo "$NVM_KERNELS/$1/root"
