@@ -63,11 +63,16 @@ install-tools:
 install-headers:
 	install -D -m 0644 uapi/nvmediate.h $(DESTDIR)/usr/include/linux/nvmediate.h
 
+# sparse builds with w1's flags: after w1, kbuild (which rebuilds an object
+# whose command line changed) compiles nothing again, and C=2 still runs
+# the checker on every file.
+W1_FLAGS := W=1 KCFLAGS=-Werror
+
 sparse:
-	$(MAKE) -C $(KDIR) M=$(PWD) C=2 CHECK=sparse CF=-Wsparse-error modules
+	$(MAKE) -C $(KDIR) M=$(PWD) $(W1_FLAGS) C=2 CHECK=sparse CF=-Wsparse-error modules
 
 w1:
-	$(MAKE) -C $(KDIR) M=$(PWD) W=1 KCFLAGS=-Werror modules
+	$(MAKE) -C $(KDIR) M=$(PWD) $(W1_FLAGS) modules
 
 tools:
 	$(MAKE) -C tools/nvabi
