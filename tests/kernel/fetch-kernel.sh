@@ -31,7 +31,6 @@ fi
 [ $# -eq 1 ] || nvm_die "usage: $0 [--source] stock-5.10|stock-6.12|stock-sid"
 kind=$1
 suites=$(nvm_kind_suites "$kind") || nvm_die "$kind is not a fetched kind"
-mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 top=$NVM_KERNELS/$kind
 tree=$top/tree
 debdir=$top/deb
@@ -140,16 +139,8 @@ if [ -n "$rootrel" ]; then
 	include="$cc,make,libc6-dev,${libs}sparse,kmod,dkms"
 	if [ ! -x "$root/usr/bin/$cc" ]; then
 		rm -rf "$root" "$root.tmp"
-		# mmdebstrap, not debootstrap: the same minbase root in half the
-		# CPU time (one apt run instead of dpkg per package; 45 s of CPU
-		# against 98 s for the bullseye root), and these are made while the
-		# debug kernel builds.
 		say "mmdebstrap $rootrel into ${root#"$NVM_ROOT"/} with $include (1-5 min)"
-		# Valid-Until is not checked (debootstrap never did): sid's Release
-		# file carries one, and an archive mirrored at one date outlives it.
-		mmdebstrap --variant=minbase --aptopt='Acquire::Check-Valid-Until "false"' \
-			--include="$include" "$rootrel" "$root.tmp" \
-			"$mirror" > "$top/debootstrap.log" 2>&1 &
+		nvm_mmdebstrap "$rootrel" "$root.tmp" "$include" "$top/debootstrap.log" &
 		pid=$!
 		# A line a minute: what mmdebstrap is doing.
 		while kill -0 $pid 2>/dev/null; do

@@ -62,7 +62,19 @@ nvm_kind_root_release() {
 	esac
 }
 
-# The build root of a kind (its release, made by mmdebstrap), or nothing.
+# nvm_mmdebstrap RELEASE DIR PACKAGES LOG: a minbase root of RELEASE in DIR
+# with PACKAGES (comma-separated) from $NVM_DEBIAN_MIRROR, its output in LOG.
+# mmdebstrap, not debootstrap: one apt run instead of dpkg per package, half
+# the CPU time (bullseye's build root: 45 s against 98 s).  Valid-Until is
+# not checked (debootstrap never did): sid's Release file carries one, and
+# an archive mirrored at one date outlives it.
+nvm_mmdebstrap() {
+	mmdebstrap --variant=minbase --aptopt='Acquire::Check-Valid-Until "false"' \
+		--include="$3" "$1" "$2" "${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}" \
+		> "$4" 2>&1
+}
+
+# The build root of a kind (its release, made by nvm_mmdebstrap), or nothing.
 nvm_build_root() {
 	[ -n "$(nvm_kind_root_release "$1")" ] || return 0
 	echo "$NVM_KERNELS/$1/root"
