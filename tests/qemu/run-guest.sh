@@ -10,7 +10,8 @@
 # cached), builds the
 # modules, guest programs and initramfs (mkinitramfs.sh), boots QEMU (TCG)
 # under a hard time limit, keeps the console in build/<KIND>/console.log and
-# judges it with verdict.sh, which writes build/<KIND>/result.  With
+# judges it with verdict.sh, which writes build/<KIND>/result.  As it runs it
+# prints a line as each guest test script starts and ends.  With
 # NVM_MODE=demo the guest runs /demo.sh instead of the tests, the console goes
 # to build/<KIND>/demo-console.log and nothing is judged; NVM_MODE=bench
 # likewise runs /bench.sh (make bench) into build/<KIND>/bench-console.log.
@@ -90,8 +91,18 @@ if [ "${NVM_VERBOSE:-0}" = 1 ]; then
 	"${qemu[@]}" </dev/null 2>&1 | tee "$console"
 	status=${PIPESTATUS[0]}
 else
-	"${qemu[@]}" </dev/null > "$console" 2>&1
+	# The console to its file; what the guest is doing (its tests, one
+	# line each as it starts and ends) to stderr as it goes.
+	: > "$console"
+	"${qemu[@]}" </dev/null > "$console" 2>&1 &
+	qpid=$!
+	tail -n +1 -F --pid="$qpid" "$console" 2>/dev/null |
+		grep -a --line-buffered -E '^NVMGUEST (START|KTAP|TEST)' |
+		sed -u "s/\r\$//; s/^NVMGUEST /run-guest: $kind: /" >&2 &
+	fpid=$!
+	wait "$qpid"
 	status=$?
+	wait "$fpid"
 fi
 set -e
 echo "run-guest: $kind guest ran $(( $(date +%s) - start ))s (QEMU status $status)" >&2
