@@ -15,11 +15,13 @@
 #     profile write;
 #  5. a process holding its own mmap lock does not delay another process's
 #     first call;
-#  7. the module unloads right after calls that ran with a private fd table;
-#  8. an NVOS64's access-rights mask reaches the driver from the bounce
+#  6. an NVOS64's access-rights mask reaches the driver from the bounce
 #     area: the caller unmapping it mid-call does not fail the driver's
 #     copy (NVIDIA's driver leaks when it does), and the caller gets its
-#     own pRightsRequested back.
+#     own pRightsRequested back;
+#  7. a driver that grows the private fd table during a call gets its
+#     file closed, never in the caller's table, and the grown table freed;
+#  8. the module unloads right after calls that ran with a private fd table.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -122,7 +124,7 @@ check bounce2-lockwait-first-call-fast "first call took ${ms:-?} ms while anothe
 	[ "${ms:-99999}" -lt 1000 ]
 check bounce2-lockwait-call-ok "first call: $out" sh -c "echo '$out' | grep -q ' ret=0 '"
 
-# 8. The rights mask, unmapped 100 ms into a call the stand-in holds 300 ms
+# 6. The rights mask, unmapped 100 ms into a call the stand-in holds 300 ms
 # before each read of the caller's memory (the payload, then the mask):
 # the page is gone well before the driver reads the mask (lead_ms, from
 # the unmap to the call's return, at least 100).  Through nvmediate the
@@ -140,7 +142,26 @@ check bounce2-rights-mask-bounced "$out; the driver received: $(grep -m1 'nr=0x2
 check bounce2-rights-knob-works "on the driver's own node the unmapped mask was still read: $direct" \
 	sh -c "echo '$direct' | grep -q 'ret=0 status=0x1e pointer=same lead_ms=[1-9][0-9][0-9]'"
 
-# 7. Unload at once after calls with a private fd table, again and again
+# 7. A driver that creates a file during a call made with a private fd
+# table, at a number past the table's size: the kernel grows the private
+# table; nvmediate closes the driver's file when the call ends (it never
+# reaches the caller's table) and frees the grown table (on the debug
+# kernel KASAN and kmemleak watch that free).  On the driver's own node the
+# file lands in the caller's table, which shows the knob works.
+dmesg -c > /dev/null
+echo 200 > $P/grow_fd_table
+out=$(bouncev2 grow $CTL 200 $NVM_STANDIN_DIR/state 2>&1)
+direct=$(bouncev2 grow /dev/nvidiactl 200 $NVM_STANDIN_DIR/state 2>&1)
+echo 0 > $P/grow_fd_table
+echo "  driver grew the table: mediated $out; direct $direct"
+check bounce2-grown-table-closed "$out" sh -c "echo '$out' | grep -qx 'grow: ret=0 high_fd=-1 extra_fds=0'"
+check bounce2-grown-table-logged "no log line: $(dmesg | grep nvmediate | head -n 3)" \
+	sh -c "dmesg | grep -q 'nvmediate: driver grew a private fd table'"
+check bounce2-grown-knob-works "on the driver's own node the file was not in the caller's table: $direct" \
+	sh -c "echo '$direct' | grep -qx 'grow: ret=0 high_fd=2[0-9][0-9] extra_fds=1'"
+check bounce2-grown-none-left "stand-in files left: $(state_get extra_fds)" [ "$(state_get extra_fds)" = 0 ]
+
+# 8. Unload at once after calls with a private fd table, again and again
 # (the module's exit waits for the tables' RCU frees).
 round=0
 ok=1

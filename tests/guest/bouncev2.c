@@ -28,6 +28,14 @@
  *	and how long before the call returned the page was gone (the driver
  *	reads the mask last, so a positive lead means it read after).
  *
+ *   bouncev2 grow CTL WANT STATE
+ *	REGISTER_FD of a second control file on CTL, with the stand-in's
+ *	grow_fd_table set to WANT (the driver installs a file of its own at
+ *	a number at least WANT in the calling thread's table).  Then looks
+ *	for an open fd at WANT or above and reads extra_fds from the
+ *	stand-in's STATE file while the files are still open.  Prints
+ *	"grow: ret=N high_fd=N extra_fds=N" (high_fd=-1: none).
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -339,6 +347,32 @@ static int rights(int fd, int ms)
 	return 0;
 }
 
+static int grow(int fd, const char *path, int want, const char *state)
+{
+	struct nv_register_fd r;
+	char line[128];
+	int ctl, ret, high = -1, extra = -1;
+	FILE *f;
+
+	ctl = open(path, O_RDWR);
+	if (ctl < 0) {
+		perror(path);
+		return 2;
+	}
+	r.ctl_fd = ctl;
+	ret = ioctl(fd, NV_IOC(NV_ESC_REGISTER_FD, sizeof(r)), &r) ? -errno : 0;
+	for (int i = want; i < want + 4096 && high < 0; i++)
+		if (fcntl(i, F_GETFD) >= 0)
+			high = i;
+	f = fopen(state, "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "extra_fds=%d", &extra);
+	if (f)
+		fclose(f);
+	printf("grow: ret=%d high_fd=%d extra_fds=%d\n", ret, high, extra);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -359,7 +393,9 @@ int main(int argc, char **argv)
 		return stall(fd, argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "rights"))
 		return rights(fd, atoi(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "grow"))
+		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | lockwait CTL UVM MS\n");
 	return 2;
 }

@@ -74,6 +74,7 @@ extern const char *nvs_version_str;
 extern bool nvs_strict_clients;
 extern unsigned int nvs_ioctl_delay_ms;
 extern bool nvs_read_twice;
+extern unsigned int nvs_grow_fd_table;
 extern bool nvs_log_calls;
 extern int nvs_fail_open;
 

@@ -30,6 +30,7 @@ enum nvs_counter {
 	NVS_CNT_UVM_VMAS,	/* live VMAs of nvidia-uvm mappings */
 	NVS_CNT_UVM_PAGES,	/* pages backing those mappings */
 	NVS_CNT_REREAD_DIFFER,	/* read_twice: second reads that differed */
+	NVS_CNT_EXTRA_FDS,	/* grow_fd_table: its files not yet released */
 	NVS_CNT_NR
 };
 

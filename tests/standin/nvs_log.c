@@ -57,6 +57,7 @@ static const char *const nvs_counter_names[NVS_CNT_NR] = {
 	[NVS_CNT_UVM_VMAS]	= "uvm_vmas",
 	[NVS_CNT_UVM_PAGES]	= "uvm_pages",
 	[NVS_CNT_REREAD_DIFFER]	= "reread_differ",
+	[NVS_CNT_EXTRA_FDS]	= "extra_fds",
 };
 
 static struct dentry *nvs_dbg_dir;

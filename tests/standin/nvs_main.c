@@ -62,6 +62,10 @@ bool nvs_read_twice;
 module_param_named(read_twice, nvs_read_twice, bool, 0644);
 MODULE_PARM_DESC(read_twice, "tests only: read each ioctl's top-level payload a second time (after race_delay_us) and act on the second read, counting reads that differ in state reread_differ (default N: read once, as nvidia_ioctl does)");
 
+unsigned int nvs_grow_fd_table;
+module_param_named(grow_fd_table, nvs_grow_fd_table, uint, 0644);
+MODULE_PARM_DESC(grow_fd_table, "tests only: when not 0, REGISTER_FD takes fd numbers in the calling thread's table until it has one at least this high (the kernel grows the table), installs a file of its own there, counted in state extra_fds until released, and frees the other numbers (default 0: never)");
+
 static unsigned int log_kib = 8192;
 module_param(log_kib, uint, 0444);
 MODULE_PARM_DESC(log_kib, "size of the call log ring in KiB (default 8192)");

@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) "nvidia-standin: " fmt
 
+#include <linux/anon_inodes.h>
 #include <linux/efi.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
@@ -1446,6 +1447,54 @@ unsigned int nvs_rm_events_pending(struct nvs_file *nf)
 	return n;
 }
 
+static int nvs_extra_release(struct inode *inode, struct file *file)
+{
+	nvs_count(NVS_CNT_EXTRA_FDS, -1);
+	return 0;
+}
+
+static const struct file_operations nvs_extra_fops = {
+	.owner = THIS_MODULE,
+	.release = nvs_extra_release,
+};
+
+/*
+ * grow_fd_table: a driver that creates an fd in the caller's table during a
+ * call (as EXPORT_TO_DMABUF_FD does), at a number the table does not have
+ * yet, so that the kernel grows it.  Numbers are taken lowest first, as
+ * the kernel hands them out, until one is at least @want.
+ */
+static void nvs_grow_fds(unsigned int want)
+{
+	struct file *file;
+	unsigned int i, n = 0;
+	int *fds, fd = -1;
+
+	want = min(want, 4096U);
+	fds = kcalloc(want + 1, sizeof(*fds), GFP_KERNEL);
+	if (!fds)
+		return;
+	while (n <= want) {
+		fd = get_unused_fd_flags(O_CLOEXEC);
+		if (fd < 0)
+			break;
+		fds[n++] = fd;
+		if (fd >= want)
+			break;
+	}
+	if (fd >= 0 && fd >= want) {
+		file = anon_inode_getfile("[nvidia-standin-extra]", &nvs_extra_fops, NULL, O_RDWR);
+		if (!IS_ERR(file)) {
+			nvs_count(NVS_CNT_EXTRA_FDS, 1);
+			fd_install(fd, file);
+			n--;
+		}
+	}
+	for (i = 0; i < n; i++)
+		put_unused_fd(fds[i]);
+	kfree(fds);
+}
+
 /* Escape NV_ESC_REGISTER_FD in RmIoctl(): link this file to a control file. */
 static int nvs_esc_register_fd(struct nvs_file *nf, void *buf, u32 size,
 			       struct nvs_call *c)
@@ -1457,6 +1506,8 @@ static int nvs_esc_register_fd(struct nvs_file *nf, void *buf, u32 size,
 
 	if (size != sizeof(*p))
 		return -EINVAL;
+	if (READ_ONCE(nvs_grow_fd_table))
+		nvs_grow_fds(READ_ONCE(nvs_grow_fd_table));
 	t = nvs_fd_resolve(p->ctl_fd, c, buf, size, 0);
 	mutex_lock(&nvs.lock);
 	if (nf->ctl_link || !nvs_is_our_ctl(t))
