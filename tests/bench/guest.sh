@@ -9,15 +9,23 @@
 # tracer, limited to nvmediate's functions and a few others, averaged per
 # function (the tracer's own cost inflates every figure; compare shares).
 #
+# Then, when the initramfs has an earlier nvmediate (/bench/nvmediate-base.ko,
+# tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations again with
+# that module and with this one, in turns: two rounds, each loading the
+# module afresh, the order swapped in the second.
+#
 # Kernel command line: nvm_bench=ARGS passes ARGS to nvbench, commas for
-# spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace.
+# spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace;
+# nvm_bench_cmp_iters=N sets the comparison's calls (default 20000).
 
 args=
 trace=1
+cmp_iters=20000
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	nvm_bench=*) args=$(echo "${arg#*=}" | tr ',' ' ') ;;
 	nvm_bench_trace=*) trace=${arg#*=} ;;
+	nvm_bench_cmp_iters=*) cmp_iters=${arg#*=} ;;
 	esac
 done
 
@@ -114,5 +122,28 @@ if [ "$trace" != 0 ]; then
 	else
 		echo "NVMBENCH trace unavailable (no function_graph tracer)"
 	fi
+fi
+# compare_run VARIANT ROUND: load that nvmediate, the per-call operations
+# through it, lines tagged "NVMBENCH cmp variant= round=".
+compare_run() {
+	rmmod nvmediate 2>/dev/null
+	if [ "$1" = base ]; then
+		insmod /bench/nvmediate-base.ko
+	else
+		modprobe nvmediate
+	fi || { echo "NVMBENCH fail what=load-$1"; return 1; }
+	for n in /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm; do
+		wait_node "$n" || { echo "NVMBENCH fail what=node-$1-$n"; return 1; }
+	done
+	/bin/norawio /bin/nvbench --only calls --iters "$cmp_iters" |
+		sed -n -e "s/^NVMBENCH op=/NVMBENCH cmp variant=$1 round=$2 op=/p" \
+			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
+}
+if [ -f /bench/nvmediate-base.ko ]; then
+	echo "NVMBENCH cmpinfo base=$(cat /bench/base) iters=$cmp_iters"
+	compare_run base 1 && compare_run current 1 &&
+		compare_run current 2 && compare_run base 2
+	rmmod nvmediate 2>/dev/null
+	modprobe nvmediate
 fi
 echo "NVMBENCH standin-after $(grep -E '^(log_lines|log_dropped|open_files|clients)=' /sys/kernel/debug/nvidia-standin/state | tr '\n' ' ')"

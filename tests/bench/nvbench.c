@@ -9,7 +9,8 @@
  * dearer ones: ops[].weight), in blocks of 250 per side; thread scaling 5
  * runs of 1000 ms per thread count and kind; 10000 files.  --quick: 200
  * calls in blocks of 50, one run of 100 ms, 300 files (the guest test).
- * --only OP runs one operation, or only "scale" or "mem".
+ * --only OP runs one operation, or only "scale" or "mem", or "calls": every
+ * operation but neither scale nor mem.
  *
  * Runs each operation on the driver's own nodes (/dev/nvidiactl,
  * /dev/nvidia0, /dev/nvidia-uvm: "direct") and on nvmediate's
@@ -834,7 +835,7 @@ int main(int argc, char **argv)
 			ok = 0;
 	if (ok) {
 		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
-			if (only && strcmp(only, ops[k].name))
+			if (only && strcmp(only, "calls") && strcmp(only, ops[k].name))
 				continue;
 			bench_op(&ops[k], sides, iters * ops[k].weight / 4,
 				 block * ops[k].weight / 4);

@@ -6,12 +6,18 @@
 # per-call latency of each operation direct and mediated, the added cost in
 # null-syscall (getppid) units, thread scaling, memory per open file, and
 # the size of nvmediate.ko against the targets of the benchmark issue.
+# Then the per-call operations again, in the same guest, through an earlier
+# nvmediate built from git (NVM_BENCH_BASE) and through this one, in turns:
+# what the changes since cost, side by side.
 #
 #   tests/bench/run.sh                     (make bench)
 #
 # Environment:
 #   NVM_BENCH_ARGS    more nvbench arguments, e.g. "--iters 4000" (nvbench.c)
 #   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default 900)
+#   NVM_BENCH_BASE    the earlier commit to compare with (default 286456f,
+#                     the last before the payload bounce failed closed and
+#                     left nothing mapped); "none": no comparison
 #   NVM_BENCH_REPORT_ONLY=1  no guest run: tabulate the last one again
 #                     (build/stock/bench-console.log)
 # Exit status: 0 when the guest finished and every call succeeded; the
@@ -26,10 +32,30 @@ args=${NVM_BENCH_ARGS:-}
 append=${NVM_APPEND:-}
 [ -z "$args" ] || append="$append nvm_bench=$(echo "$args" | tr ' ' ',')"
 
+# base_module: nvmediate.ko of NVM_BENCH_BASE for the stock kernel, its
+# path on stdout ("" with a note on stderr when it cannot be built).
+base=${NVM_BENCH_BASE:-286456f}
+base_module() {
+	local dir=$out/base kdir
+	[ "$base" != none ] || return 0
+	if ! git -C "$NVM_ROOT" cat-file -e "$base^{commit}" 2>/dev/null; then
+		echo "bench: commit $base is not in this clone: no comparison" >&2
+		return 0
+	fi
+	kdir=$(nvm_kdir stock) || return 0
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	git -C "$NVM_ROOT" archive "$base" | tar -x -C "$dir" &&
+		make -C "$kdir" M="$dir" -j"$(nproc)" modules > "$out/base-build.log" 2>&1 ||
+		{ echo "bench: building $base failed (build/bench/base-build.log): no comparison" >&2; return 0; }
+	echo "$dir/nvmediate.ko"
+}
+
 start=$(date +%s)
 if [ -z "${NVM_BENCH_REPORT_ONLY:-}" ]; then
+	base_ko=$(base_module)
 	NVM_MODE=bench NVM_QEMU_TIMEOUT=${NVM_QEMU_TIMEOUT:-900} NVM_APPEND="$append" \
-		tests/qemu/run-guest.sh stock
+		NVM_BENCH_BASE_KO="$base_ko" NVM_BENCH_BASE="$base" tests/qemu/run-guest.sh stock
 fi
 took=$(( $(date +%s) - start ))
 log=$NVM_BUILD/stock/bench-console.log
@@ -80,6 +106,19 @@ $2 ~ /^op=/ {
 	med[k] = f["median_ns"]; p99[k] = f["p99_ns"]; n[k] = f["n"]; fails[k] = f["fails"]
 	minflt[k] = f["minflt"]
 	if (!(f["op"] in seen)) { seen[f["op"]] = 1; order[++nops] = f["op"] }
+	next
+}
+$2 == "cmp" {
+	delete g
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }
+	k = g["variant"] SUBSEP g["round"] SUBSEP g["op"] SUBSEP g["side"]
+	cmed[k] = g["median_ns"]; cn[k] = g["n"]; cflt[k] = g["minflt"]
+	cround[g["round"]] = 1
+	if (!(g["op"] in cseen)) { cseen[g["op"]] = 1; corder[++ncops] = g["op"] }
+	next
+}
+$2 == "cmpinfo" {
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); cinfo[kv[1]] = kv[2] }
 	next
 }
 $2 ~ /^scale/ {
@@ -159,6 +198,39 @@ END {
 		printf "| %s | %s | %s / %s | %s / %s | %.2f | %s | %.2f | %s | %s |\n", \
 			(o in desc ? desc[o] : o), n[d], med[d], p99[d], med[m], p99[m], \
 			added, fu, ratio, tg, met
+	}
+	if (ncops) {
+		print ""
+		printf "## Before and after: commit %s against this one, in the same guest\n", cinfo["base"]
+		print ""
+		printf "The per-call operations again (%s calls per side of the cheap ones), through nvmediate.ko built " \
+			"from commit %s and through this one, loaded in turns: base, this, this, base. Each figure is " \
+			"the mean over the rounds of that round\047s own figure (added units against its own getppid).\n", \
+			cinfo["iters"], cinfo["base"]
+		print ""
+		print "| operation | before: direct / mediated median (ns) | before: added (units) | before: added faults | now: direct / mediated median (ns) | now: added (units) | now: added faults | now - before (units) |"
+		print "|---|---|---|---|---|---|---|---|"
+		for (i = 1; i <= ncops; i++) {
+			o = corder[i]
+			for (v = 0; v < 2; v++) {
+				var = v ? "current" : "base"
+				nr = 0; sd = 0; sm = 0; su = 0; sf = 0
+				for (r in cround) {
+					d = var SUBSEP r SUBSEP o SUBSEP "direct"; m = var SUBSEP r SUBSEP o SUBSEP "mediated"
+					u = cmed[var, r, "getppid", "direct"]
+					if (!(d in cmed) || !(m in cmed) || u <= 0)
+						continue
+					nr++; sd += cmed[d]; sm += cmed[m]; su += (cmed[m] - cmed[d]) / u
+					sf += (cn[m] > 0 ? cflt[m] / cn[m] : 0) - (cn[d] > 0 ? cflt[d] / cn[d] : 0)
+				}
+				cd[v] = nr ? sd / nr : 0; cm[v] = nr ? sm / nr : 0
+				cu[v] = nr ? su / nr : 0; cf[v] = nr ? sf / nr : 0; cr[v] = nr
+			}
+			if (!cr[0] || !cr[1])
+				continue
+			printf "| %s | %d / %d | %.2f | %.2f | %d / %d | %.2f | %.2f | %+.2f |\n", \
+				(o in desc ? desc[o] : o), cd[0], cm[0], cu[0], cf[0], cd[1], cm[1], cu[1], cf[1], cu[1] - cu[0]
+		}
 	}
 	print ""
 	printf "## Thread scaling: small RM_CONTROL, each thread its own file and client (calls/s, median of %s runs of %s ms)\n", reps, ms

@@ -137,6 +137,11 @@ install -m 0755 "$NVM_ROOT/tests/bench/guest.sh" "$root/bench.sh"
 echo "$kind" > "$root/etc/nvm/kind"
 cp "$bins"/* "$root/bin/" 2>/dev/null || true
 cp "$src"/tests/guest/*.sh "$root/tests/" 2>/dev/null || true
+# make bench's earlier nvmediate to compare with (tests/bench/run.sh).
+if [ -n "${NVM_BENCH_BASE_KO:-}" ]; then
+	install -D -m 0644 "$NVM_BENCH_BASE_KO" "$root/bench/nvmediate-base.ko"
+	echo "${NVM_BENCH_BASE:-?}" > "$root/bench/base"
+fi
 [ ! -f "$dyn/nvtrace.so" ] || install -D -m 0755 "$dyn/nvtrace.so" "$root/usr/lib/nvtrace.so"
 [ ! -f "$dyn/nvcalls" ] || install -m 0755 "$dyn/nvcalls" "$root/bin/nvcalls"
 mkdir -p "$root/usr/share/gpu-fixtures"
