@@ -26,7 +26,11 @@
  * (rcu_barrier()).  The table's count starts one above its users, so that
  * exit_files() of a thread killed inside the driver (an oops) never frees
  * it as if it came from the kernel's files_struct cache: it is leaked
- * then, with the files it holds.
+ * then, with the files it holds.  Before the grace period starts, the
+ * context waits for counted readers: kernels before 5.11 let /proc
+ * (get_files_struct()) hold a thread's table by its count, outside RCU,
+ * for a spinlock section; one that found the private table may still
+ * hold it after it was put back.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -220,6 +224,16 @@ void nvm_fdctx_leave(struct nvm_fdctx *ctx)
 	}
 }
 
+/*
+ * Wait until only nvmediate's own two references are left (see "Lifetime"
+ * above).  Nobody can take a new one: the table is no longer any thread's.
+ */
+static void nvm_fdctx_wait_readers(struct nvm_fdctx *ctx)
+{
+	while (atomic_read(&ctx->files.count) > 2)
+		schedule_timeout_uninterruptible(1);
+}
+
 static void nvm_fdctx_free_rcu(struct rcu_head *rcu)
 {
 	struct nvm_fdctx *ctx = container_of(rcu, struct nvm_fdctx, rcu);
@@ -271,6 +285,7 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 			fput(file);
 		}
 	}
+	nvm_fdctx_wait_readers(ctx);
 	call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
 }
 

@@ -11,6 +11,7 @@
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 
 #undef pr_fmt
@@ -221,6 +222,49 @@ static void fdctx_test_grown_table_freed(struct kunit *test)
 	fput(a);
 }
 
+struct fdctx_test_destroyer {
+	struct nvm_fdctx *ctx;
+	struct completion done;
+};
+
+static int fdctx_test_destroy_thread(void *arg)
+{
+	struct fdctx_test_destroyer *d = arg;
+
+	nvm_fdctx_destroy(d->ctx);
+	complete(&d->done);
+	return 0;
+}
+
+/*
+ * A reader holding the table by its count (get_files_struct() before 5.11)
+ * when the call ends: the table is emptied at once (the files go back to
+ * their owners), but not freed while the reader holds it.
+ */
+static void fdctx_test_waits_for_counted_reader(struct kunit *test)
+{
+	struct file *a = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	long before = file_count(a);
+	struct fdctx_test_destroyer d = { .ctx = nvm_fdctx_alloc(3) };
+	struct files_struct *files;
+	struct task_struct *t;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d.ctx));
+	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(d.ctx, 3, a), 0);
+	files = nvm_fdctx_files(d.ctx);
+	atomic_inc(&files->count);
+	init_completion(&d.done);
+	t = kthread_run(fdctx_test_destroy_thread, &d, "nvm-fdctx-test");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* Emptied, still waiting for the reader. */
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&d.done, msecs_to_jiffies(100)), 0UL);
+	KUNIT_EXPECT_EQ(test, file_count(a), before);
+	KUNIT_EXPECT_TRUE(test, !rcu_access_pointer(files->fdtab.fd[3]));
+	atomic_dec(&files->count);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&d.done, msecs_to_jiffies(5000)), 0UL);
+	fput(a);
+}
+
 /*
  * nvm_fdctx_create() run from a "caller" table holding mediated, foreign
  * and GPU files: only mediated files named by the plan, and with gpu_nodes
@@ -300,6 +344,7 @@ static struct kunit_case nvm_fdctx_cases[] = {
 	KUNIT_CASE(fdctx_test_iterate_sees_only_installed),
 	KUNIT_CASE(fdctx_test_stray_fd_closed),
 	KUNIT_CASE(fdctx_test_grown_table_freed),
+	KUNIT_CASE(fdctx_test_waits_for_counted_reader),
 	KUNIT_CASE(fdctx_test_create_mirrors_mediated_only),
 	{}
 };
