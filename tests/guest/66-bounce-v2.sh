@@ -21,7 +21,11 @@
 #     own pRightsRequested back;
 #  7. a driver that grows the private fd table during a call gets its
 #     file closed, never in the caller's table, and the grown table freed;
-#  8. the module unloads right after calls that ran with a private fd table.
+#  8. the module unloads right after calls that ran with a private fd table;
+#  9. what waits for an fd-carrying call, as docs/security.md lists it:
+#     another process's open of /proc/PID/maps waits for the call (it
+#     does not on the driver's own node), and the calling thread's fd
+#     links read during the call give no driver file.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -160,6 +164,23 @@ check bounce2-grown-table-logged "no log line: $(dmesg | grep nvmediate | head -
 check bounce2-grown-knob-works "on the driver's own node the file was not in the caller's table: $direct" \
 	sh -c "echo '$direct' | grep -qx 'grow: ret=0 high_fd=2[0-9][0-9] extra_fds=1'"
 check bounce2-grown-none-left "stand-in files left: $(state_get extra_fds)" [ "$(state_get extra_fds)" = 0 ]
+
+# 9. What waits for an fd-carrying call the driver holds 1.5 s (nvmediate
+# holds exec_update_lock for writing meanwhile, docs/security.md).
+echo 1500 > $P/ioctl_delay_ms
+out=$(bouncev2 waiters $CTL 1500 2>&1)
+direct=$(bouncev2 waiters /dev/nvidiactl 1500 2>&1)
+echo 0 > $P/ioctl_delay_ms
+echo "  fd-carrying call held 1.5 s: mediated $out; direct $direct"
+v() { echo "$1" | sed -n "s/.* $2=\(-*[0-9][0-9]*\).*/\1/p"; }
+check bounce2-waiters-call "$out" \
+	sh -c "[ '$(v "$out" call_ret)' = 0 ] && [ '$(v "$out" call_ms)' -ge 1400 ]"
+check bounce2-waiters-maps-waits "the open of /proc/PID/maps did not wait for the call: $out" \
+	sh -c "[ '$(v "$out" maps_ms)' -ge 900 ] && [ '$(v "$out" maps_after_call_ms)' -ge -50 ]"
+check bounce2-waiters-maps-direct "on the driver's own node the open of /proc/PID/maps waited: $direct" \
+	sh -c "[ '$(v "$direct" call_ret)' = 0 ] && [ '$(v "$direct" maps_ms)' -lt 900 ]"
+check bounce2-waiters-no-driver-file "a driver file opened through the calling thread's fd links: $out" \
+	[ "$(v "$out" driver_files)" = 0 ]
 
 # 8. Unload at once after calls with a private fd table, again and again
 # (the module's exit waits for the tables' RCU frees).

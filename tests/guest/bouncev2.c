@@ -36,6 +36,20 @@
  *	stand-in's STATE file while the files are still open.  Prints
  *	"grow: ret=N high_fd=N extra_fds=N" (high_fd=-1: none).
  *
+ *   bouncev2 waiters CTL MS
+ *	A thread makes a REGISTER_FD (an fd-carrying call: nvmediate runs it
+ *	with a private fd table and exec_update_lock held for writing) that
+ *	the driver holds for MS milliseconds (the stand-in's ioctl_delay_ms).
+ *	A fifth of the way in, a child process opens this process's
+ *	/proc/PID/maps (it takes exec_update_lock, docs/security.md lists it
+ *	among what waits) and times the open, while the main thread reads
+ *	every link of /proc/self/task/TID/fd of the calling thread and opens
+ *	each one naming an nvidia node O_RDWR, timing that too.  Prints
+ *	"waiters: call_ret=N call_ms=N maps_ms=N maps_after_call_ms=N
+ *	fdscan_ms=N fdscan_after_call_ms=N nvidia_links=N opened=N
+ *	driver_files=N": driver_files counts opens that gave a file of the
+ *	driver's major (195).
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -43,6 +57,7 @@
  *	own first call and times it.  Prints "lockwait: first_call_ms=N ret=N".
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
@@ -55,7 +70,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -347,6 +364,106 @@ static int rights(int fd, int ms)
 	return 0;
 }
 
+struct waiter_call {
+	int fd;
+	struct nv_register_fd r;
+	pid_t tid;
+	int ret;
+	long start_ms;
+	long done_ms;
+};
+
+static void *waiter_call(void *arg)
+{
+	struct waiter_call *w = arg;
+
+	w->tid = syscall(SYS_gettid);
+	w->start_ms = now_ms();
+	w->ret = ioctl(w->fd, NV_IOC(NV_ESC_REGISTER_FD, sizeof(w->r)), &w->r) ? -errno : 0;
+	w->done_ms = now_ms();
+	return NULL;
+}
+
+static int waiters(int fd, const char *path, int ms)
+{
+	struct waiter_call w = { .fd = fd };
+	int links = 0, opened = 0, driver = 0, pipefd[2], status;
+	long maps_ms = -1, maps_done = -1, scan_ms, scan_done;
+	char dir[64], name[384], target[256];
+	struct timespec ts = { .tv_sec = ms / 5 / 1000, .tv_nsec = (ms / 5 % 1000) * 1000000L };
+	struct dirent *de;
+	pthread_t th;
+	pid_t child;
+	DIR *d;
+
+	w.r.ctl_fd = open(path, O_RDWR);
+	if (w.r.ctl_fd < 0 || pipe(pipefd)) {
+		perror(path);
+		return 2;
+	}
+	pthread_create(&th, NULL, waiter_call, &w);
+	nanosleep(&ts, NULL);
+	child = fork();
+	if (child == 0) {
+		long t[2];
+		int m;
+
+		snprintf(name, sizeof(name), "/proc/%d/maps", getppid());
+		t[0] = now_ms();
+		m = open(name, O_RDONLY);
+		t[1] = now_ms();
+		if (m >= 0)
+			close(m);
+		if (write(pipefd[1], t, sizeof(t)) != sizeof(t))
+			_exit(1);
+		_exit(m >= 0 ? 0 : 1);
+	}
+	snprintf(dir, sizeof(dir), "/proc/self/task/%d/fd", w.tid);
+	scan_ms = now_ms();
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		ssize_t n;
+		struct stat st;
+		int o;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", dir, de->d_name);
+		n = readlink(name, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		if (!strstr(target, "nvidia"))
+			continue;
+		links++;
+		o = open(name, O_RDWR);
+		if (o < 0)
+			continue;
+		opened++;
+		if (!fstat(o, &st) && S_ISCHR(st.st_mode) && major(st.st_rdev) == 195)
+			driver++;
+		close(o);
+	}
+	if (d)
+		closedir(d);
+	scan_done = now_ms();
+	scan_ms = scan_done - scan_ms;
+	if (child > 0) {
+		long t[2];
+
+		if (read(pipefd[0], t, sizeof(t)) == sizeof(t)) {
+			maps_ms = t[1] - t[0];
+			maps_done = t[1];
+		}
+		waitpid(child, &status, 0);
+	}
+	pthread_join(th, NULL);
+	printf("waiters: call_ret=%d call_ms=%ld maps_ms=%ld maps_after_call_ms=%ld fdscan_ms=%ld fdscan_after_call_ms=%ld nvidia_links=%d opened=%d driver_files=%d\n",
+	       w.ret, w.done_ms - w.start_ms, maps_ms, maps_done - w.done_ms, scan_ms,
+	       scan_done - w.done_ms, links, opened, driver);
+	return 0;
+}
+
 static int grow(int fd, const char *path, int want, const char *state)
 {
 	struct nv_register_fd r;
@@ -393,9 +510,11 @@ int main(int argc, char **argv)
 		return stall(fd, argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "rights"))
 		return rights(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "waiters"))
+		return waiters(fd, argv[2], atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | waiters CTL MS | lockwait CTL UVM MS\n");
 	return 2;
 }
