@@ -23,14 +23,23 @@
  * Lifetime: the context, and a table the kernel grew for an fd the driver
  * installed, are freed after an RCU grace period (an RCU reader of
  * /proc may still hold them); the module's exit waits for those frees
- * (rcu_barrier()).  The table's count starts one above its users, so that
- * exit_files() of a thread killed inside the driver (an oops) never frees
- * it as if it came from the kernel's files_struct cache: it is leaked
- * then, with the files it holds.  Before the grace period starts, the
- * context waits for counted readers: kernels before 5.11 let /proc
- * (get_files_struct()) hold a thread's table by its count, outside RCU,
- * for a spinlock section; one that found the private table may still
- * hold it after it was put back.
+ * (rcu_barrier()).  Before the grace period starts, the context waits for
+ * counted readers: kernels that still have get_files_struct() let /proc
+ * hold a thread's table by its count, outside RCU, for a spinlock
+ * section; one that found the private table may still hold it after it
+ * was put back.
+ *
+ * A thread that dies inside the driver (an oops) never returns to
+ * nvm_fdctx_leave().  The table's count starts one above its users, so
+ * that exit_files() does not free it as if it came from the kernel's
+ * files_struct cache, and a task work queued by nvm_fdctx_enter() runs
+ * later in the same do_exit(): it releases exec_update_lock, drops the
+ * thread's reference on its real table (unless it was the last one, which
+ * only the kernel can free: leaked then), closes the private table's
+ * files and frees it.  After an ordinary call the same work runs on the
+ * way back to user space and only drops its reference on the context.
+ * It holds a backing file until it has run, so that the module it runs
+ * in stays (the backing files' filesystem holds it).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,10 +48,12 @@
 #include <linux/file.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/task_work.h>
 
 #include "nvm.h"
 
@@ -55,6 +66,11 @@
  *	either the embedded ones or @fd_array and @bitmaps
  * @saved: the caller's table while the private one is installed
  * @locked: exec_update_lock is held for writing
+ * @own: references on @files that are nvmediate's own: 2 (see "Lifetime"),
+ *	1 once exit_files() has dropped the dead thread's
+ * @refs: nvm_fdctx_destroy() and the exit work, each until it is done
+ * @pin: a backing file held for the exit work, or NULL
+ * @exit_work: queued by nvm_fdctx_enter() (see "Lifetime")
  * @max_fds: capacity of the table
  * @fd_array: the fd array when more than NR_OPEN_DEFAULT numbers are needed
  * @bitmaps: open_fds, close_on_exec and full_fds_bits, likewise
@@ -65,6 +81,10 @@ struct nvm_fdctx {
 	struct files_struct files;
 	struct files_struct *saved;
 	bool locked;
+	int own;
+	refcount_t refs;
+	struct file *pin;
+	struct callback_head exit_work;
 	unsigned int max_fds;
 	struct file __rcu **fd_array;
 	unsigned long *bitmaps;
@@ -92,6 +112,8 @@ struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 
 	/* One above its users: see "Lifetime" above. */
 	atomic_set(&ctx->files.count, 2);
+	ctx->own = 2;
+	refcount_set(&ctx->refs, 1);
 	init_waitqueue_head(&ctx->files.resize_wait);
 	spin_lock_init(&ctx->files.file_lock);
 	fdt = &ctx->files.fdtab;
@@ -192,14 +214,17 @@ void nvm_fdctx_unswap(struct nvm_fdctx *ctx)
 	ctx->saved = NULL;
 }
 
+static void nvm_fdctx_exit_work(struct callback_head *work);
+
 /**
  * nvm_fdctx_enter() - install the private table for a driver call
  * @ctx: the context
+ * @pin: a backing file, held until the exit work has run
  *
  * Return: 0, or -EINTR when a fatal signal arrived while waiting for
  * exec_update_lock (the call is then not made).
  */
-int nvm_fdctx_enter(struct nvm_fdctx *ctx)
+int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin)
 {
 	int ret;
 
@@ -207,6 +232,15 @@ int nvm_fdctx_enter(struct nvm_fdctx *ctx)
 	if (ret)
 		return ret;
 	ctx->locked = true;
+	ctx->pin = get_file(pin);
+	refcount_inc(&ctx->refs);
+	init_task_work(&ctx->exit_work, nvm_fdctx_exit_work);
+	if (task_work_add(current, &ctx->exit_work, TWA_RESUME)) {
+		/* Refused only to a task already in do_exit(): not in a syscall. */
+		fput(ctx->pin);
+		ctx->pin = NULL;
+		refcount_dec(&ctx->refs);
+	}
 	nvm_fdctx_swap(ctx);
 	return 0;
 }
@@ -225,12 +259,12 @@ void nvm_fdctx_leave(struct nvm_fdctx *ctx)
 }
 
 /*
- * Wait until only nvmediate's own two references are left (see "Lifetime"
+ * Wait until only nvmediate's own references are left (see "Lifetime"
  * above).  Nobody can take a new one: the table is no longer any thread's.
  */
 static void nvm_fdctx_wait_readers(struct nvm_fdctx *ctx)
 {
-	while (atomic_read(&ctx->files.count) > 2)
+	while (atomic_read(&ctx->files.count) > ctx->own)
 		schedule_timeout_uninterruptible(1);
 }
 
@@ -249,23 +283,16 @@ static void nvm_fdctx_free_rcu(struct rcu_head *rcu)
 	kfree(ctx);
 }
 
-/**
- * nvm_fdctx_destroy() - empty the private table and free it
- * @ctx: the context, or an ERR_PTR or NULL (ignored)
- *
- * Drops every file in it.  The driver is not expected to create fds during
- * a call made with a private table; should it have done so, such files are
- * closed here, never handed to anyone, and the event is logged.
+/*
+ * Drop every file of the private table.  The driver is not expected to
+ * create fds during a call made with a private table; should it have done
+ * so, such files are closed here, never handed to anyone, and the event is
+ * logged.
  */
-void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
+static void nvm_fdctx_empty(struct nvm_fdctx *ctx)
 {
 	struct fdtable *fdt;
 	unsigned int fd;
-
-	if (IS_ERR_OR_NULL(ctx))
-		return;
-	if (WARN_ON_ONCE(ctx->saved))
-		nvm_fdctx_leave(ctx);
 
 	fdt = rcu_dereference_raw(ctx->files.fdt);
 	if (fdt != &ctx->files.fdtab) {
@@ -285,8 +312,76 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 			fput(file);
 		}
 	}
+}
+
+static void nvm_fdctx_put(struct nvm_fdctx *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->refs))
+		return;
 	nvm_fdctx_wait_readers(ctx);
 	call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
+}
+
+/*
+ * The thread died inside the driver call: exit_files() has put the private
+ * table (it was current->files) and nvm_fdctx_leave() and
+ * nvm_fdctx_destroy() will never run.  Do what they would have.
+ */
+static void nvm_fdctx_abandon(struct nvm_fdctx *ctx)
+{
+	struct files_struct *saved = ctx->saved;
+
+	ctx->saved = NULL;
+	ctx->own = 1;
+	/*
+	 * The thread's reference on its real table: dropped unless it is the
+	 * last, whose free (closing every file of the process) only the
+	 * kernel can do.
+	 */
+	if (!atomic_add_unless(&saved->count, -1, 1))
+		pr_warn("a thread died inside the driver: its process's fd table is leaked\n");
+	if (ctx->locked) {
+		up_write(&current->signal->exec_update_lock);
+		ctx->locked = false;
+	}
+	nvm_fdctx_empty(ctx);
+	/* nvm_fdctx_destroy()'s reference. */
+	refcount_dec(&ctx->refs);
+}
+
+static void nvm_fdctx_exit_work(struct callback_head *work)
+{
+	struct nvm_fdctx *ctx = container_of(work, struct nvm_fdctx, exit_work);
+	struct file *pin = ctx->pin;
+
+	if (ctx->saved) {
+		/* Only do_exit() runs task work while the call is in the driver. */
+		if (WARN_ON_ONCE(!(current->flags & PF_EXITING) || current->files))
+			return;
+		pr_warn("a thread died inside the driver with a private fd table: cleaning up\n");
+		nvm_fdctx_abandon(ctx);
+	}
+	nvm_fdctx_put(ctx);
+	/* Last: the module stays until this file's final release, deferred. */
+	fput(pin);
+}
+
+/**
+ * nvm_fdctx_destroy() - empty the private table and free it
+ * @ctx: the context, or an ERR_PTR or NULL (ignored)
+ *
+ * Drops every file in it.  The driver is not expected to create fds during
+ * a call made with a private table; should it have done so, such files are
+ * closed here, never handed to anyone, and the event is logged.
+ */
+void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
+{
+	if (IS_ERR_OR_NULL(ctx))
+		return;
+	if (WARN_ON_ONCE(ctx->saved))
+		nvm_fdctx_leave(ctx);
+	nvm_fdctx_empty(ctx);
+	nvm_fdctx_put(ctx);
 }
 
 struct nvm_gpu_scan {

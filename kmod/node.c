@@ -283,7 +283,7 @@ static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned l
 	ctx = nvm_fdctx_create(&plan);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	ret = nvm_fdctx_enter(ctx);
+	ret = nvm_fdctx_enter(ctx, nf->backing);
 	if (!ret) {
 		ret = nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 		nvm_fdctx_leave(ctx);

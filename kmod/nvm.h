@@ -214,7 +214,7 @@ bool nvm_fdplan_kind_ok(const struct nvm_fdplan *plan, unsigned int i, enum nvm_
 struct nvm_fdctx;
 
 struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan);
-int nvm_fdctx_enter(struct nvm_fdctx *ctx);
+int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin);
 void nvm_fdctx_leave(struct nvm_fdctx *ctx);
 void nvm_fdctx_destroy(struct nvm_fdctx *ctx);
 

@@ -50,6 +50,14 @@
  *	driver_files=N": driver_files counts opens that gave a file of the
  *	driver's major (195).
  *
+ *   bouncev2 oops CTL
+ *	A thread makes a REGISTER_FD through CTL that the driver oopses in
+ *	(the stand-in's oops_register_fd): the thread dies inside the call,
+ *	with the private fd table installed.  Once it is gone, a child
+ *	process opens this process's /proc/PID/maps, which takes
+ *	exec_update_lock, under a 3 s alarm.  Prints "oops: thread_gone=0|1
+ *	call_returned=0|1 maps_ms=N" (maps_ms=-1: the open never returned).
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -464,6 +472,52 @@ static int waiters(int fd, const char *path, int ms)
 	return 0;
 }
 
+static int oops(int fd, const char *path)
+{
+	struct waiter_call w = { .fd = fd, .done_ms = -1 };
+	char name[64];
+	long maps_ms = -1, t[2];
+	int gone = 0, i, pipefd[2], status;
+	pthread_t th;
+	pid_t child;
+
+	w.r.ctl_fd = open(path, O_RDWR);
+	if (w.r.ctl_fd < 0 || pipe(pipefd)) {
+		perror(path);
+		return 2;
+	}
+	pthread_create(&th, NULL, waiter_call, &w);
+	for (i = 0; i < 100 && !__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE); i++)
+		usleep(10000);
+	snprintf(name, sizeof(name), "/proc/self/task/%d", w.tid);
+	for (i = 0; i < 500 && !gone; i++) {
+		gone = access(name, F_OK) != 0;
+		usleep(10000);
+	}
+	child = fork();
+	if (child == 0) {
+		int m;
+
+		alarm(3);
+		snprintf(name, sizeof(name), "/proc/%d/maps", getppid());
+		t[0] = now_ms();
+		m = open(name, O_RDONLY);
+		t[1] = now_ms();
+		if (write(pipefd[1], t, sizeof(t)) != sizeof(t))
+			_exit(1);
+		_exit(m >= 0 ? 0 : 1);
+	}
+	close(pipefd[1]);
+	if (child > 0) {
+		if (read(pipefd[0], t, sizeof(t)) == sizeof(t))
+			maps_ms = t[1] - t[0];
+		waitpid(child, &status, 0);
+	}
+	printf("oops: thread_gone=%d call_returned=%d maps_ms=%ld\n", gone, w.done_ms >= 0, maps_ms);
+	fflush(stdout);
+	_exit(0);
+}
+
 static int grow(int fd, const char *path, int want, const char *state)
 {
 	struct nv_register_fd r;
@@ -497,7 +551,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && !strcmp(argv[1], "lockwait"))
 		return lockwait(argv[2], argv[3], atoi(argv[4]));
-	if (argc < 4)
+	if (argc < 3)
 		goto usage;
 	fd = open(argv[2], O_RDWR);
 	if (fd < 0) {
@@ -510,11 +564,13 @@ int main(int argc, char **argv)
 		return stall(fd, argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "rights"))
 		return rights(fd, atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "oops"))
+		return oops(fd, argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "waiters"))
 		return waiters(fd, argv[2], atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | waiters CTL MS | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | lockwait CTL UVM MS\n");
 	return 2;
 }

@@ -75,6 +75,7 @@ extern bool nvs_strict_clients;
 extern unsigned int nvs_ioctl_delay_ms;
 extern bool nvs_read_twice;
 extern unsigned int nvs_grow_fd_table;
+extern bool nvs_oops_register_fd;
 extern bool nvs_log_calls;
 extern int nvs_fail_open;
 

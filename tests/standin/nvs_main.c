@@ -66,6 +66,10 @@ unsigned int nvs_grow_fd_table;
 module_param_named(grow_fd_table, nvs_grow_fd_table, uint, 0644);
 MODULE_PARM_DESC(grow_fd_table, "tests only: when not 0, REGISTER_FD takes fd numbers in the calling thread's table until it has one at least this high (the kernel grows the table), installs a file of its own there, counted in state extra_fds until released, and frees the other numbers (default 0: never)");
 
+bool nvs_oops_register_fd;
+module_param_named(oops_register_fd, nvs_oops_register_fd, bool, 0644);
+MODULE_PARM_DESC(oops_register_fd, "tests only: REGISTER_FD hits BUG(), as a driver that oopses inside a call (the calling thread dies there; the kernel stays up unless panic_on_oops is set) (default N)");
+
 static unsigned int log_kib = 8192;
 module_param(log_kib, uint, 0444);
 MODULE_PARM_DESC(log_kib, "size of the call log ring in KiB (default 8192)");

@@ -1508,6 +1508,7 @@ static int nvs_esc_register_fd(struct nvs_file *nf, void *buf, u32 size,
 		return -EINVAL;
 	if (READ_ONCE(nvs_grow_fd_table))
 		nvs_grow_fds(READ_ONCE(nvs_grow_fd_table));
+	BUG_ON(READ_ONCE(nvs_oops_register_fd));
 	t = nvs_fd_resolve(p->ctl_fd, c, buf, size, 0);
 	mutex_lock(&nvs.lock);
 	if (nf->ctl_link || !nvs_is_our_ctl(t))
