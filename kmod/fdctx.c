@@ -23,23 +23,29 @@
  * Lifetime: the context, and a table the kernel grew for an fd the driver
  * installed, are freed after an RCU grace period (an RCU reader of
  * /proc may still hold them); the module's exit waits for those frees
- * (rcu_barrier()).  Before the grace period starts, the context waits for
- * counted readers: kernels that still have get_files_struct() let /proc
- * hold a thread's table by its count, outside RCU, for a spinlock
- * section; one that found the private table may still hold it after it
- * was put back.
+ * (rcu_barrier()).  Kernels that still have get_files_struct() (5.10)
+ * let /proc hold a thread's table by its count outside RCU, across a copy
+ * to user memory; one that found the private table may still hold it after
+ * it was put back.  The grace period then starts only once such readers
+ * are gone: a work polls for that, so that the calling thread never waits
+ * for a reader, and the module's exit waits for those works.
  *
  * A thread that dies inside the driver (an oops) never returns to
  * nvm_fdctx_leave().  The table's count starts one above its users, so
  * that exit_files() does not free it as if it came from the kernel's
  * files_struct cache, and a task work queued by nvm_fdctx_enter() runs
- * later in the same do_exit(): it releases exec_update_lock, drops the
- * thread's reference on its real table (unless it was the last one, which
- * only the kernel can free: leaked then), closes the private table's
- * files and frees it.  After an ordinary call the same work runs on the
- * way back to user space and only drops its reference on the context.
- * It holds a backing file until it has run, so that the module it runs
- * in stays (the backing files' filesystem holds it).
+ * later in the same do_exit().  After exit_files() it releases
+ * exec_update_lock, drops the thread's reference on its real table,
+ * closes the private table's files and frees it; when that reference was
+ * the last, it closes the real table's files too (the table itself, which
+ * only the kernel can free, is leaked).  Before exit_files() (io_uring's
+ * cancellation runs task work early in do_exit()) it puts the real table
+ * back and releases the lock, as the call would have, and closes the
+ * private table's files; exit_files() then does the rest, and only the
+ * context is leaked.  After an ordinary call the same work runs on the way
+ * back to user space and only drops its reference on the context.  It
+ * holds a backing file until it has run, so that the module it runs in
+ * stays (the backing files' filesystem holds it).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,6 +60,8 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "nvm.h"
 
@@ -71,6 +79,7 @@
  * @refs: nvm_fdctx_destroy() and the exit work, each until it is done
  * @pin: a backing file held for the exit work, or NULL
  * @exit_work: queued by nvm_fdctx_enter() (see "Lifetime")
+ * @free_work: frees the context once counted readers are gone
  * @max_fds: capacity of the table
  * @fd_array: the fd array when more than NR_OPEN_DEFAULT numbers are needed
  * @bitmaps: open_fds, close_on_exec and full_fds_bits, likewise
@@ -85,6 +94,7 @@ struct nvm_fdctx {
 	refcount_t refs;
 	struct file *pin;
 	struct callback_head exit_work;
+	struct delayed_work free_work;
 	unsigned int max_fds;
 	struct file __rcu **fd_array;
 	unsigned long *bitmaps;
@@ -251,21 +261,13 @@ int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin)
  */
 void nvm_fdctx_leave(struct nvm_fdctx *ctx)
 {
+	if (!ctx->saved)	/* the exit work left already: see "Lifetime" */
+		return;
 	nvm_fdctx_unswap(ctx);
 	if (ctx->locked) {
 		up_write(&current->signal->exec_update_lock);
 		ctx->locked = false;
 	}
-}
-
-/*
- * Wait until only nvmediate's own references are left (see "Lifetime"
- * above).  Nobody can take a new one: the table is no longer any thread's.
- */
-static void nvm_fdctx_wait_readers(struct nvm_fdctx *ctx)
-{
-	while (atomic_read(&ctx->files.count) > ctx->own)
-		schedule_timeout_uninterruptible(1);
 }
 
 static void nvm_fdctx_free_rcu(struct rcu_head *rcu)
@@ -314,12 +316,69 @@ static void nvm_fdctx_empty(struct nvm_fdctx *ctx)
 	}
 }
 
+/* Contexts whose free waits for a counted reader (see "Lifetime"). */
+static atomic_t nvm_fdctx_deferred = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(nvm_fdctx_deferred_wait);
+static struct workqueue_struct *nvm_fdctx_wq;
+
+static void nvm_fdctx_deferred_free_rcu(struct rcu_head *rcu)
+{
+	nvm_fdctx_free_rcu(rcu);
+	if (atomic_dec_and_test(&nvm_fdctx_deferred))
+		wake_up(&nvm_fdctx_deferred_wait);
+}
+
+/* Only nvmediate's own references left?  Nobody can take a new one. */
+static bool nvm_fdctx_unread(struct nvm_fdctx *ctx)
+{
+	return atomic_read(&ctx->files.count) <= ctx->own;
+}
+
+static void nvm_fdctx_free_later(struct work_struct *work)
+{
+	struct nvm_fdctx *ctx = container_of(to_delayed_work(work), struct nvm_fdctx, free_work);
+
+	if (nvm_fdctx_unread(ctx))
+		call_rcu(&ctx->rcu, nvm_fdctx_deferred_free_rcu);
+	else
+		queue_delayed_work(nvm_fdctx_wq ?: system_wq, &ctx->free_work, 1);
+}
+
 static void nvm_fdctx_put(struct nvm_fdctx *ctx)
 {
 	if (!refcount_dec_and_test(&ctx->refs))
 		return;
-	nvm_fdctx_wait_readers(ctx);
-	call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
+	if (nvm_fdctx_unread(ctx)) {
+		call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
+		return;
+	}
+	atomic_inc(&nvm_fdctx_deferred);
+	INIT_DELAYED_WORK(&ctx->free_work, nvm_fdctx_free_later);
+	queue_delayed_work(nvm_fdctx_wq ?: system_wq, &ctx->free_work, 1);
+}
+
+/**
+ * nvm_fdctx_init() - the workqueue of frees that wait for readers
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nvm_fdctx_init(void)
+{
+	nvm_fdctx_wq = alloc_workqueue("nvmediate_fdctx", WQ_UNBOUND, 0);
+	return nvm_fdctx_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * nvm_fdctx_exit() - wait for the frees that wait for readers
+ *
+ * A reader stuck with a table (a /proc read into user memory that never
+ * resolves) holds the module's exit until it lets go.  Callers run
+ * rcu_barrier() after this.
+ */
+void nvm_fdctx_exit(void)
+{
+	wait_event(nvm_fdctx_deferred_wait, !atomic_read(&nvm_fdctx_deferred));
+	destroy_workqueue(nvm_fdctx_wq);
 }
 
 /*
@@ -335,11 +394,23 @@ static void nvm_fdctx_abandon(struct nvm_fdctx *ctx)
 	ctx->own = 1;
 	/*
 	 * The thread's reference on its real table: dropped unless it is the
-	 * last, whose free (closing every file of the process) only the
-	 * kernel can do.
+	 * last, whose free only the kernel can do.  Then its files are closed
+	 * here (close_fd() works on current->files) and only the table is
+	 * leaked.
 	 */
-	if (!atomic_add_unless(&saved->count, -1, 1))
-		pr_warn("a thread died inside the driver: its process's fd table is leaked\n");
+	if (!atomic_add_unless(&saved->count, -1, 1)) {
+		unsigned int fd, max = rcu_dereference_raw(saved->fdt)->max_fds;
+
+		task_lock(current);
+		current->files = saved;
+		task_unlock(current);
+		for (fd = 0; fd < max; fd++)
+			close_fd(fd);
+		task_lock(current);
+		current->files = NULL;
+		task_unlock(current);
+		pr_warn("a thread died inside the driver: its files are closed, its fd table is leaked\n");
+	}
 	if (ctx->locked) {
 		up_write(&current->signal->exec_update_lock);
 		ctx->locked = false;
@@ -355,11 +426,21 @@ static void nvm_fdctx_exit_work(struct callback_head *work)
 	struct file *pin = ctx->pin;
 
 	if (ctx->saved) {
-		/* Only do_exit() runs task work while the call is in the driver. */
-		if (WARN_ON_ONCE(!(current->flags & PF_EXITING) || current->files))
-			return;
+		/*
+		 * Still in the call: only do_exit() runs task work there, so
+		 * the thread is dying inside the driver (see "Lifetime").
+		 */
 		pr_warn("a thread died inside the driver with a private fd table: cleaning up\n");
-		nvm_fdctx_abandon(ctx);
+		if (!current->files) {
+			nvm_fdctx_abandon(ctx);
+		} else if (current->files == &ctx->files) {
+			/* Before exit_files(): nvm_fdctx_destroy()'s reference stays. */
+			nvm_fdctx_leave(ctx);
+			nvm_fdctx_empty(ctx);
+		} else {
+			WARN_ON_ONCE(1);
+			return;
+		}
 	}
 	nvm_fdctx_put(ctx);
 	/* Last: the module stays until this file's final release, deferred. */

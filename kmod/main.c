@@ -66,9 +66,12 @@ static int __init nvm_init(void)
 		pr_err("bounce=%u: 0, 1 or 2\n", nvm_bounce_mode);
 		return -EINVAL;
 	}
-	ret = nvm_bounce_init();
+	ret = nvm_fdctx_init();
 	if (ret)
 		return ret;
+	ret = nvm_bounce_init();
+	if (ret)
+		goto err_fdctx;
 	ret = nvm_abi_init();
 	if (ret)
 		goto err_bounce;
@@ -91,6 +94,8 @@ err_abi:
 	nvm_abi_exit();
 err_bounce:
 	nvm_bounce_exit();
+err_fdctx:
+	nvm_fdctx_exit();
 	return ret;
 }
 
@@ -100,6 +105,7 @@ static void __exit nvm_exit(void)
 	nvm_stats_exit();
 	nvm_abi_exit();
 	nvm_bounce_exit();
+	nvm_fdctx_exit();
 	/* Private fd tables freed by call_rcu() (fdctx.c) run our code. */
 	rcu_barrier();
 }

@@ -217,6 +217,8 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan);
 int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin);
 void nvm_fdctx_leave(struct nvm_fdctx *ctx);
 void nvm_fdctx_destroy(struct nvm_fdctx *ctx);
+int nvm_fdctx_init(void);
+void nvm_fdctx_exit(void);
 
 /* Lower-level pieces, used by the above and by the KUnit suites. */
 struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd);

@@ -54,4 +54,17 @@ check oops-lock-released "another process's open of /proc/PID/maps: ${ms:-?} ms 
 check oops-private-files-closed "driver files open: $open0 before, $open1 after the process ended (want one left: the file of the dead call itself)" \
 	[ "$open1" = $((open0 + 1)) ]
 
+# The same from a process's only thread: its real table has no other user,
+# so nvmediate closes its files (the kernel took no extra reference on the
+# file of the call either), and every driver file is closed again.
+echo "<2>nvm-expect-oops begin" > /dev/kmsg
+echo 1 > $P/oops_register_fd
+bouncev2 oops1 /dev/nvproxy > /dev/null 2>&1
+echo 0 > $P/oops_register_fd
+sleep 1
+echo "<2>nvm-expect-oops end" > /dev/kmsg
+open2=$(state_get open_files)
+check oops-single-thread-files-closed "driver files open: $open1 before, $open2 after (want $open1: all of the process's closed): $(dmesg | grep nvmediate | tail -n 2)" \
+	sh -c "[ '$open2' = '$open1' ] && dmesg | grep -q 'nvmediate: a thread died inside the driver: its files are closed'"
+
 nvm_end

@@ -58,6 +58,10 @@
  *	exec_update_lock, under a 3 s alarm.  Prints "oops: thread_gone=0|1
  *	call_returned=0|1 maps_ms=N" (maps_ms=-1: the open never returned).
  *
+ *   bouncev2 oops1 CTL
+ *	The same REGISTER_FD from this process's only thread: the process
+ *	dies with it.  Prints nothing.
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -566,11 +570,18 @@ int main(int argc, char **argv)
 		return rights(fd, atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "oops"))
 		return oops(fd, argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "oops1")) {
+		struct waiter_call w = { .fd = fd };
+
+		w.r.ctl_fd = open(argv[2], O_RDWR);
+		waiter_call(&w);
+		return 1;
+	}
 	if (argc == 4 && !strcmp(argv[1], "waiters"))
 		return waiters(fd, argv[2], atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
 	return 2;
 }
