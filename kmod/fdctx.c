@@ -451,9 +451,8 @@ static void nvm_fdctx_exit_work(struct callback_head *work)
  * nvm_fdctx_destroy() - empty the private table and free it
  * @ctx: the context, or an ERR_PTR or NULL (ignored)
  *
- * Drops every file in it.  The driver is not expected to create fds during
- * a call made with a private table; should it have done so, such files are
- * closed here, never handed to anyone, and the event is logged.
+ * Drops every file in it (nvm_fdctx_empty()); the context itself goes once
+ * the exit work has run too (see "Lifetime").
  */
 void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 {
