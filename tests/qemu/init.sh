@@ -89,6 +89,12 @@ run_test() {
 		echo "NVMGUEST TEST $name not run on the debug kernel (see its comment)"
 		return
 	fi
+	# One that runs on some kinds only: "# nvm-guest: only-on KIND...".
+	only=$(sed -n 's/^# nvm-guest: only-on //p' "$t" | head -n 1)
+	if [ -n "$only" ] && ! echo " $only " | grep -q " $kind "; then
+		echo "NVMGUEST TEST $name not run on $kind (only on $only)"
+		return
+	fi
 	echo "NVMGUEST TEST $name"
 	rm -f /tmp/test.pid /tmp/test.done /tmp/test.timedout
 	start=$(date +%s)

@@ -150,6 +150,11 @@ cp "$src"/tests/gpu/fixtures/*.trace "$root/usr/share/gpu-fixtures/" 2>/dev/null
 if "$NVM_ROOT/tests/qemu/podman.sh" "$NVM_BUILD/podman" > /dev/null; then
 	cp -a "$NVM_BUILD/podman/root/." "$root/"
 fi
+# containerd for 91-containerd.sh, which runs on the stock guest only: its
+# 77 MB would lengthen every other guest's boot for nothing.
+if [ "$kind" = stock ] && "$NVM_ROOT/tests/qemu/containerd.sh" "$NVM_BUILD/containerd" > /dev/null; then
+	cp -a "$NVM_BUILD/containerd/root/." "$root/"
+fi
 moddir=$root/lib/modules/$rel
 cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
 (cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"

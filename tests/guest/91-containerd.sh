@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# containerd given the GPU through nvmediate's CDI spec (nvproxyctl cdi):
+# Debian unstable's containerd 2.x (tests/qemu/containerd.sh), whose ctr hands
+# CDI device names to the same injection (the CDI library's InjectDevices,
+# through containerd's oci.WithCDIDevices) that its CRI plugin uses for a
+# Kubernetes pod's CDI devices and annotations.  Image-based containers
+# (native snapshotter) with runc, without and with a user namespace
+# (--uidmap: runc bind-mounts device nodes there instead of making them).
+# As in 90-podman.sh, the container's /dev/nvidiactl, /dev/nvidia0 and
+# /dev/nvidia-uvm must carry the mediated nodes' device numbers, and an ioctl
+# made on /dev/nvidiactl there must reach the driver exactly once, through
+# nvmediate.  (A spec naming the driver's paths, path /dev/nvidiactl with
+# hostPath /dev/nvproxy, fails here under --uidmap: runc then bind-mounts the
+# host's raw /dev/nvidiactl.)  The 77 MB of containerd are put in the stock
+# guest only (tests/qemu/mkinitramfs.sh).
+# nvm-guest: only-on stock
+# nvm-guest: limit-factor 3
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+R=$T/rootfs
+SOCK=/run/containerd/containerd.sock
+
+if ! command -v containerd > /dev/null || ! command -v runc > /dev/null; then
+	fail containerd-present "containerd or runc is not in the guest (tests/qemu/containerd.sh, podman.sh)"
+	nvm_end
+fi
+if ! load_standin num_gpus=2 || ! load_nvmediate num_gpus=2 > "$T/load.txt" 2>&1 ||
+   ! wait_node /dev/nvproxy0 || ! wait_node /dev/nvproxy-uvm; then
+	fail containerd-setup "cannot load the stand-in and nvmediate: $(cat "$T/load.txt")"
+	nvm_end
+fi
+
+mkdir -p /sys/fs/cgroup /etc/cdi /run/containerd "$T/ctrd"
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount --make-rshared / 2> /dev/null
+# Only what ctr needs: no CRI (it would look for CNI and pull a sandbox
+# image), the native snapshotter (overlayfs does not take the initramfs).
+cat > "$T/ctrd/config.toml" << CONF
+version = 3
+root = '$T/ctrd/root'
+state = '/run/containerd'
+disabled_plugins = ['io.containerd.grpc.v1.cri', 'io.containerd.cri.v1.runtime',
+  'io.containerd.cri.v1.images', 'io.containerd.nri.v1.nri',
+  'io.containerd.internal.v1.tracing', 'io.containerd.tracing.processor.v1.otlp',
+  'io.containerd.snapshotter.v1.btrfs', 'io.containerd.snapshotter.v1.devmapper',
+  'io.containerd.snapshotter.v1.erofs', 'io.containerd.snapshotter.v1.blockfile',
+  'io.containerd.snapshotter.v1.zfs', 'io.containerd.snapshotter.v1.overlayfs']
+[grpc]
+  address = '$SOCK'
+CONF
+containerd --config "$T/ctrd/config.toml" > "$T/ctrd/log" 2>&1 &
+ctrd=$!
+i=0
+until ctr -a $SOCK version > /dev/null 2>&1; do
+	i=$((i + 1))
+	if [ $i -gt 120 ] || ! kill -0 $ctrd 2> /dev/null; then
+		fail containerd-start "containerd did not serve $SOCK: $(tail -n 5 "$T/ctrd/log" | tr '\n' ' ')"
+		nvm_end
+	fi
+	sleep 0.5
+done
+echo "containerd $(cat /usr/share/containerd/version 2> /dev/null)"
+
+# The image: busybox and nvraw, both static, as an OCI image layout that
+# ctr imports (one uncompressed layer).
+mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$T/img/blobs/sha256"
+cp /bin/busybox /bin/nvraw "$R/bin/"
+for a in sh stat cat tr; do ln -sf busybox "$R/bin/$a"; done
+blob() {	# blob FILE: moves FILE into the layout, prints "digest size"
+	d=$(sha256sum "$1" | cut -d ' ' -f 1)
+	s=$(stat -c %s "$1")
+	mv "$1" "$T/img/blobs/sha256/$d"
+	echo "$d $s"
+}
+(cd "$R" && tar -cf "$T/layer.tar" .)
+blob "$T/layer.tar" > "$T/d"
+read -r ld ls < "$T/d"
+printf '{"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
+	"$ld" > "$T/config.json"
+blob "$T/config.json" > "$T/d"
+read -r cfgd cfgs < "$T/d"
+printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"sha256:%s","size":%s},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"sha256:%s","size":%s}]}' \
+	"$cfgd" "$cfgs" "$ld" "$ls" > "$T/manifest.json"
+blob "$T/manifest.json" > "$T/d"
+read -r md ms < "$T/d"
+printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%s,"annotations":{"io.containerd.image.name":"localhost/nvmtest:1"}}]}' \
+	"$md" "$ms" > "$T/img/index.json"
+echo '{"imageLayoutVersion":"1.0.0"}' > "$T/img/oci-layout"
+(cd "$T/img" && tar -cf "$T/img.tar" .)
+if ctr -a $SOCK images import --local --snapshotter native "$T/img.tar" > "$T/import.txt" 2>&1; then
+	pass containerd-image
+else
+	fail containerd-image "ctr cannot import the test image: $(tail -n 3 "$T/import.txt" | tr '\n' ' ')"
+fi
+
+if nvproxyctl cdi --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
+	pass containerd-cdi-spec
+else
+	fail containerd-cdi-spec "$(cat "$T/cdi.txt")"
+fi
+
+nums() {	# the device numbers of nodes, as "major:minor ..."
+	for n in "$@"; do stat -c '%t:%T' "$n"; done | tr '\n' ' '
+}
+want=$(nums /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm)
+raw=$(nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm)
+fwd() {
+	cat /sys/class/nvmediate/stats/escape_forwarded
+}
+ioctls() {
+	grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls"
+}
+inside='for n in /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm; do stat -c %t:%T $n; done | tr "\n" " "; echo; cat /proc/self/uid_map; nvraw /dev/nvidiactl 0xd6 8'
+host_answer=$(nvraw /dev/nvproxy 0xd6 8 2>&1)
+
+# run NAME RUNTIME [ctr run options]: RUNTIME is the runc-compatible binary.
+# The initramfs root cannot be pivoted away from (--no-pivot).
+n_run=0
+run() {
+	name=$1
+	bin=$2
+	shift 2
+	n_run=$((n_run + 1))
+	calls_clear
+	before=$(fwd)
+	ctr -a $SOCK run --rm --no-pivot --snapshotter native --runc-binary "$bin" \
+		--device nvmediate.io/gpu=0 "$@" localhost/nvmtest:1 "nvm$n_run" \
+		/bin/sh -c "$inside" > "$T/$name.out" 2>&1
+	rc=$?
+	got=$(grep -E '^[0-9a-f]+:[0-9a-f]+ ' "$T/$name.out" | head -n 1)
+	answer=$(grep '^ret=' "$T/$name.out")
+	map=$(awk 'NF == 3 && $1 == 0 { print $2; exit }' "$T/$name.out")
+	n=$(ioctls)
+	moved=$(($(fwd) - before))
+	case " $* " in
+	*" --uidmap "*) want_map=100000 ;;
+	*) want_map=0 ;;
+	esac
+	if [ -n "$got" ] && [ "$got" != "$want" ]; then
+		fail "containerd-$name" "the container's nodes are $got, not the mediated $want (raw: $raw)"
+	elif [ $rc -ne 0 ] || [ -z "$got" ]; then
+		fail "containerd-$name" "exit $rc: $(tail -n 5 "$T/$name.out" | tr '\n' ' ')"
+	elif [ "$map" != "$want_map" ]; then
+		fail "containerd-$name" "the container's root is host uid '$map', not $want_map"
+	elif [ "$answer" != "$host_answer" ] || [ "$n" != 1 ] || [ "$moved" != 1 ]; then
+		fail "containerd-$name" "nvraw: '$answer', the driver received $n ioctl(s), nvmediate forwarded $moved (want '$host_answer', 1, 1)"
+	else
+		pass "containerd-$name"
+	fi
+}
+
+# runc only: Debian 12's crun (1.8.1) refuses the spec containerd 2.x writes
+# ("unknown version specified": its ociVersion is newer than crun knows).
+run runc-rootful "$(command -v runc)"
+run runc-uidmap "$(command -v runc)" --uidmap 0:100000:65536 --gidmap 0:100000:65536
+
+kill $ctrd
+wait $ctrd 2> /dev/null
+nvm_end
