@@ -34,22 +34,53 @@ if ! load_standin num_gpus=2 || ! load_nvmediate num_gpus=2 > "$T/load.txt" 2>&1
 fi
 
 mkdir -p /sys/fs/cgroup /etc/cdi /run/containerd "$T/ctrd"
+ip link set lo up 2> /dev/null
 grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount --make-rshared / 2> /dev/null
-# Only what ctr needs: no CRI (it would look for CNI and pull a sandbox
-# image), the native snapshotter (overlayfs does not take the initramfs).
+# The CRI plugin as a node would have it, but for the native snapshotter
+# (overlayfs does not take the initramfs), the test image as the pod
+# sandbox's image (nothing is pulled), runc without pivot_root (the
+# initramfs root cannot be pivoted away from) and a CNI plugin that only
+# answers: it reports an address for the pod's eth0 and configures nothing
+# (the guest has no CNI plugins and no veth or bridge module; the test is of
+# devices, not of networks).  enable_cdi and cdi_spec_dirs are containerd 2's
+# defaults.
+mkdir -p "$T/cni/bin" "$T/cni/net.d"
+echo '{"cniVersion":"1.0.0","name":"nvmtest","plugins":[{"type":"nvmtest-cni"}]}' \
+	> "$T/cni/net.d/10-nvmtest.conflist"
+cat > "$T/cni/bin/nvmtest-cni" << 'CNI'
+#!/bin/sh
+cat > /dev/null
+case $CNI_COMMAND in
+ADD) echo '{"cniVersion":"1.0.0","interfaces":[{"name":"eth0","sandbox":"'"$CNI_NETNS"'"}],"ips":[{"address":"10.88.0.2/16","interface":0}]}' ;;
+VERSION) echo '{"cniVersion":"1.0.0","supportedVersions":["0.4.0","1.0.0"]}' ;;
+esac
+exit 0
+CNI
+chmod 0755 "$T/cni/bin/nvmtest-cni"
+[ -e /etc/hosts ] || echo '127.0.0.1 localhost' > /etc/hosts
+[ -e /etc/resolv.conf ] || : > /etc/resolv.conf
 cat > "$T/ctrd/config.toml" << CONF
 version = 3
 root = '$T/ctrd/root'
 state = '/run/containerd'
-disabled_plugins = ['io.containerd.grpc.v1.cri', 'io.containerd.cri.v1.runtime',
-  'io.containerd.cri.v1.images', 'io.containerd.nri.v1.nri',
+disabled_plugins = ['io.containerd.nri.v1.nri',
   'io.containerd.internal.v1.tracing', 'io.containerd.tracing.processor.v1.otlp',
   'io.containerd.snapshotter.v1.btrfs', 'io.containerd.snapshotter.v1.devmapper',
   'io.containerd.snapshotter.v1.erofs', 'io.containerd.snapshotter.v1.blockfile',
-  'io.containerd.snapshotter.v1.zfs', 'io.containerd.snapshotter.v1.overlayfs']
+  'io.containerd.snapshotter.v1.zfs']
 [grpc]
   address = '$SOCK'
+[plugins.'io.containerd.cri.v1.images']
+  snapshotter = 'native'
+  [plugins.'io.containerd.cri.v1.images'.pinned_images]
+    sandbox = 'localhost/nvmtest:1'
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
+  NoPivotRoot = true
+[plugins.'io.containerd.cri.v1.runtime'.cni]
+  bin_dirs = ['$T/cni/bin']
+  conf_dir = '$T/cni/net.d'
+  use_internal_loopback = true
 CONF
 containerd --config "$T/ctrd/config.toml" > "$T/ctrd/log" 2>&1 &
 ctrd=$!
@@ -68,7 +99,7 @@ echo "containerd $(cat /usr/share/containerd/version 2> /dev/null)"
 # ctr imports (one uncompressed layer).
 mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$T/img/blobs/sha256"
 cp /bin/busybox /bin/nvraw "$R/bin/"
-for a in sh stat cat tr; do ln -sf busybox "$R/bin/$a"; done
+for a in sh stat cat tr sleep; do ln -sf busybox "$R/bin/$a"; done
 blob() {	# blob FILE: moves FILE into the layout, prints "digest size"
 	d=$(sha256sum "$1" | cut -d ' ' -f 1)
 	s=$(stat -c %s "$1")
@@ -78,7 +109,7 @@ blob() {	# blob FILE: moves FILE into the layout, prints "digest size"
 (cd "$R" && tar -cf "$T/layer.tar" .)
 blob "$T/layer.tar" > "$T/d"
 read -r ld ls < "$T/d"
-printf '{"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
+printf '{"architecture":"amd64","os":"linux","config":{"Entrypoint":["/bin/sleep","100000"]},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
 	"$ld" > "$T/config.json"
 blob "$T/config.json" > "$T/d"
 read -r cfgd cfgs < "$T/d"
@@ -90,7 +121,9 @@ printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.
 	"$md" "$ms" > "$T/img/index.json"
 echo '{"imageLayoutVersion":"1.0.0"}' > "$T/img/oci-layout"
 (cd "$T/img" && tar -cf "$T/img.tar" .)
-if ctr -a $SOCK images import --local --snapshotter native "$T/img.tar" > "$T/import.txt" 2>&1; then
+# into ctr's namespace and the CRI plugin's
+if ctr -a $SOCK images import --local --snapshotter native "$T/img.tar" > "$T/import.txt" 2>&1 &&
+   ctr -a $SOCK -n k8s.io images import --local --snapshotter native "$T/img.tar" >> "$T/import.txt" 2>&1; then
 	pass containerd-image
 else
 	fail containerd-image "ctr cannot import the test image: $(tail -n 3 "$T/import.txt" | tr '\n' ' ')"
@@ -156,6 +189,63 @@ run() {
 # ("unknown version specified": its ociVersion is newer than crun knows).
 run runc-rootful "$(command -v runc)"
 run runc-uidmap "$(command -v runc)" --uidmap 0:100000:65536 --gidmap 0:100000:65536
+
+# A pod through the CRI plugin, made with the calls a kubelet makes (nvcri):
+# the CDI device in the CreateContainer field the kubelet fills from a
+# device plugin's CDI answer (DevicePluginCDIDevices), or in a cdi.k8s.io/
+# annotation of the container (a device plugin's annotations land there).
+# Not a pod with a user namespace (hostUsers: false): the CRI
+# plugin asks the runtime for idmapped mounts there, which Debian 12's runc
+# 1.1.5 does not have (containerd refuses the pod: "idmap mounts not
+# supported"); runc bind-mounts the nodes in a user namespace the same way
+# whoever asked for it, which the --uidmap cases above cover.
+# cri NAME [nvcri options]
+cri() {
+	name=$1
+	shift
+	calls_clear
+	before=$(fwd)
+	rm -rf "$T/pod-$name"
+	mkdir -p "$T/pod-$name"
+	nvcri $SOCK localhost/nvmtest:1 "$T/pod-$name" "$@" -- /bin/sh -c "$inside" \
+		> "$T/$name.nvcri" 2>&1
+	rc=$?
+	# the CRI log format: TIME STREAM TAG TEXT
+	sed 's/^[^ ]* [^ ]* [^ ]* //' "$T/pod-$name/c.log" > "$T/$name.out" 2> /dev/null
+	got=$(grep -E '^[0-9a-f]+:[0-9a-f]+ ' "$T/$name.out" | head -n 1)
+	answer=$(grep '^ret=' "$T/$name.out")
+	map=$(awk 'NF == 3 && $1 == 0 { print $2; exit }' "$T/$name.out")
+	n=$(ioctls)
+	moved=$(($(fwd) - before))
+	if [ -n "$got" ] && [ "$got" != "$want" ]; then
+		fail "cri-$name" "the container's nodes are $got, not the mediated $want (raw: $raw)"
+	elif [ $rc -ne 0 ] || ! grep -q '^exit 0$' "$T/$name.nvcri" || [ -z "$got" ]; then
+		fail "cri-$name" "nvcri: $(tail -n 3 "$T/$name.nvcri" | tr '\n' ' ') containerd: $(grep level=error "$T/ctrd/log" | tail -n 2 | tr '\n' ' ')"
+	elif [ "$map" != 0 ]; then
+		fail "cri-$name" "the container's root is host uid '$map', not 0"
+	elif [ "$answer" != "$host_answer" ] || [ "$n" != 1 ] || [ "$moved" != 1 ]; then
+		fail "cri-$name" "nvraw: '$answer', the driver received $n ioctl(s), nvmediate forwarded $moved (want '$host_answer', 1, 1)"
+	else
+		pass "cri-$name"
+	fi
+}
+
+cri cdi-field -d nvmediate.io/gpu=0
+cri annotation -a nvmediate.io/gpu=0
+# The kubelet gives a pod's own annotations to the sandbox only, and the CRI
+# plugin injects CDI devices from the container's: a pod annotation gives
+# the container no GPU (docs/containers.md says so).
+rm -rf "$T/pod-podannot"
+mkdir -p "$T/pod-podannot"
+nvcri $SOCK localhost/nvmtest:1 "$T/pod-podannot" -p nvmediate.io/gpu=0 -- \
+	/bin/sh -c 'ls /dev; stat -c %t:%T /dev/nvidiactl' > "$T/podannot.nvcri" 2>&1
+# (ls lists /dev on stdout; the failing stat speaks on stderr)
+if grep -q '^exit 1$' "$T/podannot.nvcri" && grep -q ' stdout F null$' "$T/pod-podannot/c.log" &&
+   ! grep -q ' stdout F nvidia' "$T/pod-podannot/c.log"; then
+	pass cri-pod-annotation-ignored
+else
+	fail cri-pod-annotation-ignored "nvcri: $(tail -n 2 "$T/podannot.nvcri" | tr '\n' ' ') log: $(tr '\n' ' ' < "$T/pod-podannot/c.log")"
+fi
 
 kill $ctrd
 wait $ctrd 2> /dev/null
