@@ -371,9 +371,9 @@ static void ns_options(struct buf *b, int field)
 	pb_msg(b, field, &ns);
 }
 
-/* PodSandboxConfig */
-static const char *pod_annot;
+static const char *pod_annot;	/* -p */
 
+/* PodSandboxConfig */
 static void sandbox_config(struct buf *b, const char *logdir)
 {
 	struct buf md = { 0 }, lin = { 0 }, sc = { 0 };
@@ -385,7 +385,7 @@ static void sandbox_config(struct buf *b, const char *logdir)
 	pb_str(b, 3, logdir);			/* log_directory */
 	if (pod_annot)				/* annotations */
 		pb_map_entry(b, 7, "cdi.k8s.io/nvcri", pod_annot);
-	ns_options(&sc, 1);	/* namespace_options */
+	ns_options(&sc, 1);			/* namespace_options */
 	pb_msg(&lin, 2, &sc);			/* security_context */
 	pb_msg(b, 8, &lin);			/* linux */
 }
