@@ -110,8 +110,7 @@ done
 # the guest: it explains by number only there).
 build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
 	-I"$src/abi/generated" -DNVM_VERSION="\"$(cat "$src/VERSION")\"" -o "$bins/nvproxyctl" \
-	"$src/tools/nvproxyctl/nvproxyctl.c" "$src/tools/nvproxyctl/cdi.c" \
-	"$src/tools/nvproxyctl/spec.c" "$src/abi/generated/nvabi_tables.c" || true
+	"$src"/tools/nvproxyctl/*.c "$src/abi/generated/nvabi_tables.c" || true
 # The GPU host check's tools (tests/gpu/, for 96-gpu-tools.sh): the recording
 # shim and a program for it to record, dynamic (the guest's C library and
 # loader come with build/podman, below).

@@ -65,6 +65,15 @@ $3" "$2" >"$T/py.out" 2>&1; then
 	npc_rc "status, unknown option: exit 2" 2 "$NPC" status --bogus
 	npc_rc "stats, unknown option: exit 2" 2 "$NPC" stats --bogus
 	npc_rc "cdi --gpus 0: exit 2" 2 "$NPC" cdi --gpus 0
+	# one argument parser for every command (common.c)
+	npc_rc "explain, a second number: exit 2" 2 "$NPC" explain 0x2a 0x2b --version $V
+	has "... and names it" "$T/out" "explain: unexpected argument '0x2b'"
+	npc_rc "cdi --output without a value: exit 2" 2 "$NPC" cdi --output
+	has "... and says so" "$T/out" "cdi: --output needs a value"
+	npc_rc "a flag given a value: exit 2" 2 "$NPC" stats --json=1
+	npc_rc "explain --version=V" 0 "$NPC" explain 0x2a --version=$V --family=escape
+	npc_rc "profile --caps=X takes the value" 2 "$NPC" profile --caps=bogus --log /dev/null
+	has "... and checks it" "$T/out" "unknown capability in 'bogus'"
 
 	# ---- explain against the committed tables ----------------------------------
 	X="env NVPROXYCTL_ROOT=$E $NPC"

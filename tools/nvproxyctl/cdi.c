@@ -656,41 +656,17 @@ int cmd_cdi(int argc, char **argv)
 	struct jval *spec;
 	int i, rc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	const struct opt opts[] = {
+		{ "--gpus", NULL, &gpus, NULL },
+		{ "--output", "-o", &output, NULL },
+		{ "--set", NULL, &set, NULL },
+		{ "--from", NULL, &from, NULL },
+		{ NULL }
+	};
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage_cdi(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--gpus") || !strcmp(a, "--output") || !strcmp(a, "-o") ||
-			   !strcmp(a, "--set") || !strcmp(a, "--from")) {
-			if (i + 1 >= argc) {
-				err("cdi: %s needs a value", a);
-				usage_cdi(stderr);
-				return EXIT_USAGE;
-			}
-			if (!strcmp(a, "--gpus"))
-				gpus = argv[++i];
-			else if (!strcmp(a, "--set"))
-				set = argv[++i];
-			else if (!strcmp(a, "--from"))
-				from = argv[++i];
-			else
-				output = argv[++i];
-		} else if (!strncmp(a, "--gpus=", 7)) {
-			gpus = a + 7;
-		} else if (!strncmp(a, "--output=", 9)) {
-			output = a + 9;
-		} else if (!strncmp(a, "--set=", 6)) {
-			set = a + 6;
-		} else if (!strncmp(a, "--from=", 7)) {
-			from = a + 7;
-		} else {
-			err("cdi: unknown argument '%s'", a);
-			usage_cdi(stderr);
-			return EXIT_USAGE;
-		}
-	}
+	i = parse_args(argc, argv, opts, NULL, 0, usage_cdi);
+	if (i >= 0)
+		return i;
 	if (set && !set_name_ok(set)) {
 		err("cdi: '%s' is not a set name (a-z, 0-9, '-', '_', ending with a letter or digit)",
 		    set);

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvproxyctl explain: what an ioctl number is in a driver version's ABI
+ *
+ * The ABI data comes from the generated tables (abi/generated/), compiled
+ * in; command names come from abi/releases/<release>.abi when that
+ * directory can be found.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "nvabi_lookup.h"
+#include "nvproxyctl.h"
+
+/* Numbers the validator uses besides the tables (abi/nvabi_fixed.h). */
+#define ESC_RM_CONTROL		0x2a
+#define ESC_RM_ALLOC		0x2b
+#define ESC_XFER		0xd3
+#define CTRL_GSS_LEGACY		0x8000
+#define CLS_ROOT		0x0
+#define CLS_ROOT_NON_PRIV	0x1
+#define CLS_ROOT_CLIENT		0x41
+#define CLS_EVENT_KCB		0x78
+#define CLS_EVENT_KCB_EX	0x7e
+#define PARAMS_MAX		(1U << 20)
+
+static const char *const node_s[] = { "-", "control (/dev/nvidiactl)", "gpu (/dev/nvidiaN)",
+				      "either (/dev/nvidiactl or /dev/nvidiaN)",
+				      "uvm (/dev/nvidia-uvm)", "uvm-tools (/dev/nvidia-uvm-tools)" };
+static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
+
+/* ---- versions and ranges ------------------------------------------------ */
+
+struct lookup {
+	const struct nvabi_range *range;
+	const char *release;	/* the release whose .abi file describes the ABI */
+	const char *tier;
+};
+
+/* As 'nvabi show' and the module decide (nvabi_lookup.h). */
+static void lookup_version(__u64 key, struct lookup *lk)
+{
+	lk->range = nvabi_find_version(key, &lk->tier, &lk->release);
+}
+
+/* Lookups of the generated tables for one ABI, as the module does them. */
+NVABI_DEFINE_LOOKUP(static, find_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
+NVABI_DEFINE_LOOKUP(static, find_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
+NVABI_DEFINE_LOOKUP(static, find_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
+NVABI_DEFINE_LOOKUP(static, find_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+
+/* ---- names from abi/releases/<release>.abi ------------------------------ */
+
+static char abi_dir[PATH_MAX];
+
+static int is_abi_dir(const char *dir)
+{
+	char p[2 * PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/releases", dir);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --abi DIR, else $NVPROXYCTL_ABI, else abi/ next to the tool. */
+static void find_abi_dir(const char *opt)
+{
+	static const char *const rel[] = { "../../abi", "../abi", "abi",
+					   "../share/nvmediate/abi" };
+	char exe[PATH_MAX], cand[PATH_MAX + 32];
+	const char *env = getenv("NVPROXYCTL_ABI");
+	ssize_t n;
+	size_t i;
+	char *slash;
+
+	abi_dir[0] = '\0';
+	if (opt) {
+		snprintf(abi_dir, sizeof(abi_dir), "%s", opt);
+		return;
+	}
+	if (env && *env) {
+		snprintf(abi_dir, sizeof(abi_dir), "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(cand, sizeof(cand), "%s/%s", exe, rel[i]);
+		if (is_abi_dir(cand)) {
+			if (!realpath(cand, abi_dir) && strlen(cand) < sizeof(abi_dir))
+				memcpy(abi_dir, cand, strlen(cand) + 1);
+			return;
+		}
+	}
+}
+
+struct names {
+	char name[128];		/* first @ token: escape, class or UVM command name; a control's resource */
+	char params[256];	/* params type(s), without the layout hash */
+	char extra[64];		/* x=... flags of a control */
+};
+
+/* Look up @family's entry @key in the release file; 0 when found. */
+static int release_names(const char *release, const char *family, __u32 key, struct names *out)
+{
+	char path[PATH_MAX + 64], line[4096];
+	FILE *f;
+	int found = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!abi_dir[0] || !release)
+		return -1;
+	snprintf(path, sizeof(path), "%s/releases/%s.abi", abi_dir, release);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok, *kw, *num;
+		unsigned long k;
+
+		kw = strtok_r(line, " \t\n", &save);
+		if (!kw || strcmp(kw, family))
+			continue;
+		num = strtok_r(NULL, " \t\n", &save);
+		if (!num)
+			continue;
+		k = strtoul(num, NULL, 16);
+		if (k != key)
+			continue;
+		while ((tok = strtok_r(NULL, " \t\n", &save))) {
+			char *h;
+
+			if (tok[0] == '@' && !out->name[0]) {
+				snprintf(out->name, sizeof(out->name), "%s", tok + 1);
+			} else if (!strncmp(tok, "x=", 2)) {
+				snprintf(out->extra, sizeof(out->extra), "%s", tok + 2);
+			} else if ((h = strchr(tok, '#')) && !out->params[0]) {
+				/* TYPE#hash[,TYPE#hash]: keep the types */
+				char *p = tok, *o = out->params;
+				size_t left = sizeof(out->params) - 1;
+				int skip = 0;
+
+				for (; *p && left; p++) {
+					if (*p == '#')
+						skip = 1;
+					else if (*p == ',') {
+						skip = 0;
+						*o++ = ',';
+						left--;
+						if (left) {
+							*o++ = ' ';
+							left--;
+						}
+					} else if (!skip) {
+						*o++ = *p;
+						left--;
+					}
+				}
+				*o = '\0';
+			}
+		}
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+/* ---- explain ------------------------------------------------------------ */
+
+struct verdict {
+	const char *admit;	/* "yes", "no", "root" (CAP_SYS_ADMIN callers only) */
+	char why[256];
+};
+
+static void priv_verdict(unsigned int priv, const struct policy *pol, const char *rule,
+			 struct verdict *v)
+{
+	switch (priv) {
+	case NVABI_PRIV_UNKNOWN:
+	case NVABI_PRIV_USER:
+		v->admit = "yes";
+		snprintf(v->why, sizeof(v->why), "%s",
+			 priv == NVABI_PRIV_USER ? "any caller" :
+			 "privilege not encoded in this release; the driver checks it");
+		break;
+	case NVABI_PRIV_ROOT:
+		if (pol->allow_root) {
+			v->admit = "root";
+			snprintf(v->why, sizeof(v->why),
+				 "administrator-only: forwarded for callers with CAP_SYS_ADMIN (allow_root=Y), else EPERM (%s)",
+				 rule);
+		} else {
+			v->admit = "no";
+			snprintf(v->why, sizeof(v->why),
+				 "administrator-only: EPERM (%s) unless allow_root=Y and CAP_SYS_ADMIN", rule);
+		}
+		break;
+	default:
+		v->admit = "no";
+		snprintf(v->why, sizeof(v->why), "%s: EPERM (kernel-only), never from user space",
+			 priv < 6 ? priv_s[priv] : "?");
+	}
+}
+
+static void size_desc(char *buf, size_t len, __u32 size)
+{
+	if (size == NVABI_SIZE_UNKNOWN)
+		snprintf(buf, len, "not recorded");
+	else
+		snprintf(buf, len, "%u", size);
+}
+
+static void fds_desc(char *buf, size_t len, unsigned int fd, unsigned int nfd)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nfd && fd + i < NVABI_NR_FDS && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u(%u bytes)", i ? ", " : "",
+				      nvabi_fds[fd + i].off, nvabi_fds[fd + i].size);
+}
+
+struct explain_out {
+	int json;
+	int first;	/* first entry of the JSON "entries" list */
+};
+
+static void print_flags(const struct explain_out *o, unsigned int flags, unsigned int fd,
+			unsigned int nfd)
+{
+	char fds[512];
+
+	fds_desc(fds, sizeof(fds), fd, nfd);
+	if (o->json) {
+		printf(",\"pointers\":%s,\"fds\":%s,\"fds_nested\":%s,\"fd_offsets\":[",
+		       flags & NVABI_F_PTR ? "true" : "false",
+		       flags & NVABI_F_FD ? "true" : "false",
+		       flags & NVABI_F_FD_NESTED ? "true" : "false");
+		for (unsigned int i = 0; i < nfd && fd + i < NVABI_NR_FDS; i++)
+			printf("%s%u", i ? "," : "", nvabi_fds[fd + i].off);
+		printf("]");
+		return;
+	}
+	printf("  pointers:  %s\n", flags & NVABI_F_PTR ? "yes (payload holds user pointers)" : "no");
+	if (flags & NVABI_F_FD)
+		printf("  fds:       yes%s%s%s\n", nfd ? ", at offsets " : "", fds,
+		       flags & NVABI_F_FD_NESTED ? " (some inside an array or union)" : "");
+	else
+		printf("  fds:       no\n");
+}
+
+static void print_names(const struct explain_out *o, const struct names *n, int have,
+			const char *name_label)
+{
+	if (o->json) {
+		printf(",\"name\":");
+		json_str_or_null(stdout, have && n->name[0] ? n->name : NULL);
+		printf(",\"params_type\":");
+		json_str_or_null(stdout, have && n->params[0] ? n->params : NULL);
+		return;
+	}
+	if (!have)
+		return;
+	if (n->name[0])
+		printf("  %-10s %s\n", name_label, n->name);
+	if (n->params[0])
+		printf("  params:    %s\n", n->params);
+}
+
+static void entry_begin(struct explain_out *o, const char *family, __u32 number)
+{
+	if (o->json) {
+		printf("%s{\"family\":\"%s\",\"number\":%u", o->first ? "" : ",", family, number);
+		o->first = 0;
+	} else {
+		printf("\n%s 0x%x:\n", family, number);
+	}
+}
+
+static void entry_verdict(const struct explain_out *o, const struct verdict *v)
+{
+	if (o->json) {
+		printf(",\"admitted\":\"%s\",\"reason\":", v->admit);
+		json_str(stdout, v->why);
+		printf("}");
+	} else {
+		printf("  admitted:  %s: %s\n", v->admit, v->why);
+	}
+}
+
+static void explain_esc(struct explain_out *o, const struct nvabi_esc *e, const char *release,
+			const struct policy *pol)
+{
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "esc", e->nr, &n);
+	char sz[96];
+
+	switch (e->kind) {
+	case NVABI_SIZE_EXACT:
+		if (e->size2)
+			snprintf(sz, sizeof(sz), "%u or %u", e->size, e->size2);
+		else
+			snprintf(sz, sizeof(sz), "%u", e->size);
+		break;
+	case NVABI_SIZE_ARRAY:
+		snprintf(sz, sizeof(sz), "a non-zero multiple of %u", e->size);
+		break;
+	case NVABI_SIZE_MIN:
+		snprintf(sz, sizeof(sz), "at least %u", e->size);
+		break;
+	default:
+		snprintf(sz, sizeof(sz), "%u (not checked by the driver; nvmediate requires it)",
+			 e->size);
+	}
+	priv_verdict(e->priv, pol, "esc-root", &v);
+	if (!strcmp(v.admit, "yes") || !strcmp(v.admit, "root")) {
+		size_t l = strlen(v.why);
+
+		if (e->nr == ESC_RM_CONTROL)
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; each RM control inside is checked too (explain --family control)");
+		else if (e->nr == ESC_RM_ALLOC)
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; each class allocated is checked too (explain --family class)");
+		else if (e->nr == ESC_XFER)
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; the inner escape is checked as a direct one (not another XFER)");
+	}
+	entry_begin(o, "escape", e->nr);
+	if (o->json) {
+		printf(",\"size\":%u,\"size2\":%u,\"size_check\":\"%s\",\"node\":\"%s\",\"privilege\":\"%s\"",
+		       e->size, e->size2,
+		       e->kind == NVABI_SIZE_EXACT ? "exact" : e->kind == NVABI_SIZE_ARRAY ? "array" :
+		       e->kind == NVABI_SIZE_MIN ? "min" : "unchecked",
+		       e->node == NVABI_NODE_CTL ? "control" : e->node == NVABI_NODE_GPU ? "gpu" :
+		       e->node == NVABI_NODE_ANY ? "either" : "other",
+		       e->priv < 6 ? priv_s[e->priv] : "?");
+	} else {
+		printf("  size:      %s\n", sz);
+		printf("  node:      %s\n", e->node < 6 ? node_s[e->node] : "?");
+		printf("  privilege: %s\n", e->priv < 6 ? priv_s[e->priv] : "?");
+	}
+	print_names(o, &n, have, "name:");
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void explain_ctrl(struct explain_out *o, const struct nvabi_ctrl *e, const char *release,
+			 const struct policy *pol)
+{
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "ctrl", e->cmd, &n);
+	char sz[32];
+
+	size_desc(sz, sizeof(sz), e->size);
+	if ((e->cmd & CTRL_GSS_LEGACY) && !pol->allow_gss) {
+		v.admit = "no";
+		snprintf(v.why, sizeof(v.why),
+			 "GSS-legacy command (cmd & 0x8000): EPERM (ctrl-gss-legacy) unless allow_gss=Y");
+	} else {
+		priv_verdict(e->priv, pol, "ctrl-root", &v);
+		if (strcmp(v.admit, "no") && e->size == NVABI_SIZE_UNKNOWN) {
+			v.admit = "no";
+			snprintf(v.why, sizeof(v.why),
+				 "params not recorded: EPERM (kernel-only)");
+		} else if (strcmp(v.admit, "no")) {
+			size_t l = strlen(v.why);
+
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; paramsSize must be %u; FINN-serialized params %s", e->size,
+				 pol->allow_finn ? "allowed (allow_finn=Y)" :
+				 "refused with EPERM (ctrl-finn) unless allow_finn=Y");
+		}
+	}
+	entry_begin(o, "control", e->cmd);
+	if (o->json) {
+		printf(",\"size\":");
+		if (e->size == NVABI_SIZE_UNKNOWN)
+			printf("null");
+		else
+			printf("%u", e->size);
+		printf(",\"node\":\"control\",\"privilege\":\"%s\",\"root_without_access_rights\":%s,\"test_only\":%s,\"access_right\":%u,\"gss_legacy\":%s",
+		       e->priv < 6 ? priv_s[e->priv] : "?",
+		       e->flags & NVABI_F_ROOT_NO_RIGHTS ? "true" : "false",
+		       e->flags & NVABI_F_TEST_ONLY ? "true" : "false", e->access,
+		       e->cmd & CTRL_GSS_LEGACY ? "true" : "false");
+	} else {
+		printf("  size:      %s (paramsSize of NV_ESC_RM_CONTROL)\n", sz);
+		printf("  node:      control (/dev/nvidiactl), inside NV_ESC_RM_CONTROL\n");
+		printf("  privilege: %s%s%s\n", e->priv < 6 ? priv_s[e->priv] : "?",
+		       e->flags & NVABI_F_ROOT_NO_RIGHTS ? ", root unless access rights are on" : "",
+		       e->flags & NVABI_F_TEST_ONLY ? ", test only" : "");
+		if (e->access)
+			printf("  access:    right %u required\n", e->access);
+		if (e->cmd & CTRL_GSS_LEGACY)
+			printf("  gss:       GSS-legacy command\n");
+	}
+	print_names(o, &n, have, "resource:");
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void explain_class(struct explain_out *o, const struct nvabi_class *e, const char *release,
+			  const struct policy *pol)
+{
+	static const char *const params_s[] = { "none", "optional", "required" };
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "class", e->hclass, &n);
+	char sz[32];
+
+	size_desc(sz, sizeof(sz), e->size);
+	if (e->hclass == CLS_ROOT || e->hclass == CLS_ROOT_NON_PRIV || e->hclass == CLS_ROOT_CLIENT) {
+		v.admit = "yes";
+		snprintf(v.why, sizeof(v.why),
+			 "root-client class: any caller (its optional NvHandle must be readable)");
+	} else if (e->hclass == CLS_EVENT_KCB || e->hclass == CLS_EVENT_KCB_EX) {
+		v.admit = "no";
+		snprintf(v.why, sizeof(v.why),
+			 "kernel-callback event class: EPERM (class-kernel-callback)");
+	} else {
+		priv_verdict(e->priv, pol, "class-root", &v);
+		if (strcmp(v.admit, "no") && e->size == NVABI_SIZE_UNKNOWN) {
+			v.admit = "no";
+			snprintf(v.why, sizeof(v.why), "params not recorded: EPERM (kernel-only)");
+		} else if (strcmp(v.admit, "no") && e->size > PARAMS_MAX) {
+			v.admit = "no";
+			snprintf(v.why, sizeof(v.why), "params over 1 MiB: E2BIG (class-params-too-big)");
+		} else if (strcmp(v.admit, "no") && e->params == NVABI_PARAMS_REQUIRED && e->size) {
+			size_t l = strlen(v.why);
+
+			snprintf(v.why + l, sizeof(v.why) - l,
+				 "; pAllocParms must not be NULL (class-params-null)");
+		}
+	}
+	entry_begin(o, "class", e->hclass);
+	if (o->json) {
+		printf(",\"size\":");
+		if (e->size == NVABI_SIZE_UNKNOWN)
+			printf("null");
+		else
+			printf("%u", e->size);
+		printf(",\"node\":\"control\",\"privilege\":\"%s\",\"params\":\"%s\"",
+		       e->priv < 6 ? priv_s[e->priv] : "?", e->params < 3 ? params_s[e->params] : "?");
+	} else {
+		printf("  size:      %s (class params)\n", sz);
+		printf("  node:      control (/dev/nvidiactl), allocated with NV_ESC_RM_ALLOC\n");
+		printf("  privilege: %s\n", e->priv < 6 ? priv_s[e->priv] : "?");
+		printf("  params:    %s\n", e->params < 3 ? params_s[e->params] : "?");
+	}
+	if (!o->json && have) {
+		if (n.name[0])
+			printf("  name:      %s\n", n.name);
+		if (n.params[0])
+			printf("  type:      %s\n", n.params);
+	} else {
+		print_names(o, &n, have, "name:");
+	}
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void explain_uvm(struct explain_out *o, const struct nvabi_uvm *e, const char *release)
+{
+	struct verdict v = { 0 };
+	struct names n;
+	int have = !release_names(release, "uvm", e->cmd, &n);
+
+	if (e->node == NVABI_NODE_UVM) {
+		v.admit = "yes";
+		snprintf(v.why, sizeof(v.why), "any caller on /dev/nvproxy-uvm");
+	} else {
+		v.admit = "no";
+		snprintf(v.why, sizeof(v.why),
+			 "a command of /dev/nvidia-uvm-tools, which is not mediated: EINVAL (uvm-node)");
+	}
+	entry_begin(o, "uvm", e->cmd);
+	if (o->json)
+		printf(",\"size\":%u,\"node\":\"%s\"", e->size,
+		       e->node == NVABI_NODE_UVM ? "uvm" : "uvm-tools");
+	else {
+		printf("  size:      %u\n", e->size);
+		printf("  node:      %s\n", e->node < 6 ? node_s[e->node] : "?");
+	}
+	print_names(o, &n, have, "name:");
+	print_flags(o, e->flags, e->fd, e->nfd);
+	entry_verdict(o, &v);
+}
+
+static void usage_explain(FILE *f)
+{
+	fprintf(f,
+		"usage: %s explain NUMBER [--version V] [--family escape|control|class|uvm]\n"
+		"                  [--abi DIR] [--json]\n"
+		"\n"
+		"Say what NUMBER is in the ioctl ABI of driver version V: for each family\n"
+		"(escape number, RM control command, RM allocation class, UVM command) where\n"
+		"the number exists, its size, node, privilege, flags (pointers, fds) and\n"
+		"whether nvmediate's policy admits it. NUMBER is decimal or 0x-hex.\n"
+		"\n"
+		"  --version V   driver version (default: /sys/class/nvmediate/driver_version)\n"
+		"  --family F    only this family: escape, control, class or uvm\n"
+		"  --abi DIR     abi/ directory whose releases/*.abi give command names\n"
+		"                (default: $NVPROXYCTL_ABI, else abi/ next to the tool)\n"
+		"  --json        one JSON object\n"
+		"\n"
+		"The policy is the module parameters allow_root, allow_finn, allow_gss read\n"
+		"from /sys/module/nvmediate/parameters/ when nvmediate is loaded, else their\n"
+		"defaults (all N).\n"
+		"\n"
+		"exit: 0 found, 1 error, 2 usage, 3 nvmediate not loaded (and no --version),\n"
+		"      4 the number is in no family of that version, 5 the version is outside\n"
+		"      every known range\n",
+		prog);
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	const char *number = NULL, *version = NULL, *family = NULL, *abiopt = NULL;
+	char sysver[128];
+	struct explain_out o = { 0, 1 };
+	struct policy pol;
+	struct lookup lk;
+	unsigned int abi;
+	__u64 key;
+	__u32 num;
+	int i, found = 0;
+	int fe, fc, fk, fu;
+
+	const struct opt opts[] = {
+		{ "--json", NULL, NULL, &o.json },
+		{ "--version", NULL, &version, NULL },
+		{ "--family", NULL, &family, NULL },
+		{ "--abi", NULL, &abiopt, NULL },
+		{ NULL }
+	};
+
+	i = parse_args(argc, argv, opts, &number, 1, usage_explain);
+	if (i >= 0)
+		return i;
+	if (!number) {
+		err("explain: NUMBER missing");
+		usage_explain(stderr);
+		return EXIT_USAGE;
+	}
+	if (parse_u32(number, &num)) {
+		err("explain: '%s' is not a number (decimal or 0x-hex, 32 bits)", number);
+		return EXIT_USAGE;
+	}
+	fe = fc = fk = fu = !family;
+	if (family) {
+		if (!strcmp(family, "escape"))
+			fe = 1;
+		else if (!strcmp(family, "control"))
+			fc = 1;
+		else if (!strcmp(family, "class"))
+			fk = 1;
+		else if (!strcmp(family, "uvm"))
+			fu = 1;
+		else {
+			err("explain: unknown family '%s' (escape, control, class or uvm)", family);
+			return EXIT_USAGE;
+		}
+	}
+	if (!version) {
+		if (read_line("/sys/class/nvmediate/driver_version", sysver, sizeof(sysver))) {
+			err("nvmediate is not loaded (no /sys/class/nvmediate/driver_version); pass --version V");
+			return EXIT_NOTLOADED;
+		}
+		if (!strcmp(sysver, "none") || !sysver[0]) {
+			err("nvmediate has not detected the driver's version yet (driver_version is '%s'); pass --version V",
+			    sysver);
+			return EXIT_ERR;
+		}
+		version = sysver;
+	}
+	if (nvabi_parse_version(version, &key)) {
+		err("explain: '%s' is not a driver version (e.g. 595.45.04)", version);
+		return EXIT_USAGE;
+	}
+	lookup_version(key, &lk);
+	if (!lk.range) {
+		err("driver version %s is outside every known ABI range: nvmediate refuses it", version);
+		return EXIT_OUTSIDE;
+	}
+	abi = lk.range->abi;
+	read_policy(&pol);
+	find_abi_dir(abiopt);
+
+	if (o.json) {
+		printf("{\"number\":%u,\"version\":", num);
+		json_str(stdout, version);
+		printf(",\"tier\":\"%s\",\"range\":{\"first\":", lk.tier);
+		json_str(stdout, lk.range->first_name);
+		printf(",\"last\":");
+		json_str(stdout, lk.range->last_name);
+		printf("},\"abi\":%u,\"policy\":{\"allow_root\":%s,\"allow_finn\":%s,\"allow_gss\":%s,\"source\":\"%s\"},\"entries\":[",
+		       abi, pol.allow_root ? "true" : "false", pol.allow_finn ? "true" : "false",
+		       pol.allow_gss ? "true" : "false", pol.from_sysfs ? "sysfs" : "defaults");
+	} else {
+		printf("0x%x (%u) in driver %s (%s, range %s..%s, ABI %u)\n", num, num, version, lk.tier,
+		       lk.range->first_name, lk.range->last_name, abi);
+		printf("policy: allow_root=%c allow_finn=%c allow_gss=%c (%s)%s\n",
+		       pol.allow_root ? 'Y' : 'N', pol.allow_finn ? 'Y' : 'N',
+		       pol.allow_gss ? 'Y' : 'N',
+		       pol.from_sysfs ? "from /sys/module/nvmediate/parameters" : "defaults: nvmediate not loaded",
+		       pol.audit ? "; audit=Y: refused calls are forwarded and logged" : "");
+	}
+	if (fe && num <= 0xff) {
+		const struct nvabi_esc *e = find_esc(num, abi);
+
+		if (e) {
+			explain_esc(&o, e, lk.release, &pol);
+			found++;
+		}
+	}
+	if (fc) {
+		const struct nvabi_ctrl *e = find_ctrl(num, abi);
+
+		if (e) {
+			explain_ctrl(&o, e, lk.release, &pol);
+			found++;
+		}
+	}
+	if (fk) {
+		const struct nvabi_class *e = find_class(num, abi);
+
+		if (e) {
+			explain_class(&o, e, lk.release, &pol);
+			found++;
+		}
+	}
+	if (fu) {
+		const struct nvabi_uvm *e = find_uvm(num, abi);
+
+		if (e) {
+			explain_uvm(&o, e, lk.release);
+			found++;
+		}
+	}
+	if (o.json)
+		printf("]}\n");
+	if (!found) {
+		err("0x%x is not %s in driver %s's ABI", num,
+		    family ? (!strcmp(family, "escape") ? "an escape" :
+			      !strcmp(family, "control") ? "an RM control command" :
+			      !strcmp(family, "class") ? "a class" : "a UVM command") :
+		    "an escape, RM control command, class or UVM command", version);
+		return EXIT_UNKNOWN;
+	}
+	return EXIT_OK;
+}
+

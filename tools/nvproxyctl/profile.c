@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvproxyctl profile: a node set's audit record or log lines turned into a profile
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "nvabi_lookup.h"
+#include "nvproxyctl.h"
+
+/* ---- profile ------------------------------------------------------------ */
+
+static const char *const fam_names[] = { "esc", "ctrl", "alloc", "uvm" };
+
+/* Profiles and records say "esc"; the kernel log line says "escape". */
+int fam_index(const char *s)
+{
+	int i;
+
+	if (!strcmp(s, "escape"))
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, fam_names[i]))
+			return i;
+	return -1;
+}
+
+struct refusal {
+	int fam;
+	unsigned int nr;
+	char rule[32];
+	unsigned long count;
+};
+
+struct refusals {
+	struct refusal *r;
+	int n, cap;
+};
+
+static int refusal_add(struct refusals *rs, int fam, unsigned int nr, const char *rule,
+		       unsigned long count)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->r[i].fam == fam && rs->r[i].nr == nr && !strcmp(rs->r[i].rule, rule)) {
+			rs->r[i].count += count;
+			return 0;
+		}
+	if (rs->n == rs->cap) {
+		struct refusal *r = realloc(rs->r, sizeof(*r) * (rs->cap ? rs->cap * 2 : 64));
+
+		if (!r)
+			return -1;
+		rs->r = r;
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+	}
+	rs->r[rs->n].fam = fam;
+	rs->r[rs->n].nr = nr;
+	snprintf(rs->r[rs->n].rule, sizeof(rs->r[rs->n].rule), "%s", rule);
+	rs->r[rs->n++].count = count;
+	return 0;
+}
+
+/* One "FAMILY 0xNUMBER RULE COUNT" line of a set's refused attribute. */
+static int parse_record_line(const char *line, struct refusals *rs)
+{
+	char fam[16], num[24], rule[32];
+	unsigned long count;
+	unsigned int nr;
+	int f;
+
+	if (line[0] == '#' || line[0] == '\0')
+		return 0;
+	if (sscanf(line, "%15s %23s %31s %lu", fam, num, rule, &count) != 4)
+		return -1;
+	f = fam_index(fam);
+	if (f < 0 || parse_u32(num, &nr))
+		return -1;
+	return refusal_add(rs, f, nr, rule, count);
+}
+
+/* The value of " key=VALUE" in a log line, into @buf. */
+static int log_field(const char *line, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key), n;
+	const char *p = line;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			p += kl + 1;
+			n = strcspn(p, " \n");
+			if (n >= len)
+				return -1;
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			return 0;
+		}
+		p += kl;
+	}
+	return -1;
+}
+
+/* An audit log line ("nvmediate: audit pid=... family=F nr=N ... rule=R ..."). */
+static int parse_log_line(const char *line, struct refusals *rs, const char *set)
+{
+	char fam[16], num[24], rule[32], node[96];
+	unsigned int nr;
+	int f;
+
+	if (!strstr(line, "nvmediate: audit "))
+		return 0;
+	if (log_field(line, "family", fam, sizeof(fam)) ||
+	    log_field(line, "nr", num, sizeof(num)) ||
+	    log_field(line, "rule", rule, sizeof(rule)) ||
+	    log_field(line, "node", node, sizeof(node)))
+		return -1;
+	if (set) {
+		char prefix[SET_NAME_MAX + 16];
+		int dflt = !strcmp(set, "default");
+
+		snprintf(prefix, sizeof(prefix), "nvmediate/%s/", set);
+		if (dflt ? !strncmp(node, "nvmediate/", 10) : strncmp(node, prefix, strlen(prefix)))
+			return 0;
+	}
+	f = fam_index(fam);
+	if (f < 0 || parse_u32(num, &nr))
+		return -1;
+	return refusal_add(rs, f, nr, rule, 1);
+}
+
+static int cmp_refusal(const void *a, const void *b)
+{
+	const struct refusal *x = a, *y = b;
+
+	if (x->fam != y->fam)
+		return x->fam - y->fam;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int rule_is_profile(const char *rule)
+{
+	size_t n = strlen(rule);
+
+	return n > 8 && !strcmp(rule + n - 8, "-profile");
+}
+
+static int rule_is_root(const char *rule)
+{
+	return !strcmp(rule, "esc-root") || !strcmp(rule, "ctrl-root") ||
+	       !strcmp(rule, "class-root");
+}
+
+static const char *const cap_names[] = { "compute", "utility", "graphics", "video",
+					 "profiling", "fabric-imex", "rdma" };
+
+/* CAPS as the sysfs attribute takes them, normalised; -1 on an unknown name. */
+int caps_normalise(const char *in, char *out, size_t len)
+{
+	unsigned int bits = 0, i;
+	const char *s = in;
+	size_t n;
+
+	while (*s) {
+		if (*s == '+' || *s == ',' || *s == ' ' || *s == '\t' || *s == '\n') {
+			s++;
+			continue;
+		}
+		n = strcspn(s, "+, \t\n");
+		if (n == 4 && !strncmp(s, "none", 4)) {
+			s += n;
+			continue;
+		}
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			bits = 0x7f;
+			s += n;
+			continue;
+		}
+		for (i = 0; i < 7; i++)
+			if (strlen(cap_names[i]) == n && !strncmp(s, cap_names[i], n))
+				break;
+		if (i == 7)
+			return -1;
+		bits |= 1U << i;
+		s += n;
+	}
+	out[0] = '\0';
+	for (i = 0, n = 0; i < 7; i++)
+		if (bits & (1U << i))
+			n += snprintf(out + n, len - n, "%s%s", n ? " " : "", cap_names[i]);
+	if (!n)
+		snprintf(out, len, "none");
+	return 0;
+}
+
+static void usage_profile(FILE *f)
+{
+	fprintf(f,
+		"usage: %s profile [--set NAME | --log FILE|-] [--caps CAPS]\n"
+		"\n"
+		"Turn what a node set in audit mode would have refused into a profile that\n"
+		"admits exactly those calls, written to standard output in the format\n"
+		"'nvproxyctl apply' takes (and /sys/kernel/nvmediate/sets/NAME/profile shows):\n"
+		"  caps CAPS, audit 0, allow_root/allow_finn/allow_gss 0|1,\n"
+		"  one 'allow FAMILY 0xNUMBER' per call a profile refused.\n"
+		"Refusals by allow_root, allow_finn and allow_gss set that knob to 1; refusals\n"
+		"by the other (shape) rules cannot be admitted by any profile: they are listed\n"
+		"as '#' comments and on standard error.\n"
+		"\n"
+		"  --set NAME   read the set's audit record, /sys/kernel/nvmediate/sets/NAME/refused\n"
+		"               (default: the set 'default')\n"
+		"  --log FILE   read nvmediate's audit log lines from FILE ('-': standard input),\n"
+		"               e.g. dmesg; with --set too, only the lines of that set's nodes\n"
+		"  --caps CAPS  the capabilities of the profile (default: none, so that it admits\n"
+		"               the calls of the run and the base calls only)\n"
+		"\n"
+		"exit: 0 ok, 1 error (unreadable record or log, a line that does not parse),\n"
+		"      2 usage, 3 nvmediate not loaded, 6 no such set\n",
+		prog);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	const char *set = NULL, *log = NULL, *caps_in = "none";
+	struct refusals rs = { NULL, 0, 0 };
+	int root = 0, finn = 0, gss = 0, nshape = 0, bad = 0, i, ret;
+	char caps[128], *text, *line, *save;
+	char path[PATH_MAX];
+
+	const struct opt opts[] = {
+		{ "--set", NULL, &set, NULL },
+		{ "--log", NULL, &log, NULL },
+		{ "--caps", NULL, &caps_in, NULL },
+		{ NULL }
+	};
+
+	i = parse_args(argc, argv, opts, NULL, 0, usage_profile);
+	if (i >= 0)
+		return i;
+	if (caps_normalise(caps_in, caps, sizeof(caps))) {
+		err("profile: unknown capability in '%s' (compute utility graphics video profiling fabric-imex rdma, none, all)",
+		    caps_in);
+		return EXIT_USAGE;
+	}
+	if (set && !set_name_ok(set)) {
+		err("'%s' is not a set name", set);
+		return EXIT_USAGE;
+	}
+	if (log) {
+		FILE *f = strcmp(log, "-") ? fopen(log, "r") : stdin;
+		char buf[1024];
+
+		if (!f) {
+			err("profile: cannot read %s: %s", log, strerror(errno));
+			return EXIT_ERR;
+		}
+		while (fgets(buf, sizeof(buf), f))
+			if (parse_log_line(buf, &rs, set)) {
+				err("profile: cannot parse the audit line: %s", buf);
+				bad = 1;
+			}
+		if (f != stdin)
+			fclose(f);
+	} else {
+		if (!set)
+			set = "default";
+		ret = set_check(set);
+		if (ret)
+			return ret;
+		set_attr_path(path, sizeof(path), set, "refused");
+		text = read_all(path);
+		if (!text) {
+			err("profile: cannot read %s%s: %s", root_prefix, path, strerror(errno));
+			return EXIT_ERR;
+		}
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "# dropped", 9))
+				fprintf(stderr, "%s: warning: the record was full (%s): the profile misses calls; empty it (write to refused) and run again\n",
+					prog, line + 2);
+			if (parse_record_line(line, &rs)) {
+				err("profile: cannot parse the record line: %s", line);
+				bad = 1;
+			}
+		}
+		free(text);
+	}
+	if (bad) {
+		free(rs.r);
+		return EXIT_ERR;
+	}
+	qsort(rs.r, rs.n, sizeof(*rs.r), cmp_refusal);
+	for (i = 0; i < rs.n; i++) {
+		if (!strcmp(rs.r[i].rule, "ctrl-finn"))
+			finn = 1;
+		else if (!strcmp(rs.r[i].rule, "ctrl-gss-legacy"))
+			gss = 1;
+		else if (rule_is_root(rs.r[i].rule))
+			root = 1;
+	}
+	printf("# nvmediate profile, from %s%s%s\n", log ? "the audit log " : "the audit record of set ",
+	       log ? (strcmp(log, "-") ? log : "(stdin)") : set,
+	       log && set ? " (that set's lines)" : "");
+	printf("caps %s\naudit 0\nallow_root %d\nallow_finn %d\nallow_gss %d\n", caps, root, finn,
+	       gss);
+	for (i = 0; i < rs.n; i++) {
+		if (!rule_is_profile(rs.r[i].rule))
+			continue;
+		if (i && rs.r[i - 1].fam == rs.r[i].fam && rs.r[i - 1].nr == rs.r[i].nr &&
+		    rule_is_profile(rs.r[i - 1].rule))
+			continue;
+		printf("allow %s 0x%x\n", fam_names[rs.r[i].fam], rs.r[i].nr);
+	}
+	for (i = 0; i < rs.n; i++) {
+		const char *r = rs.r[i].rule;
+
+		if (rule_is_profile(r) || rule_is_root(r) || !strcmp(r, "ctrl-finn") ||
+		    !strcmp(r, "ctrl-gss-legacy"))
+			continue;
+		if (!nshape++) {
+			printf("# refused by rules no profile can change (docs/errors.md):\n");
+			fprintf(stderr, "%s: note: refusals no profile admits (shape rules):\n", prog);
+		}
+		printf("#   %s 0x%x %s (%lu)\n", fam_names[rs.r[i].fam], rs.r[i].nr, r,
+		       rs.r[i].count);
+		fprintf(stderr, "  %s 0x%x %s (%lu)\n", fam_names[rs.r[i].fam], rs.r[i].nr, r,
+			rs.r[i].count);
+	}
+	free(rs.r);
+	if (fflush(stdout)) {
+		err("profile: cannot write: %s", strerror(errno));
+		return EXIT_ERR;
+	}
+	return EXIT_OK;
+}
+

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvproxyctl stats: the module's counters, per family and verdict
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "nvabi_lookup.h"
+#include "nvproxyctl.h"
+
+/* ---- stats -------------------------------------------------------------- */
+
+/* docs/operations.md: /sys/class/nvmediate/stats/<family>_<verdict>. */
+const char *const stat_families[NFAM] = { "escape", "ctrl", "alloc", "uvm",
+					     "open", "mmap", "poll" };
+const char *const stat_verdicts[NVERD] = { "forwarded", "refused", "answered", "audited" };
+
+/* Read every counter; -1 when one cannot be read (no stats/ directory). */
+int read_counters(unsigned long long c[NFAM][NVERD])
+{
+	unsigned int f, v;
+
+	for (f = 0; f < NFAM; f++) {
+		for (v = 0; v < NVERD; v++) {
+			char path[96], buf[32], *end;
+
+			snprintf(path, sizeof(path), "/sys/class/nvmediate/stats/%s_%s",
+				 stat_families[f], stat_verdicts[v]);
+			if (read_line(path, buf, sizeof(buf)))
+				return -1;
+			c[f][v] = strtoull(buf, &end, 10);
+			if (end == buf || *end)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Totals per verdict, over the ioctl families (escape, ctrl, alloc, uvm). */
+void ioctl_totals(unsigned long long c[NFAM][NVERD], unsigned long long t[NVERD])
+{
+	unsigned int f, v;
+
+	for (v = 0; v < NVERD; v++)
+		for (t[v] = 0, f = 0; f < 4; f++)
+			t[v] += c[f][v];
+}
+
+static void usage_stats(FILE *f)
+{
+	fprintf(f,
+		"usage: %s stats [--json] [--procs]\n"
+		"\n"
+		"Show how many calls nvmediate forwarded, refused, answered in the payload\n"
+		"and forwarded in audit mode, per family (escape, ctrl, alloc, uvm, open,\n"
+		"mmap, poll), since it was loaded (/sys/class/nvmediate/stats/).\n"
+		"\n"
+		"  --procs  also the same counts per process holding mediated files\n"
+		"           (/sys/kernel/debug/nvmediate/procs: root and debugfs needed)\n"
+		"  --json   one JSON object\n"
+		"\n"
+		"exit: 0 ok, 1 error (counters or procs unreadable), 2 usage,\n"
+		"      3 nvmediate not loaded\n",
+		prog);
+}
+
+/* One line of debugfs procs, printed as JSON or text. */
+static int print_proc(const char *line, int json, int first)
+{
+	char buf[2048], *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	if (json)
+		printf("%s{", first ? "" : ",");
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			return -1;
+		*eq = '\0';
+		if (json) {
+			printf("%s", n ? "," : "");
+			json_str(stdout, tok);
+			putchar(':');
+			if (!strcmp(tok, "comm"))
+				json_str(stdout, eq + 1);
+			else
+				printf("%llu", strtoull(eq + 1, NULL, 10));
+		} else if (!strcmp(tok, "pid") || !strcmp(tok, "comm") || !strcmp(tok, "files")) {
+			printf("%s%s=%s", n ? " " : "  ", tok, eq + 1);
+		} else if (strcmp(eq + 1, "0")) {
+			printf(" %s=%s", tok, eq + 1);
+		}
+		n++;
+	}
+	if (json)
+		putchar('}');
+	else
+		putchar('\n');
+	return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	unsigned long long c[NFAM][NVERD], t[NVERD];
+	int json = 0, procs = 0, ret;
+	unsigned int f, v;
+	char path[PATH_MAX], line[2048];
+	FILE *pf = NULL;
+
+	const struct opt opts[] = {
+		{ "--json", NULL, NULL, &json },
+		{ "--procs", NULL, NULL, &procs },
+		{ NULL }
+	};
+
+	ret = parse_args(argc, argv, opts, NULL, 0, usage_stats);
+	if (ret >= 0)
+		return ret;
+	ret = need_module();
+	if (ret)
+		return ret;
+	if (read_counters(c)) {
+		err("cannot read /sys/class/nvmediate/stats/ (an nvmediate without counters?)");
+		return EXIT_ERR;
+	}
+	if (procs) {
+		hostpath(path, sizeof(path), "/sys/kernel/debug/nvmediate/procs");
+		pf = fopen(path, "r");
+		if (!pf) {
+			err("cannot read /sys/kernel/debug/nvmediate/procs: %s (root and a mounted debugfs are needed)",
+			    strerror(errno));
+			ret = EXIT_ERR;
+		}
+	}
+	ioctl_totals(c, t);
+	if (json) {
+		printf("{\"counters\":{");
+		for (f = 0; f < NFAM; f++) {
+			printf("%s\"%s\":{", f ? "," : "", stat_families[f]);
+			for (v = 0; v < NVERD; v++)
+				printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], c[f][v]);
+			printf("}");
+		}
+		printf("},\"ioctls\":{");
+		for (v = 0; v < NVERD; v++)
+			printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], t[v]);
+		printf("}");
+	} else {
+		printf("%-8s", "family");
+		for (v = 0; v < NVERD; v++)
+			printf(" %12s", stat_verdicts[v]);
+		printf("\n");
+		for (f = 0; f < NFAM; f++) {
+			printf("%-8s", stat_families[f]);
+			for (v = 0; v < NVERD; v++)
+				printf(" %12llu", c[f][v]);
+			printf("\n");
+		}
+		printf("%-8s", "ioctls");
+		for (v = 0; v < NVERD; v++)
+			printf(" %12llu", t[v]);
+		printf("\n");
+	}
+	if (pf) {
+		int first = 1;
+
+		if (json)
+			printf(",\"procs\":[");
+		else
+			printf("processes (nonzero counts):\n");
+		while (fgets(line, sizeof(line), pf)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (!line[0])
+				continue;
+			if (print_proc(line, json, first)) {
+				err("unexpected line in procs: %s", line);
+				ret = EXIT_ERR;
+				break;
+			}
+			first = 0;
+		}
+		fclose(pf);
+		if (json)
+			printf("]");
+	}
+	if (json)
+		printf("}\n");
+	return ret;
+}
+
