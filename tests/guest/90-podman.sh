@@ -88,23 +88,7 @@ else
 fi
 chmod a+r /etc/cdi/nvmediate.json
 
-nums() {	# the device numbers of nodes, as "major:minor ..."
-	for n in "$@"; do stat -c '%t:%T' "$n"; done | tr '\n' ' '
-}
-want=$(nums /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm)
-raw=$(nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm)
-fwd() {
-	cat /sys/class/nvmediate/stats/escape_forwarded
-}
-ioctls() {
-	grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls"
-}
-# In the container: the numbers of the driver's names, then one escape
-# (0xd6, 8 bytes: admitted by the default profile) on /dev/nvidiactl, whose
-# answer must be the one the same call gets on the host's /dev/nvproxy.
-inside='for n in /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm; do stat -c %t:%T $n; done | tr "\n" " "; echo; nvraw /dev/nvidiactl 0xd6 8'
-
-host_answer=$(nvraw /dev/nvproxy 0xd6 8 2>&1)
+ctr_setup
 
 # run NAME WHO RUNTIME [podman options]: WHO is root or the user
 run() {
@@ -112,31 +96,24 @@ run() {
 	who=$2
 	rt=$3
 	shift 3
-	calls_clear
-	before=$(fwd)
+	ctr_begin
 	root=$R
-	[ "$who" = root ] || root=$T/rootfs-user
-	cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* --rootfs $root /bin/sh -c '$inside'"
+	uid=0
+	case " $* " in
+	*" --uidmap "*) uid=100000 ;;
+	esac
+	if [ "$who" != root ]; then
+		root=$T/rootfs-user
+		uid=1000	# rootless: the container's root is the user
+	fi
+	cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* --rootfs $root /bin/sh -c '$ctr_inside'"
 	if [ "$who" = root ]; then
 		sh -c "$cmd" > "$T/$name.out" 2>&1
 	else
 		su -s /bin/sh $USR -c "cd /home/$USR && HOME=/home/$USR XDG_RUNTIME_DIR=/run/user/1000 $cmd" \
 			> "$T/$name.out" 2>&1
 	fi
-	rc=$?
-	got=$(grep -E '^[0-9a-f]+:[0-9a-f]+ ' "$T/$name.out" | head -n 1)
-	answer=$(grep '^ret=' "$T/$name.out")
-	n=$(ioctls)
-	moved=$(($(fwd) - before))
-	if [ $rc -ne 0 ] || [ -z "$got" ]; then
-		fail "podman-$name" "exit $rc: $(tail -n 5 "$T/$name.out" | tr '\n' ' ')"
-	elif [ "$got" != "$want" ]; then
-		fail "podman-$name" "the container's nodes are $got, not the mediated $want (raw: $raw)"
-	elif [ "$answer" != "$host_answer" ] || [ "$n" != 1 ] || [ "$moved" != 1 ]; then
-		fail "podman-$name" "nvraw: '$answer', the driver received $n ioctl(s), nvmediate forwarded $moved (want '$host_answer', 1, 1)"
-	else
-		pass "podman-$name"
-	fi
+	ctr_verdict "podman-$name" $? "$T/$name.out" $uid
 }
 
 # Rootless podman has no cgroup here (no systemd): crun runs without one

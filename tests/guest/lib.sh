@@ -20,6 +20,8 @@
 #   fault_setup, refcnts, idle NAME  the fault tests' load, module refcounts, idle check
 #   bounce_placement          "sealed" on kernels that can seal a mapping
 #                             (6.10 and later, 64-bit), else "low"
+#   ctr_setup, ctr_begin, ctr_verdict  a container given GPU 0 by the CDI spec
+#                             (90-podman.sh, 91-containerd.sh): below
 #
 # Each script loads what it needs and unloads everything before it exits
 # (cleanup runs from an EXIT trap set by nvm_begin).
@@ -115,6 +117,55 @@ state_get() {
 state_leaks() {
 	grep -E '^(open_files|clients|objects|os_events|queued_events|memory|memory_pages|mapping_contexts|vmas|uvm_files|uvm_va_spaces|uvm_gpus|uvm_vmas|uvm_pages)=' \
 		"$NVM_STANDIN_DIR/state" | grep -v '=0$' | tr '\n' ' '
+}
+
+# A container given GPU 0 by nvmediate's CDI spec, whatever made it:
+# ctr_setup sets ctr_inside, the command it runs (the device numbers of
+# /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm on one line, its uid_map,
+# then an escape on /dev/nvidiactl: 0xd6, 8 bytes, which the default profile
+# admits), and what that must show: the numbers of /dev/nvproxy,
+# /dev/nvproxy0, /dev/nvproxy-uvm, and the answer the host's /dev/nvproxy
+# gives.  ctr_begin before each container; ctr_verdict NAME RC OUT UID after
+# it, OUT its output and RC its runner's exit: passes when the nodes are the
+# mediated ones, the runner succeeded, the container's root is host UID
+# ("" for any), and the escape reached the driver once, through nvmediate.
+ctr_nums() {
+	for n in "$@"; do stat -c '%t:%T' "$n"; done | tr '\n' ' '
+}
+
+ctr_fwd() {
+	cat /sys/class/nvmediate/stats/escape_forwarded
+}
+
+ctr_setup() {
+	ctr_want=$(ctr_nums /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm)
+	ctr_raw=$(ctr_nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm)
+	ctr_inside='for n in /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm; do stat -c %t:%T $n; done | tr "\n" " "; echo; cat /proc/self/uid_map; nvraw /dev/nvidiactl 0xd6 8'
+	ctr_answer=$(nvraw /dev/nvproxy 0xd6 8 2>&1)
+}
+
+ctr_begin() {
+	calls_clear
+	ctr_before=$(ctr_fwd)
+}
+
+ctr_verdict() {
+	_got=$(grep -E '^[0-9a-f]+:[0-9a-f]+ ' "$3" | head -n 1)
+	_ans=$(grep '^ret=' "$3")
+	_uid=$(awk 'NF == 3 && $1 == 0 { print $2; exit }' "$3")
+	_n=$(grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls")
+	_moved=$(($(ctr_fwd) - ctr_before))
+	if [ -n "$_got" ] && [ "$_got" != "$ctr_want" ]; then
+		fail "$1" "the container's nodes are $_got, not the mediated $ctr_want (raw: $ctr_raw)"
+	elif [ "$2" -ne 0 ] || [ -z "$_got" ]; then
+		fail "$1" "exit $2: $(tail -n 5 "$3" | tr '\n' ' ')"
+	elif [ -n "$4" ] && [ "$_uid" != "$4" ]; then
+		fail "$1" "the container's root is host uid '$_uid', not $4"
+	elif [ "$_ans" != "$ctr_answer" ] || [ "$_n" != 1 ] || [ "$_moved" != 1 ]; then
+		fail "$1" "nvraw: '$_ans', the driver received $_n ioctl(s), nvmediate forwarded $_moved (want '$ctr_answer', 1, 1)"
+	else
+		pass "$1"
+	fi
 }
 
 meminfo_kb() {
