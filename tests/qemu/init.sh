@@ -90,9 +90,9 @@ run_test() {
 		return
 	fi
 	# One that runs on some kinds only: "# nvm-guest: only-on KIND...".
-	only=$(sed -n 's/^# nvm-guest: only-on //p' "$t" | head -n 1)
-	if [ -n "$only" ] && ! echo " $only " | grep -q " $kind "; then
-		echo "NVMGUEST TEST $name not run on $kind (only on $only)"
+	only_on=$(sed -n 's/^# nvm-guest: only-on //p' "$t" | head -n 1)
+	if [ -n "$only_on" ] && ! echo " $only_on " | grep -q " $kind "; then
+		echo "NVMGUEST TEST $name not run on $kind (only on $only_on)"
 		return
 	fi
 	echo "NVMGUEST TEST $name"
