@@ -78,11 +78,26 @@ run_kunit() {
 	echo "NVMGUEST KTAP END"
 }
 
+# selected SCRIPT: whether nvm_tests selects it (several patterns may be
+# given, separated by commas).
+selected() {
+	[ -e "$1" ] || return 1
+	_name=$(basename "$1" .sh)
+	_match=1
+	set -f
+	for _p in $(echo "$only" | tr , ' '); do
+		case $_name in $_p) _match=0 ;; esac
+	done
+	set +f
+	return $_match
+}
+
 # Run one test script in a session of its own, so that at its time limit the
 # whole process group goes (a child left behind would hold tee open).
 run_test() {
 	t=$1
 	name=$(basename "$t" .sh)
+	echo "$name" >> /tmp/nvm-ran
 	# A script that cannot run on the debug kernel says so:
 	# "# nvm-guest: not-on-debug" (it tells why in its comment).
 	if [ "$kind" = debug ] && grep -q '^# nvm-guest: not-on-debug' "$t"; then
@@ -172,18 +187,23 @@ elif [ "$mode" = bench ]; then
 	sh /bench.sh
 else
 	[ "$kind" = debug ] && run_kunit
+	# The scripts selected, counted before any runs: a loop that stops
+	# early (a script or run_test changing what it iterates on) shows as a
+	# failure instead of as fewer tests passing.
+	want=0
 	for t in /tests/[0-9]*.sh; do
-		[ -e "$t" ] || continue
-		name=$(basename "$t" .sh)
-		# Several patterns may be given, separated by commas.
-		match=
-		set -f
-		for p in $(echo "$only" | tr , ' '); do
-			case $name in $p) match=1 ;; esac
-		done
-		set +f
-		[ -z "$match" ] || run_test "$t"
+		! selected "$t" || want=$((want + 1))
 	done
+	: > /tmp/nvm-ran
+	for t in /tests/[0-9]*.sh; do
+		! selected "$t" || run_test "$t"
+	done
+	ran=$(wc -l < /tmp/nvm-ran)
+	if [ "$ran" -eq "$want" ]; then
+		echo "NVMTEST PASS guest-scripts"
+	else
+		echo "NVMTEST FAIL guest-scripts: $want test scripts selected, $ran reached ($(tr '\n' ' ' < /tmp/nvm-ran))"
+	fi
 fi
 # After an oops a test caused on purpose (99-driver-oops.sh) the kernel
 # holds what the dead call held: nvmediate cannot be unloaded.
