@@ -17,7 +17,7 @@ gen() {
  * The capabilities that admit each call (docs/policy.md), sorted by
  * family, then number, for nvm_caps_find().
  */
-#include "nvm.h"
+#include "policy.h"
 
 const struct nvm_cap_entry nvm_cap_table[] = {
 HDR

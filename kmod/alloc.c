@@ -9,7 +9,9 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "nvm.h"
+#include "alloc.h"
+#include "abi.h"
+#include "policy.h"
 #include "nvabi_tables.h"
 
 /**
@@ -83,7 +85,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 
 	e = nvm_abi_class(hclass, c->abi);
 	if (e) {
-		v->fds = &nvabi_fds[e->fd];
+		v->fds = nvm_abi_fds(e->fd);
 		v->nfds = e->nfd;
 	}
 	if (e && nvm_alloc_is_client(hclass)) {

@@ -63,6 +63,7 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -71,7 +72,7 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 
-#include "nvm.h"
+#include "bounce.h"
 
 #define NVM_BOUNCE_BASE		PAGE_SIZE
 #if NVM_CAN_SEAL
@@ -123,6 +124,9 @@ struct nvm_bounce {
 };
 
 unsigned int nvm_bounce_mode = 1;
+module_param_named(bounce, nvm_bounce_mode, uint, 0644);
+MODULE_PARM_DESC(bounce,
+		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never; 1 always (a sealed area from 6.10), except, below 6.10, for a process that can map below 64 KiB itself (vm.mmap_min_addr lowered, CAP_SYS_RAWIO), served from its own memory with a log line (default); 2 refuse those calls too (EPERM). Other failures to make the area refuse the call (ENOMEM, EPERM)");
 
 /*
  * Every area, by address space: found on each call, entered and removed on

@@ -8,7 +8,9 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "nvm.h"
+#include "ctrl.h"
+#include "abi.h"
+#include "policy.h"
 #include "nvabi_tables.h"
 
 static u32 nvm_rd32(const void *p, unsigned int off)
@@ -74,7 +76,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	e = nvm_abi_ctrl(cmd, c->abi);
 	if (!e)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");
-	v->fds = &nvabi_fds[e->fd];
+	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	if ((flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && !(c->policy & NVM_POLICY_FINN))
 		return nvm_refuse(v, -EPERM, "ctrl-finn");

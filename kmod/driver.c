@@ -17,6 +17,7 @@
 #include <linux/kdev_t.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mount.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -26,7 +27,8 @@
 #include <linux/sched/task.h>
 #include <linux/cred.h>
 
-#include "nvm.h"
+#include "driver.h"
+#include "version.h"
 
 #define NVM_FS_MAGIC	0x6e766d64	/* "nvmd" */
 
@@ -37,6 +39,11 @@
  * holds a reference on this module, so nvmediate cannot be unloaded while
  * any backing file, and so any code or data of this filesystem, is in use.
  */
+char *nvm_uvm_path = "/dev/nvidia-uvm";
+module_param_named(uvm_path, nvm_uvm_path, charp, 0444);
+MODULE_PARM_DESC(uvm_path,
+		 "Host path of the real UVM node, resolved from the host's root, used only to learn its device number (default /dev/nvidia-uvm)");
+
 static struct vfsmount *nvm_mnt;
 static int nvm_mnt_count;
 

@@ -7,7 +7,9 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 
-#include "nvm.h"
+#include "escape.h"
+#include "abi.h"
+#include "policy.h"
 #include "nvabi_tables.h"
 
 static bool nvm_esc_node_ok(unsigned int node, enum nvm_kind kind)
@@ -58,7 +60,7 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->number = c->nr;
 	if (!e)
 		return nvm_refuse(v, -EINVAL, "esc-unknown");
-	v->fds = &nvabi_fds[e->fd];
+	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	v->payload_size = c->size;
 	if (c->xfer && c->nr == NVM_NV_ESC_XFER)

@@ -63,7 +63,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "nvm.h"
+#include "fdctx.h"
 
 /* GPU nodes mirrored at most for one device allocation. */
 #define NVM_FDCTX_MAX_GPU_FILES	64
@@ -465,6 +465,7 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 }
 
 struct nvm_gpu_scan {
+	nvm_mediated_fn mediated;
 	unsigned int n;
 	unsigned int fd[NVM_FDCTX_MAX_GPU_FILES];
 	struct file *backing[NVM_FDCTX_MAX_GPU_FILES];
@@ -474,7 +475,7 @@ struct nvm_gpu_scan {
 static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int fd)
 {
 	struct nvm_gpu_scan *scan = (struct nvm_gpu_scan *)arg;
-	struct nvm_file *nf = nvm_file_of(file);
+	struct nvm_file *nf = scan->mediated(file);
 
 	if (!nf || nf->kind != NVM_NODE_GPU)
 		return 0;
@@ -489,6 +490,8 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
 /**
  * nvm_fdctx_create() - the private table a call needs
  * @plan: the fd numbers the driver will look up, from nvm_fdplan_build()
+ * @mediated: the mediated state of a file, NULL when it is not one of
+ *	nvmediate's (node.c's nvm_file_of())
  *
  * Every number in @plan that names a mediated file of the kind the driver
  * wants there (nvm_fdplan_kind_ok()) in the caller's table gets that file's
@@ -498,7 +501,7 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
  *
  * Return: the context, or ERR_PTR(-ENOMEM).
  */
-struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan)
+struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated)
 {
 	struct file *backing[NVM_FDPLAN_MAX] = { };
 	struct nvm_gpu_scan *scan = NULL;
@@ -507,7 +510,7 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan)
 
 	for (i = 0; i < plan->nfds; i++) {
 		struct file *file = fget(plan->fds[i]);
-		struct nvm_file *nf = file ? nvm_file_of(file) : NULL;
+		struct nvm_file *nf = file ? mediated(file) : NULL;
 
 		if (nf && nvm_fdplan_kind_ok(plan, i, nf->kind)) {
 			backing[i] = get_file(nf->backing);
@@ -522,6 +525,7 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan)
 			ctx = ERR_PTR(-ENOMEM);
 			goto out;
 		}
+		scan->mediated = mediated;
 		iterate_fd(current->files, 0, nvm_fdctx_scan_gpu, scan);
 		for (i = 0; i < scan->n; i++)
 			max_fd = max(max_fd, scan->fd[i]);

@@ -22,7 +22,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "nvm.h"
+#include "fdplan.h"
 #include "nvabi_tables.h"
 
 /* The mediated node kinds a number the driver looks up as @node may name. */

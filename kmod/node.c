@@ -46,7 +46,15 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "nvm.h"
+#include "node.h"
+#include "abi.h"
+#include "bounce.h"
+#include "driver.h"
+#include "fdctx.h"
+#include "fdplan.h"
+#include "sets.h"
+#include "stats.h"
+#include "validate.h"
 #include "nvmediate.h"
 
 static dev_t nvm_devt;
@@ -59,7 +67,7 @@ static const struct file_operations nvm_fops;
  *
  * Return: the state, or NULL if @file is not one of nvmediate's files.
  */
-struct nvm_file *nvm_file_of(struct file *file)
+static struct nvm_file *nvm_file_of(struct file *file)
 {
 	return file->f_op == &nvm_fops ? file->private_data : NULL;
 }
@@ -280,7 +288,7 @@ static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned l
 	if (!plan.swap)
 		return nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 
-	ctx = nvm_fdctx_create(&plan);
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = nvm_fdctx_enter(ctx, nf->backing);
@@ -382,105 +390,15 @@ static const struct file_operations nvm_fops = {
 	.llseek		= noop_llseek,
 };
 
-static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
-{
-	if (mode)
-		*mode = 0666;
-	return NULL;
-}
-
-static const struct attribute_group *nvm_class_groups[] = {
-	&nvm_abi_class_group,
-	&nvm_stats_class_group,
-	NULL
-};
-
-static struct class nvm_class_struct = {
-	.name		= "nvmediate",
-	NVM_CLASS_OWNER
-	.devnode	= nvm_devnode,
-	.class_groups	= nvm_class_groups,
-};
-static struct class *const nvm_class = &nvm_class_struct;
-
 /**
- * nvm_node_add_set() - create the nodes of a set
- * @set: the set; index 0 is the default set (/dev/nvproxy*)
+ * nvm_node_init() - register the minors of every possible set
+ * @devt: set to the first device number
  *
- * Return: 0 or a negative errno; nothing is left created on failure.
- */
-int nvm_node_add_set(struct nvm_set *set)
-{
-	unsigned int base = set->index * NVM_MINORS;
-	struct device *dev;
-	unsigned int i = 0;
-	int ret;
-
-	if (set->index)
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL),
-				    NULL, "nvmediate!%s!nvidiactl", set->name);
-	else
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
-				    NVM_NODE_NAME_CTL);
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	if (set->index)
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM),
-				    NULL, "nvmediate!%s!nvidia-uvm", set->name);
-	else
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM), NULL,
-				    NVM_NODE_NAME_UVM);
-	if (IS_ERR(dev)) {
-		ret = PTR_ERR(dev);
-		goto err_devices;
-	}
-	for (i = 0; i < nvm_num_gpus; i++) {
-		if (set->index)
-			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + i), NULL,
-					    "nvmediate!%s!nvidia%u", set->name, i);
-		else
-			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), i), NULL,
-					    NVM_NODE_NAME_CTL "%u", i);
-		if (IS_ERR(dev)) {
-			ret = PTR_ERR(dev);
-			goto err_devices;
-		}
-	}
-	return 0;
-
-err_devices:
-	while (i--)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
-	return ret;
-}
-
-/**
- * nvm_node_del_set() - remove the nodes of a set
- * @set: the set
- */
-void nvm_node_del_set(struct nvm_set *set)
-{
-	unsigned int base = set->index * NVM_MINORS;
-	unsigned int i;
-
-	for (i = 0; i < nvm_num_gpus; i++)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
-}
-
-/**
- * nvm_node_init() - register the mediated nodes
- *
- * The minors of every possible set are registered; the nodes of the
- * default set and of the sets named by the module parameter are created
- * (sets.c).
+ * The device nodes themselves are made for each set by sets.c.
  *
  * Return: 0 or a negative errno; nothing is left registered on failure.
  */
-int nvm_node_init(void)
+int nvm_node_init(dev_t *devt)
 {
 	int ret;
 
@@ -491,31 +409,16 @@ int nvm_node_init(void)
 	cdev_init(&nvm_cdev, &nvm_fops);
 	nvm_cdev.owner = THIS_MODULE;
 	ret = cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS * NVM_MAX_SETS);
-	if (ret)
-		goto err_region;
-
-	ret = class_register(nvm_class);
-	if (ret)
-		goto err_cdev;
-
-	ret = nvm_sets_init();
-	if (ret)
-		goto err_class;
+	if (ret) {
+		unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
+		return ret;
+	}
+	*devt = nvm_devt;
 	return 0;
-
-err_class:
-	class_unregister(nvm_class);
-err_cdev:
-	cdev_del(&nvm_cdev);
-err_region:
-	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
-	return ret;
 }
 
 void nvm_node_exit(void)
 {
-	nvm_sets_exit();
-	class_unregister(nvm_class);
 	cdev_del(&nvm_cdev);
 	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 }

@@ -7,12 +7,8 @@
  * entry.  The decisions are pure; the validator asks them after a call's
  * shape has passed (escape.c, ctrl.c, alloc.c, uvm.c).
  *
- * A set's profile is an immutable object, replaced whole: readers hold an
- * SRCU read lock (per-CPU counters, no shared lock on the call path) for
- * the decisions of one validation, which read no user memory (validate.c
- * copies the payload before); writers publish the new object under the
- * set's update_lock and free the old one after a grace period, waited for
- * with no lock held.
+ * A profile is an immutable object; how a set publishes and replaces its
+ * own is in sets.c.
  *
  * The audit record keeps, per set, each refused (family, number, rule)
  * once, with a count, up to NVM_REC_MAX entries.
@@ -23,13 +19,11 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/srcu.h>
 #include <linux/string.h>
 
-#include "nvm.h"
+#include "policy.h"
+#include "abi.h"
 #include "nvabi_tables.h"
-
-NVM_DEFINE_STATIC_SRCU(nvm_profile_srcu);
 
 static const char *const nvm_family_names[NVM_FAM_CALLS] = {
 	[NVM_FAM_ESCAPE] = "esc",
@@ -116,7 +110,7 @@ bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr
 
 /**
  * nvm_profile_check() - the profile's decision on a call whose shape passed
- * @c: the call; @c->prof NULL admits everything
+ * @c: the call
  * @v: verdict; names the call (@family, @nr) and, on refusal, the answer:
  *	a control command: status NV_ERR_NOT_SUPPORTED, as for a command the
  *	driver does not have; anything else: -EPERM
@@ -136,7 +130,7 @@ bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned
 
 	v->family = family;
 	v->number = nr;
-	if (!c->prof || nvm_profile_admits(c->prof, family, nr))
+	if (nvm_profile_admits(c->prof, family, nr))
 		return true;
 	if (family == NVM_FAM_CTRL)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, nvm_abi_rmlayout(c->abi)->ctl_status,
@@ -372,82 +366,4 @@ void nvm_record_clear(struct nvm_record *r)
 	r->n = 0;
 	r->dropped = 0;
 	spin_unlock_irqrestore(&r->lock, flags);
-}
-
-/**
- * nvm_profile_enter() - the profile deciding a call of @nf
- * @nf: the mediated file
- * @idx: set to the SRCU read-side index for nvm_profile_exit()
- *
- * The profile stays valid until nvm_profile_exit(); the caller may sleep.
- *
- * Return: the profile, or NULL when @nf has no set (KUnit files).
- */
-const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
-	__acquires(nvm_profile_srcu)
-{
-	*idx = srcu_read_lock(&nvm_profile_srcu);
-	return nf->set ? srcu_dereference(nf->set->profile, &nvm_profile_srcu) : NULL;
-}
-
-/**
- * nvm_profile_exit() - end the use of a profile nvm_profile_enter() gave
- * @idx: its index
- */
-void nvm_profile_exit(int idx)
-	__releases(nvm_profile_srcu)
-{
-	srcu_read_unlock(&nvm_profile_srcu, idx);
-}
-
-/**
- * nvm_profile_replace() - publish a new profile for a set
- * @set: the set; its update_lock is held by the caller
- * @p: the new profile, or NULL to take the set's away (removal); owned by
- *	the set from now on
- *
- * Calls already being validated finish with the old profile; every call
- * that starts after this returns uses @p.
- *
- * Return: the old profile, for nvm_profile_retire() once update_lock is
- * released; NULL when the set had none.
- */
-struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
-{
-	return rcu_replace_pointer(set->profile, p, lockdep_is_held(&set->update_lock));
-}
-
-/**
- * nvm_profile_retire() - free a replaced profile once no reader holds it
- * @old: from nvm_profile_replace(), or NULL
- *
- * Waits for the calls being validated; call it with no lock held, so that
- * no other writer waits with it.
- */
-void nvm_profile_retire(struct nvm_profile *old)
-{
-	if (!old)
-		return;
-	synchronize_srcu(&nvm_profile_srcu);
-	kfree(old);
-}
-
-/**
- * nvm_node_name() - the name of a file's node under /dev, for logs
- * @nf: the mediated file
- * @buf: output
- * @len: size of @buf
- */
-void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len)
-{
-	static const char *const dflt[] = { "nvproxy", "nvproxy", "nvproxy-uvm" };
-	static const char *const named[] = { "nvidiactl", "nvidia", "nvidia-uvm" };
-
-	if (!nf->set || !nf->set->index)
-		snprintf(buf, len, nf->kind == NVM_NODE_GPU ? "%s%u" : "%s", dflt[nf->kind],
-			 nf->gpu);
-	else if (nf->kind == NVM_NODE_GPU)
-		snprintf(buf, len, "nvmediate/%s/%s%u", nf->set->name, named[nf->kind], nf->gpu);
-	else
-		snprintf(buf, len, "nvmediate/%s/%s", nf->set->name, named[nf->kind]);
 }

@@ -14,7 +14,7 @@
 #include <linux/bsearch.h>
 #include <linux/rbtree.h>
 
-#include "nvm.h"
+#include "ranges.h"
 
 /**
  * nvm_range_insert() - add a range to a tree under construction

@@ -16,6 +16,13 @@
  * nvproxyctl apply takes), refused (the audit record; a write empties it),
  * open_files.  A write builds a new profile and swaps it in whole.
  *
+ * A set's profile is an immutable object (policy.c), replaced whole:
+ * readers hold an SRCU read lock (per-CPU counters, no shared lock on the
+ * call path) for the decisions of one validation, which read no user
+ * memory (validate.c copies the payload before); writers publish the new
+ * object under the set's update_lock and free the old one after a grace
+ * period, waited for with no lock held.
+ *
  * Locking: nvm_sets_lock (a mutex) guards the table of sets, creation,
  * removal and every set's open count; it is taken at open and release,
  * never on ioctl.  A set's update_lock serializes its profile writers; the
@@ -25,25 +32,53 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
+#include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>		/* kvmalloc() before 5.16 */
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "nvm.h"
+#include "sets.h"
+#include "nvmediate.h"
 
 char *nvm_sets_param = "";
 module_param_named(sets, nvm_sets_param, charp, 0444);
 MODULE_PARM_DESC(sets,
 		 "Node sets to create at load besides the default one: name:cap+cap,name2:cap,... (caps: compute utility graphics video profiling fabric-imex rdma, none, all; default compute+utility)");
 
+unsigned int nvm_num_gpus = 8;
+module_param_named(num_gpus, nvm_num_gpus, uint, 0444);
+MODULE_PARM_DESC(num_gpus, "Number of mediated GPU nodes /dev/nvproxy0.. (default 8, max 254)");
+
+bool nvm_audit;
+module_param_named(audit, nvm_audit, bool, 0444);
+MODULE_PARM_DESC(audit,
+		 "Forward the calls the validator would refuse, and log each (ratelimited) with the rule (default N: refuse)");
+
+bool nvm_allow_root;
+module_param_named(allow_root, nvm_allow_root, bool, 0444);
+MODULE_PARM_DESC(allow_root,
+		 "Forward the driver's administrator-only calls for callers with CAP_SYS_ADMIN (default N: refuse them with EPERM)");
+
+bool nvm_allow_finn;
+module_param_named(allow_finn, nvm_allow_finn, bool, 0444);
+MODULE_PARM_DESC(allow_finn,
+		 "Forward RM controls with FINN-serialized params (default N: refuse with EPERM)");
+
+bool nvm_allow_gss;
+module_param_named(allow_gss, nvm_allow_gss, bool, 0444);
+MODULE_PARM_DESC(allow_gss, "Forward GSS-legacy RM controls (default N: refuse with EPERM)");
+
+NVM_DEFINE_STATIC_SRCU(nvm_profile_srcu);
 static DEFINE_MUTEX(nvm_sets_lock);
 static struct nvm_set *nvm_sets[NVM_MAX_SETS];
 static struct kobject *nvm_top_kobj;
 static struct kobject *nvm_sets_kobj;
+static dev_t nvm_devt;
 
 #define to_nvm_set(k) container_of(k, struct nvm_set, kobj)
 
@@ -383,6 +418,88 @@ static NVM_KTYPE_CONST struct kobj_type nvm_set_ktype = {
 	.default_groups = nvm_set_groups,
 };
 
+static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
+{
+	if (mode)
+		*mode = 0666;
+	return NULL;
+}
+
+static struct class nvm_class_struct = {
+	.name		= "nvmediate",
+	NVM_CLASS_OWNER
+	.devnode	= nvm_devnode,
+};
+static struct class *const nvm_class = &nvm_class_struct;
+
+/**
+ * nvm_set_add_nodes() - create the device nodes of a set
+ * @set: the set; index 0 is the default set (/dev/nvproxy*)
+ *
+ * Return: 0 or a negative errno; nothing is left created on failure.
+ */
+static int nvm_set_add_nodes(struct nvm_set *set)
+{
+	unsigned int base = set->index * NVM_MINORS;
+	struct device *dev;
+	unsigned int i = 0;
+	int ret;
+
+	if (set->index)
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL),
+				    NULL, "nvmediate!%s!nvidiactl", set->name);
+	else
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
+				    NVM_NODE_NAME_CTL);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	if (set->index)
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM),
+				    NULL, "nvmediate!%s!nvidia-uvm", set->name);
+	else
+		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM), NULL,
+				    NVM_NODE_NAME_UVM);
+	if (IS_ERR(dev)) {
+		ret = PTR_ERR(dev);
+		goto err_devices;
+	}
+	for (i = 0; i < nvm_num_gpus; i++) {
+		if (set->index)
+			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + i), NULL,
+					    "nvmediate!%s!nvidia%u", set->name, i);
+		else
+			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), i), NULL,
+					    NVM_NODE_NAME_CTL "%u", i);
+		if (IS_ERR(dev)) {
+			ret = PTR_ERR(dev);
+			goto err_devices;
+		}
+	}
+	return 0;
+
+err_devices:
+	while (i--)
+		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
+	return ret;
+}
+
+/**
+ * nvm_set_del_nodes() - remove the device nodes of a set
+ * @set: the set
+ */
+static void nvm_set_del_nodes(struct nvm_set *set)
+{
+	unsigned int base = set->index * NVM_MINORS;
+	unsigned int i;
+
+	for (i = 0; i < nvm_num_gpus; i++)
+		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
+	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
+}
+
 /*
  * a-z, 0-9, '-', '_'; not starting with '-' (a path, an option), ending
  * with a letter or digit so that "set-NAME" is a valid CDI device class.
@@ -442,7 +559,7 @@ static int nvm_set_create(const char *name, u32 caps)
 	ret = kobject_init_and_add(&set->kobj, &nvm_set_ktype, nvm_sets_kobj, "%s", name);
 	if (ret)
 		goto err_kobj;
-	ret = nvm_node_add_set(set);
+	ret = nvm_set_add_nodes(set);
 	if (ret)
 		goto err_kobj;
 	nvm_sets[i] = set;
@@ -471,7 +588,7 @@ static int nvm_set_remove(const char *name)
 	if (set->nopen)
 		return -EBUSY;
 	nvm_sets[set->index] = NULL;
-	nvm_node_del_set(set);
+	nvm_set_del_nodes(set);
 	kobject_del(&set->kobj);
 	kobject_put(&set->kobj);
 	return 0;
@@ -551,7 +668,7 @@ static void nvm_sets_remove_all(void)
 		if (!set)
 			continue;
 		nvm_sets[i] = NULL;
-		nvm_node_del_set(set);
+		nvm_set_del_nodes(set);
 		kobject_del(&set->kobj);
 		kobject_put(&set->kobj);
 	}
@@ -561,17 +678,26 @@ static void nvm_sets_remove_all(void)
 /**
  * nvm_sets_init() - the default set, the sets of the module parameter, and
  * /sys/kernel/nvmediate
+ * @devt: the first of the device numbers node.c registered for every set
+ * @groups: the attributes of /sys/class/nvmediate (abi.c, stats.c)
  *
  * Return: 0 or a negative errno; nothing is left on failure.
  */
-int nvm_sets_init(void)
+int nvm_sets_init(dev_t devt, const struct attribute_group **groups)
 {
 	char *specs, *p, *spec;
 	int ret;
 
+	nvm_devt = devt;
+	nvm_class->class_groups = groups;
+	ret = class_register(nvm_class);
+	if (ret)
+		return ret;
 	nvm_top_kobj = kobject_create_and_add("nvmediate", kernel_kobj);
-	if (!nvm_top_kobj)
-		return -ENOMEM;
+	if (!nvm_top_kobj) {
+		ret = -ENOMEM;
+		goto err_class;
+	}
 	nvm_sets_kobj = kobject_create_and_add("sets", nvm_top_kobj);
 	if (!nvm_sets_kobj) {
 		ret = -ENOMEM;
@@ -609,6 +735,8 @@ err_sets:
 	kobject_put(nvm_sets_kobj);
 err_top:
 	kobject_put(nvm_top_kobj);
+err_class:
+	class_unregister(nvm_class);
 	return ret;
 }
 
@@ -623,4 +751,83 @@ void nvm_sets_exit(void)
 	sysfs_remove_group(nvm_top_kobj, &nvm_top_group);
 	kobject_put(nvm_sets_kobj);
 	kobject_put(nvm_top_kobj);
+	class_unregister(nvm_class);
+}
+
+/**
+ * nvm_profile_enter() - the profile deciding a call of @nf
+ * @nf: the mediated file
+ * @idx: set to the SRCU read-side index for nvm_profile_exit()
+ *
+ * The profile stays valid until nvm_profile_exit(); the caller may sleep.
+ *
+ * Return: the profile of the set @nf was opened on.
+ */
+const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
+	__acquires(nvm_profile_srcu)
+{
+	*idx = srcu_read_lock(&nvm_profile_srcu);
+	return srcu_dereference(nf->set->profile, &nvm_profile_srcu);
+}
+
+/**
+ * nvm_profile_exit() - end the use of a profile nvm_profile_enter() gave
+ * @idx: its index
+ */
+void nvm_profile_exit(int idx)
+	__releases(nvm_profile_srcu)
+{
+	srcu_read_unlock(&nvm_profile_srcu, idx);
+}
+
+/**
+ * nvm_profile_replace() - publish a new profile for a set
+ * @set: the set; its update_lock is held by the caller
+ * @p: the new profile, or NULL to take the set's away (removal); owned by
+ *	the set from now on
+ *
+ * Calls already being validated finish with the old profile; every call
+ * that starts after this returns uses @p.
+ *
+ * Return: the old profile, for nvm_profile_retire() once update_lock is
+ * released; NULL when the set had none.
+ */
+struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
+{
+	return rcu_replace_pointer(set->profile, p, lockdep_is_held(&set->update_lock));
+}
+
+/**
+ * nvm_profile_retire() - free a replaced profile once no reader holds it
+ * @old: from nvm_profile_replace(), or NULL
+ *
+ * Waits for the calls being validated; call it with no lock held, so that
+ * no other writer waits with it.
+ */
+void nvm_profile_retire(struct nvm_profile *old)
+{
+	if (!old)
+		return;
+	synchronize_srcu(&nvm_profile_srcu);
+	kfree(old);
+}
+
+/**
+ * nvm_node_name() - the name of a file's node under /dev, for logs
+ * @nf: the mediated file
+ * @buf: output
+ * @len: size of @buf
+ */
+void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len)
+{
+	static const char *const dflt[] = { "nvproxy", "nvproxy", "nvproxy-uvm" };
+	static const char *const named[] = { "nvidiactl", "nvidia", "nvidia-uvm" };
+
+	if (!nf->set->index)
+		snprintf(buf, len, nf->kind == NVM_NODE_GPU ? "%s%u" : "%s", dflt[nf->kind],
+			 nf->gpu);
+	else if (nf->kind == NVM_NODE_GPU)
+		snprintf(buf, len, "nvmediate/%s/%s%u", nf->set->name, named[nf->kind], nf->gpu);
+	else
+		snprintf(buf, len, "nvmediate/%s/%s", nf->set->name, named[nf->kind]);
 }

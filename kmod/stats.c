@@ -30,7 +30,12 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
-#include "nvm.h"
+#include "stats.h"
+#include "abi.h"
+#include "driver.h"
+#include "policy.h"
+#include "sets.h"
+#include "validate.h"
 #include "nvmediate.h"
 #include "nvabi_tables.h"
 
@@ -104,48 +109,6 @@ static void nvm_cgroup_path(char *buf, size_t len)
 #else
 	strscpy(buf, "/", len);
 #endif
-}
-
-/*
- * The name the driver's sources give @nr in the descriptor of @range
- * (abi/generated/: NV_ESC_*, a control's params type, the class, UVM_*),
- * or NULL when the descriptor has no entry or no name for it.
- */
-static const char *nvm_abi_name(enum nvm_family family, u32 nr, const struct nvm_range *range)
-{
-	const struct nvabi_range *r = range ? range->abi : NULL;
-	unsigned int abi = r ? r->abi : 0;
-	const char *name = NULL;
-
-	switch (family) {
-	case NVM_FAM_ESCAPE: {
-		const struct nvabi_esc *e = nvm_abi_esc(nr, abi);
-
-		name = e ? nvabi_esc_names[e - nvabi_escs] : NULL;
-		break;
-	}
-	case NVM_FAM_CTRL: {
-		const struct nvabi_ctrl *e = nvm_abi_ctrl(nr, abi);
-
-		name = e ? nvabi_ctrl_names[e - nvabi_ctrls] : NULL;
-		break;
-	}
-	case NVM_FAM_ALLOC: {
-		const struct nvabi_class *e = nvm_abi_class(nr, abi);
-
-		name = e ? nvabi_class_names[e - nvabi_classes] : NULL;
-		break;
-	}
-	case NVM_FAM_UVM: {
-		const struct nvabi_uvm *e = nvm_abi_uvm(nr, abi);
-
-		name = e ? nvabi_uvm_names[e - nvabi_uvms] : NULL;
-		break;
-	}
-	default:
-		break;
-	}
-	return name && *name ? name : NULL;
 }
 
 static DEFINE_RATELIMIT_STATE(nvm_log_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);

@@ -7,7 +7,9 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 
-#include "nvm.h"
+#include "uvm.h"
+#include "abi.h"
+#include "policy.h"
 #include "nvabi_tables.h"
 
 /*
@@ -17,7 +19,7 @@
  */
 static int nvm_uvm_unknown_err(unsigned int abi)
 {
-	switch (abi < NVABI_NR_ABIS ? nvabi_abi_uvm_unknown[abi] : NVABI_UVM_UNKNOWN_NONE) {
+	switch (nvm_abi_uvm_unknown(abi)) {
 	case NVABI_UVM_UNKNOWN_EINVAL:
 		return -EINVAL;
 	case NVABI_UVM_UNKNOWN_ENOSYS:
@@ -49,7 +51,7 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	v->number = c->nr;
 	if (!e)
 		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-unknown");
-	v->fds = &nvabi_fds[e->fd];
+	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	v->payload_size = e->size;
 	if (e->node != NVABI_NODE_UVM)

@@ -5,13 +5,13 @@
  * (abi/generated/) and the policy of the module parameters, before
  * node.c forwards it; a refused call never reaches the driver.
  *
- * One table-driven check per family (escape.c, ctrl.c, alloc.c, uvm.c),
- * each a pure function of a kernel copy of the payload, so that KUnit can
- * test the decisions without user memory.  This file is the only part of
- * the validator that touches user memory: it copies the top-level payload
- * once, unwraps NV_ESC_IOCTL_XFER_CMD, checks that nested params are
- * readable at the size the table gives, and writes the driver's status
- * into a payload the validator answers itself.
+ * The decision itself is pure (decide.c, with one table-driven check per
+ * family: escape.c, ctrl.c, alloc.c, uvm.c), so that KUnit tests the very
+ * function called here without user memory.  This file is the only part
+ * of the validator that touches user memory: it copies the top-level
+ * payload and XFER's header once, checks that nested params are readable
+ * at the size the table gives, and writes the driver's status into a
+ * payload the validator answers itself.
  *
  * The kernel copy stays with the request (struct nvm_req) after the
  * checks: node.c hands exactly those bytes to the driver from the bounce
@@ -53,134 +53,23 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "nvm.h"
+#include "validate.h"
+#include "abi.h"
+#include "decide.h"
+#include "policy.h"
+#include "sets.h"
 #include "nvabi_lookup.h"
 
-/* Lookups of the generated tables for one ABI (nvabi_lookup.h). */
-NVABI_DEFINE_LOOKUP(, nvm_abi_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
-NVABI_DEFINE_LOOKUP(, nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
-NVABI_DEFINE_LOOKUP(, nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
-NVABI_DEFINE_LOOKUP(, nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
-
-/**
- * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi
- * @abi: ABI number
- *
- * Return: the layout; never NULL.
- */
-const struct nvabi_rmlayout *nvm_abi_rmlayout(unsigned int abi)
-{
-	if (abi >= NVABI_NR_ABIS)
-		abi = 0;
-	return &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
-}
-
-/**
- * nvm_refuse() - record a refusal answered with an errno
- * @v: the verdict
- * @err: negative errno user space sees
- * @rule: the check that refused
- *
- * Return: false, for "return nvm_refuse(...)" in a check.
- */
-bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule)
-{
-	v->err = err;
-	v->rule = rule;
-	return false;
-}
-
-/**
- * nvm_answer() - record a refusal the driver answers in the payload
- * @v: the verdict
- * @status: NV_STATUS written at @off; the ioctl returns 0
- * @off: byte offset of the status field in the checked payload
- * @rule: the check that refused
- *
- * Return: false.
- */
-bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off, const char *rule)
-{
-	v->err = 0;
-	v->status = status;
-	v->status_off = off;
-	v->rule = rule;
-	return false;
-}
-
-/**
- * nvm_priv_check() - the default policy for an entry's privilege
- * @priv: NVABI_PRIV_* of the entry
- * @policy: NVM_POLICY_* of the caller
- * @v: set to a refusal when the policy refuses
- * @rule: the rule's name for a refusal of an administrator-only entry
- *
- * Entries any user may call pass (and those whose privilege the release
- * does not encode: the driver checks them itself); administrator-only
- * entries pass only with %NVM_POLICY_ROOT; kernel-only, RM-internal and
- * no-caller entries never.
- *
- * Return: true when the entry may be called.
- */
-bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *v,
-		    const char *rule)
-{
-	switch (priv) {
-	case NVABI_PRIV_UNKNOWN:
-	case NVABI_PRIV_USER:
-		return true;
-	case NVABI_PRIV_ROOT:
-		if (policy & NVM_POLICY_ROOT)
-			return true;
-		return nvm_refuse(v, -EPERM, rule);
-	default:
-		return nvm_refuse(v, -EPERM, "kernel-only");
-	}
-}
-
-/**
- * nvm_decide_payload() - the checks that read an escape's payload
- * @c: the call; @c->payload holds @c->size bytes
- * @v: verdict, filled in
- *
- * Return: true when the call may be forwarded.
- */
-bool nvm_decide_payload(const struct nvm_call *c, struct nvm_verdict *v)
-{
-	if (c->nr == NVM_NV_ESC_RM_CONTROL)
-		return nvm_ctrl_decide(c, v);
-	if (c->nr == NVM_NV_ESC_RM_ALLOC)
-		return nvm_alloc_decide(c, v);
-	return true;
-}
-
-/**
- * nvm_decide() - every check of an escape, on a kernel copy (pure)
- * @c: the call, its payload already in kernel memory
- * @v: verdict, filled in
- *
- * The validator makes the same two steps with the copy in between; this
- * composition is what the KUnit suite tests.
- *
- * Return: true when the call may be forwarded.
- */
-bool nvm_decide(const struct nvm_call *c, struct nvm_verdict *v)
-{
-	memset(v, 0, sizeof(*v));
-	return nvm_esc_decide(c, v) && nvm_decide_payload(c, v);
-}
-
-/* The knobs of the file's profile (the module parameters without one). */
+/* The knobs of the file's profile that depend on the caller. */
 static unsigned int nvm_policy(const struct nvm_profile *prof)
 {
-	bool root = prof ? prof->allow_root : nvm_allow_root;
 	unsigned int p = 0;
 
-	if (root && capable(CAP_SYS_ADMIN))
+	if (prof->allow_root && capable(CAP_SYS_ADMIN))
 		p |= NVM_POLICY_ROOT;
-	if (prof ? prof->allow_finn : nvm_allow_finn)
+	if (prof->allow_finn)
 		p |= NVM_POLICY_FINN;
-	if (prof ? prof->allow_gss : nvm_allow_gss)
+	if (prof->allow_gss)
 		p |= NVM_POLICY_GSS;
 	return p;
 }
@@ -209,52 +98,33 @@ void nvm_req_free(struct nvm_req *req)
 	req->kbuf = NULL;
 }
 
-/**
- * struct nvm_fetched - the user memory of a call, read before the decisions
- *	and written after them
- * @hdr_err: XFER's header could not be read (-EFAULT), else 0
- * @payload_err: the payload copy's error; 1 when it was not copied
- * @answer_at: where the status of an answer goes, or NULL
- * @answer: that status
- * @readable: user address of nested params that must be readable
- * @readable_size: their size
- * @readable_rule: the rule refusing them when they are not; NULL when
- *	nothing is to be checked
- */
-struct nvm_fetched {
-	int hdr_err;
-	int payload_err;
-	void __user *answer_at;
-	u32 answer;
-	u64 readable;
-	u32 readable_size;
-	const char *readable_rule;
-};
-
 /*
  * Copy what the decisions of an escape will read: XFER's header and the
  * payload at the size the call gives (at most 16 KiB: the ioctl's 14-bit
- * size, or XFER's inner size, which is refused above 16384).
+ * size, or XFER's inner size, which is refused above 16384).  @c gets the
+ * header, the copy and the errors of both; @req the caller's address of
+ * the payload.
  */
-static void nvm_fetch(struct nvm_req *req, struct nvm_fetched *f)
+static void nvm_fetch(struct nvm_req *req, struct nvm_call *c)
 {
-	unsigned int nr = _IOC_NR(req->cmd), size = _IOC_SIZE(req->cmd);
+	unsigned int size = c->size;
 	void __user *arg = req->arg;
 
-	f->payload_err = 1;
-	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC)
-		return;
-	if (nr == NVM_NV_ESC_XFER && size == sizeof(req->xfer_hdr)) {
+	c->payload_err = 1;
+	if (c->nr == NVM_NV_ESC_XFER && size == sizeof(req->xfer_hdr)) {
 		if (copy_from_user(&req->xfer_hdr, arg, sizeof(req->xfer_hdr))) {
-			f->hdr_err = -EFAULT;
+			c->hdr_err = -EFAULT;
 			return;
 		}
+		c->hdr = &req->xfer_hdr;
 		size = req->xfer_hdr.size;
 		arg = u64_to_user_ptr(req->xfer_hdr.ptr);
 		if (size > NVM_NV_MAX_IOCTL_SIZE)
 			return;
 	}
-	f->payload_err = nvm_copy_in(req, arg, size);
+	req->payload = arg;
+	c->payload_err = nvm_copy_in(req, arg, size);
+	c->payload = req->kbuf;
 }
 
 /*
@@ -291,153 +161,6 @@ static int nvm_report_set(struct nvm_report *rep, const struct nvm_call *c,
 	return ret;
 }
 
-/* A refusal found outside the decisions: a payload that cannot be read. */
-static int nvm_report_fault(struct nvm_report *rep, const struct nvm_call *c,
-			    struct nvm_verdict *v, int err, const char *rule)
-{
-	nvm_refuse(v, err, rule);
-	return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, err);
-}
-
-/*
- * Refuse, or in the profile's audit mode record and forward (stats.c logs
- * either).
- */
-static int nvm_verdict_apply(const struct nvm_file *nf, const struct nvm_call *c,
-			     const struct nvm_verdict *v, void __user *payload,
-			     struct nvm_report *rep, struct nvm_fetched *f)
-{
-	if (c->prof ? c->prof->audit : nvm_audit) {
-		if (nf->set)
-			nvm_record_add(&nf->set->rec, v);
-		return nvm_report_set(rep, c, v, NVM_OUT_AUDITED, 0);
-	}
-	if (v->err)
-		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, v->err);
-	if (v->status_off + sizeof(u32) > c->size)
-		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EINVAL);
-	/* Written by nvm_validate_finish(), outside the read side. */
-	f->answer_at = payload + v->status_off;
-	f->answer = v->status;
-	return nvm_report_set(rep, c, v, NVM_OUT_ANSWERED, NVM_ANSWERED);
-}
-
-static unsigned int nvm_file_abi(const struct nvm_file *nf)
-{
-	const struct nvabi_range *r = nf->range ? nf->range->abi : NULL;
-
-	return r ? r->abi : 0;
-}
-
-static int nvm_validate_uvm(const struct nvm_file *nf, const struct nvm_profile *prof,
-			    struct nvm_req *req, struct nvm_report *rep, struct nvm_fetched *f)
-{
-	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
-			      .nr = req->cmd };
-	struct nvm_verdict v = { };
-	u32 size;
-
-	req->nr = req->cmd;
-	if (!nvm_uvm_decide(&c, &v, &size)) {
-		req->verdict = v;
-		return nvm_verdict_apply(nf, &c, &v, req->arg, rep, f);
-	}
-	req->size = size;
-	req->verdict = v;
-	c.size = size;
-	f->readable = (u64)(uintptr_t)req->arg;
-	f->readable_size = size;
-	f->readable_rule = "uvm-unreadable";
-	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
-}
-
-/*
- * A refusal: its answer, or 0 when the profile audits (then the call goes
- * on to the driver, and the checks after this one are skipped, but the
- * payload is still unwrapped and copied so that it is forwarded as any
- * other call: from the bounce, with its fd plan).
- */
-static int nvm_refused(const struct nvm_file *nf, const struct nvm_call *c,
-		       const struct nvm_verdict *v, void __user *payload,
-		       struct nvm_report *rep, struct nvm_fetched *f, bool *audited)
-{
-	int ret = nvm_verdict_apply(nf, c, v, payload, rep, f);
-
-	if (!ret)
-		*audited = true;
-	return ret;
-}
-
-static int nvm_validate_esc(const struct nvm_file *nf, const struct nvm_profile *prof,
-			    struct nvm_req *req, struct nvm_report *rep, struct nvm_fetched *f)
-{
-	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind, .prof = prof,
-			      .policy = nvm_policy(prof), .nr = _IOC_NR(req->cmd),
-			      .size = _IOC_SIZE(req->cmd) };
-	struct nvm_verdict v = { };
-	void __user *arg = req->arg;
-	bool audited = false;
-	int ret;
-
-	/* The driver reads only the number; nvmediate refuses other types. */
-	if (_IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
-		nvm_refuse(&v, -EINVAL, "esc-unknown");
-		/* Not the driver's ioctl: forwarded untouched when audited. */
-		return nvm_verdict_apply(nf, &c, &v, arg, rep, f);
-	}
-	if (!nvm_esc_decide(&c, &v)) {
-		ret = nvm_refused(nf, &c, &v, arg, rep, f, &audited);
-		if (ret)
-			return ret;
-	}
-
-	if (c.nr == NVM_NV_ESC_XFER && c.size == sizeof(req->xfer_hdr)) {
-		if (f->hdr_err)
-			return nvm_report_fault(rep, &c, &v, f->hdr_err, "esc-unreadable");
-		c.nr = req->xfer_hdr.cmd;
-		c.size = req->xfer_hdr.size;
-		c.xfer = true;
-		req->xfer = true;
-		arg = u64_to_user_ptr(req->xfer_hdr.ptr);
-		/* The driver answers an inner size over 16384 with -EINVAL. */
-		if (c.size > NVM_NV_MAX_IOCTL_SIZE) {
-			nvm_refuse(&v, -EINVAL, "xfer-size");
-			return nvm_verdict_apply(nf, &c, &v, arg, rep, f);
-		}
-		if (!audited && !nvm_esc_decide(&c, &v)) {
-			ret = nvm_refused(nf, &c, &v, arg, rep, f, &audited);
-			if (ret)
-				return ret;
-		}
-	}
-	req->nr = c.nr;
-	req->size = c.size;
-	req->payload = arg;
-
-	/* Copied by nvm_fetch() at this very size and address. */
-	ret = f->payload_err;
-	if (WARN_ON_ONCE(ret > 0))
-		ret = -EFAULT;
-	if (ret)
-		return nvm_report_fault(rep, &c, &v, ret,
-					ret == -EFAULT ? "esc-unreadable" : "nomem");
-	c.payload = req->kbuf;
-	if (!audited && !nvm_decide_payload(&c, &v)) {
-		ret = nvm_refused(nf, &c, &v, arg, rep, f, &audited);
-		if (ret)
-			return ret;
-	}
-	/* What the fd plan reads: the entry matched last, and its payload. */
-	req->verdict = v;
-	if (audited)
-		return 0;
-	f->readable = v.nested;
-	f->readable_size = v.nested_size;
-	f->readable_rule = v.family == NVM_FAM_CTRL ? "ctrl-params-unreadable" :
-			   "class-params-unreadable";
-	return nvm_report_set(rep, &c, &v, NVM_OUT_FORWARDED, 0);
-}
-
 /* A call refused because memory it names cannot be read. */
 static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int err)
 {
@@ -448,22 +171,86 @@ static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int e
 	return err;
 }
 
+/**
+ * struct nvm_after - the user memory a verdict still needs, outside the
+ *	profile's read side
+ * @answer_at: where the status of an answer goes, or NULL
+ * @answer: that status
+ * @readable: user address of nested params that must be readable
+ * @readable_size: their size
+ * @readable_rule: the rule refusing them when they are not; NULL when
+ *	nothing is to be checked
+ */
+struct nvm_after {
+	void __user *answer_at;
+	u32 answer;
+	u64 readable;
+	u32 readable_size;
+	const char *readable_rule;
+};
+
+/*
+ * Act on a decision: forward, refuse, answer in the payload, or (audited)
+ * record the refusal and forward; stats.c logs and counts each.
+ */
+static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struct nvm_call *c,
+		     const struct nvm_verdict *v, bool forward, struct nvm_report *rep,
+		     struct nvm_after *after)
+{
+	req->nr = c->nr;
+	req->size = c->size;
+	req->xfer = c->xfer;
+	req->verdict = *v;
+	if (v->audited) {
+		nvm_record_add(&nf->set->rec, v);
+		return nvm_report_set(rep, c, v, NVM_OUT_AUDITED, 0);
+	}
+	if (forward) {
+		after->readable = v->nested;
+		after->readable_size = v->nested_size;
+		if (c->kind == NVM_NODE_UVM) {
+			after->readable = (u64)(uintptr_t)req->arg;
+			after->readable_size = c->size;
+			after->readable_rule = "uvm-unreadable";
+		} else {
+			after->readable_rule = v->family == NVM_FAM_CTRL ?
+					       "ctrl-params-unreadable" : "class-params-unreadable";
+		}
+		return nvm_report_set(rep, c, v, NVM_OUT_FORWARDED, 0);
+	}
+	if (v->err)
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, v->err);
+	if (v->status_off + sizeof(u32) > c->size)
+		return nvm_report_set(rep, c, v, NVM_OUT_REFUSED, -EINVAL);
+	/* Written by nvm_validate_finish(), outside the read side. */
+	after->answer_at = req->payload + v->status_off;
+	after->answer = v->status;
+	return nvm_report_set(rep, c, v, NVM_OUT_ANSWERED, NVM_ANSWERED);
+}
+
+static unsigned int nvm_file_abi(const struct nvm_file *nf)
+{
+	const struct nvabi_range *r = nf->range ? nf->range->abi : NULL;
+
+	return r ? r->abi : 0;
+}
+
 /*
  * The user memory a verdict still needs, outside the profile's read side:
  * the status of an answer, and the readability of nested params (an
  * NVOS64's rights mask: nvm_validate()).
  */
-static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *rep, int ret)
+static int nvm_validate_finish(const struct nvm_after *after, struct nvm_report *rep, int ret)
 {
-	if (ret == NVM_ANSWERED && f->answer_at &&
-	    copy_to_user(f->answer_at, &f->answer, sizeof(f->answer))) {
+	if (ret == NVM_ANSWERED && after->answer_at &&
+	    copy_to_user(after->answer_at, &after->answer, sizeof(after->answer))) {
 		rep->outcome = NVM_OUT_REFUSED;
 		return -EFAULT;
 	}
-	if (ret || !f->readable_rule)
+	if (ret || !after->readable_rule)
 		return ret;
-	ret = nvm_check_readable(f->readable, f->readable_size);
-	return ret ? nvm_report_unreadable(rep, f->readable_rule, ret) : 0;
+	ret = nvm_check_readable(after->readable, after->readable_size);
+	return ret ? nvm_report_unreadable(rep, after->readable_rule, ret) : 0;
 }
 
 /**
@@ -475,6 +262,10 @@ static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *r
  *	with nvm_req_free() whatever this returns)
  * @rep: filled in with what became of the call, on every path (stats.c)
  *
+ * Copies the call's memory, takes the decision (decide.c) under the
+ * profile's read side, then writes an answer or checks nested params
+ * readable.
+ *
  * Return: 0 to forward the call; %NVM_ANSWERED when the validator answered
  * it in the payload (the ioctl returns 0 without reaching the driver); a
  * negative errno to return without forwarding (see the file comment).
@@ -483,19 +274,42 @@ static int nvm_validate_finish(const struct nvm_fetched *f, struct nvm_report *r
  */
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep)
 {
-	struct nvm_fetched f = { .payload_err = 1 };
+	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind };
 	const struct nvm_profile *prof;
+	struct nvm_after after = { };
+	struct nvm_verdict v;
+	bool forward;
 	int idx, ret;
 
-	if (nf->kind != NVM_NODE_UVM)
-		nvm_fetch(req, &f);
+	req->payload = req->arg;
+	if (nf->kind == NVM_NODE_UVM) {
+		c.nr = req->cmd;
+	} else {
+		c.nr = _IOC_NR(req->cmd);
+		c.size = _IOC_SIZE(req->cmd);
+		if (_IOC_TYPE(req->cmd) == NVM_NV_IOCTL_MAGIC)
+			nvm_fetch(req, &c);
+	}
+
 	prof = nvm_profile_enter(nf, &idx);
-	if (nf->kind == NVM_NODE_UVM)
-		ret = nvm_validate_uvm(nf, prof, req, rep, &f);
-	else
-		ret = nvm_validate_esc(nf, prof, req, rep, &f);
+	c.prof = prof;
+	c.policy = nvm_policy(prof);
+	if (c.kind != NVM_NODE_UVM && _IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
+		/*
+		 * The driver reads only the number; nvmediate refuses other
+		 * types, and forwards them untouched when audited.
+		 */
+		memset(&v, 0, sizeof(v));
+		nvm_refuse(&v, -EINVAL, "esc-unknown");
+		v.audited = prof->audit;
+		forward = false;
+	} else {
+		forward = nvm_decide(&c, &v);
+	}
+	ret = nvm_apply(nf, req, &c, &v, forward, rep, &after);
 	nvm_profile_exit(idx);
-	ret = nvm_validate_finish(&f, rep, ret);
+
+	ret = nvm_validate_finish(&after, rep, ret);
 	/*
 	 * The rights mask of an NVOS64 that goes to the driver, audited ones
 	 * included: read here for the bounce area, so that the driver copies

@@ -10,7 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "nvm.h"
+#include "version.h"
 
 #define NVM_VERSION_PART_MAX	((1U << NVM_VERSION_PART_BITS) - 1)
 

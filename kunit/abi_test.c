@@ -2,14 +2,11 @@
 /*
  * nvmediate: KUnit suite for the ABI selection built from the generated
  * tables.  Included by kunit_main.c, which supplies the driver-version
- * and module-parameter doubles below.
+ * double below; the tests set abi.c's own module parameters.
  */
 
 static struct nvm_version nvm_test_drv_version;
 static int nvm_test_drv_ret;
-
-char *nvm_force_version = "";
-bool nvm_accept_outside;
 
 int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source)
 {

@@ -128,7 +128,7 @@ static void fdplan_test_uvm(struct kunit *test)
 {
 	unsigned int abi = nvm_test_param_abi(test), k;
 	static const unsigned int cmds[] = { 25, 27, 33, 37, 75, 78 };
-	struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM };
+	struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .prof = nvm_test_all };
 	struct nvm_verdict v;
 	u32 size;
 
@@ -199,5 +199,7 @@ static struct kunit_case nvm_fdplan_cases[] = {
 
 static struct kunit_suite nvm_fdplan_suite = {
 	.name = "nvmediate_fdplan",
+	.suite_init = nvm_test_all_init,
+	.suite_exit = nvm_test_all_exit,
 	.test_cases = nvm_fdplan_cases,
 };

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 
 #undef pr_fmt
+#include "../kmod/bounce.h"
 #include "../kmod/fdctx.c"
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,7 +28,8 @@
 #include "../kmod/abi.c"
 #include "abi_test.c"
 #undef pr_fmt
-#include "../kmod/validate.c"
+#include "../kmod/verdict.c"
+#include "../kmod/decide.c"
 #include "../kmod/escape.c"
 #include "../kmod/ctrl.c"
 #include "../kmod/alloc.c"
@@ -45,7 +47,7 @@
 static const struct file_operations nvm_test_fops = { .owner = THIS_MODULE };
 static const struct file_operations nvm_test_backing_fops = { .owner = THIS_MODULE };
 
-struct nvm_file *nvm_file_of(struct file *file)
+static struct nvm_file *nvm_file_of(struct file *file)
 {
 	return file->f_op == &nvm_test_fops ? file->private_data : NULL;
 }
@@ -278,7 +280,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	nvm_fdctx_swap(caller);
 
 	/* No assertion may abort the test thread while a table is swapped in. */
-	ctx = nvm_fdctx_create(&plan);
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
 	if (IS_ERR(ctx)) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
 		goto out;
@@ -294,7 +296,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 
 	/* The driver wants a UVM file at 4: the control file is left out. */
 	plan.kinds[0] = BIT(NVM_NODE_UVM);
-	ctx = nvm_fdctx_create(&plan);
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
 	if (IS_ERR(ctx)) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
 		goto out;
@@ -306,7 +308,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 
 	plan.gpu_nodes = true;
 	plan.nfds = 0;
-	ctx = nvm_fdctx_create(&plan);
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
 	if (IS_ERR(ctx)) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
 		goto out;

@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: KUnit suite for the validator's decisions (escape.c, ctrl.c,
- * alloc.c, uvm.c through nvm_decide()), on kernel copies of payloads, over
+ * alloc.c, uvm.c through decide.c's nvm_decide(), the function the
+ * validator calls), on kernel copies of payloads, over
  * the generated descriptors of a sample of ABIs; and a randomized property
  * test against an oracle written here from the same tables.  Included by
  * kunit_main.c.
  */
 #include <linux/prandom.h>
-
-bool nvm_allow_root;
-bool nvm_allow_finn;
-bool nvm_allow_gss;
-bool nvm_audit;
+#include <linux/sort.h>
 
 #define NVM_TEST_ALL_POLICY	(NVM_POLICY_ROOT | NVM_POLICY_FINN | NVM_POLICY_GSS)
 #define NVM_TEST_PARAMS_PTR	0x7f0000001000ULL
@@ -84,13 +81,70 @@ static unsigned int nvm_test_alloc(void *buf, unsigned int abi, bool big, u32 hc
 	return big ? l->a64_size : l->a21_size;
 }
 
+/*
+ * A real profile that admits every entry of every table: all capabilities,
+ * and an allow entry for each number, so that the shape checks are tested
+ * through the decision production makes (decide.c) and only they refuse.
+ * Made once per suite (suite_init) and freed after it.
+ */
+static struct nvm_profile *nvm_test_all;
+
+static int nvm_test_key_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int nvm_test_all_init(struct kunit_suite *suite)
+{
+	struct nvm_profile *p = nvm_profile_alloc(NVABI_NR_ESCS + NVABI_NR_CTRLS +
+						  NVABI_NR_CLASSES + NVABI_NR_UVMS);
+	unsigned int i, n = 0, u = 0;
+
+	if (!p)
+		return -ENOMEM;
+	p->caps = NVM_CAP_ALL;
+	for (i = 0; i < NVABI_NR_ESCS; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_ESCAPE, nvabi_escs[i].nr);
+	for (i = 0; i < NVABI_NR_CTRLS; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_CTRL, nvabi_ctrls[i].cmd);
+	for (i = 0; i < NVABI_NR_CLASSES; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_ALLOC, nvabi_classes[i].hclass);
+	for (i = 0; i < NVABI_NR_UVMS; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_UVM, nvabi_uvms[i].cmd);
+	sort(p->allow, n, sizeof(p->allow[0]), nvm_test_key_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!u || p->allow[u - 1] != p->allow[i])
+			p->allow[u++] = p->allow[i];
+	p->nallow = u;
+	nvm_test_all = p;
+	return 0;
+}
+
+static void nvm_test_all_exit(struct kunit_suite *suite)
+{
+	kfree(nvm_test_all);
+	nvm_test_all = NULL;
+}
+
+/*
+ * The decision on an escape whose payload the validator copied: @payload
+ * holds its @size bytes.  XFER's inner payload is not modelled here (its
+ * cases are in validate_test_xfer()): it counts as unreadable.
+ */
 static bool nvm_test_decide(unsigned int abi, enum nvm_kind kind, unsigned int policy,
 			    unsigned int nr, unsigned int size, const void *payload,
 			    struct nvm_verdict *v)
 {
-	struct nvm_call c = { .abi = abi, .kind = kind, .policy = policy, .nr = nr,
-			      .size = size, .payload = payload };
+	struct nvm_call c = { .abi = abi, .kind = kind, .prof = nvm_test_all, .policy = policy,
+			      .nr = nr, .size = size, .payload = payload };
 
+	if (nr == NVM_NV_ESC_XFER && size == sizeof(struct nvm_xfer)) {
+		c.hdr = payload;
+		c.payload = NULL;
+		c.payload_err = -EFAULT;
+	}
 	return nvm_decide(&c, v);
 }
 
@@ -104,7 +158,11 @@ static bool nvm_test_user_priv(unsigned int priv)
 	return priv == NVABI_PRIV_USER || priv == NVABI_PRIV_UNKNOWN || priv == NVABI_PRIV_ROOT;
 }
 
-/* Every escape of the ABI: accepted at its size, refused at size +-1. */
+/*
+ * Every escape of the ABI: accepted at its size, refused at size +-1.  The
+ * escapes whose payload decides further (RM_CONTROL, RM_ALLOC, and XFER's
+ * inner escape) have cases of their own.
+ */
 static void validate_test_escape_sizes(struct kunit *test)
 {
 	unsigned int abi = nvm_test_param_abi(test), i, n = 0;
@@ -119,7 +177,7 @@ static void validate_test_escape_sizes(struct kunit *test)
 		bool ok;
 
 		if (!nvabi_set_has(e->set, abi) || e->nr == NVM_NV_ESC_RM_CONTROL ||
-		    e->nr == NVM_NV_ESC_RM_ALLOC)
+		    e->nr == NVM_NV_ESC_RM_ALLOC || e->nr == NVM_NV_ESC_XFER)
 			continue;
 		n++;
 		memset(buf, 0, size + 8);
@@ -284,7 +342,8 @@ static void validate_test_uvm_commands(struct kunit *test)
 	KUNIT_EXPECT_NE(test, nvabi_abi_uvm_unknown[abi], NVABI_UVM_UNKNOWN_NONE);
 	for (i = 0; i < NVABI_NR_UVMS; i++) {
 		const struct nvabi_uvm *e = &nvabi_uvms[i];
-		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .nr = e->cmd };
+		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .prof = nvm_test_all,
+				      .nr = e->cmd };
 		bool ok;
 
 		if (!nvabi_set_has(e->set, abi))
@@ -302,7 +361,8 @@ static void validate_test_uvm_commands(struct kunit *test)
 	KUNIT_EXPECT_GT(test, n, 30U);
 	/* UVM_RUN_TEST and the other test commands are not in any table. */
 	for (i = 200; i < 300; i++) {
-		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .nr = i };
+		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_UVM, .prof = nvm_test_all,
+				      .nr = i };
 
 		KUNIT_EXPECT_FALSE(test, nvm_uvm_decide(&c, &v, &size));
 		KUNIT_EXPECT_EQ(test, v.err, lacks);
@@ -395,8 +455,9 @@ static void validate_test_control_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
 	/* the same numbers inside XFER are checked the same way */
 	{
-		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_CTL, .nr = NVM_NV_ESC_XFER,
-				      .size = 16, .xfer = true, .payload = buf };
+		struct nvm_call c = { .abi = abi, .kind = NVM_NODE_CTL, .prof = nvm_test_all,
+				      .nr = NVM_NV_ESC_XFER, .size = 16, .xfer = true,
+				      .payload = buf };
 
 		KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
 		KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
@@ -663,6 +724,103 @@ static void validate_test_reports_family(struct kunit *test)
 			   "NV_ESC_RM_CONTROL");
 }
 
+/*
+ * The decision on XFER and under audit, from the copies nvm_fetch() hands
+ * it: XFER's header, the inner payload, or the errors reading them.
+ */
+static void validate_test_xfer_and_audit(struct kunit *test)
+{
+	unsigned int abi = nvm_test_abi_of("595.45.04"), size;
+	struct nvm_profile *audit = nvm_profile_alloc(0);
+	const struct nvabi_ctrl *e = nvm_abi_ctrl(0x205, abi);
+	struct nvm_xfer hdr;
+	struct nvm_verdict v;
+	struct nvm_call c;
+	u8 buf[64];
+
+	KUNIT_ASSERT_NOT_NULL(test, audit);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	size = nvm_test_ctl(buf, abi, 0x102, 0, NVM_TEST_PARAMS_PTR, 108);
+#define XFER(cmd_, size_) do {								\
+	hdr = (struct nvm_xfer){ .cmd = (cmd_), .size = (size_), .ptr = 0x1000 };	\
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_CTL, .prof = nvm_test_all,	\
+			       .nr = NVM_NV_ESC_XFER, .size = sizeof(hdr), .hdr = &hdr,	\
+			       .payload = buf };					\
+} while (0)
+	/* A control inside XFER: unwrapped, checked as a control, admitted. */
+	XFER(NVM_NV_ESC_RM_CONTROL, size);
+	KUNIT_EXPECT_TRUE_MSG(test, nvm_decide(&c, &v), "%s", v.rule);
+	KUNIT_EXPECT_TRUE(test, c.xfer);
+	KUNIT_EXPECT_EQ(test, c.nr, (unsigned int)NVM_NV_ESC_RM_CONTROL);
+	KUNIT_EXPECT_EQ(test, c.size, size);
+	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_CTRL);
+	KUNIT_EXPECT_EQ(test, v.number, 0x102U);
+	/* The inner escape's size is checked as a direct call's. */
+	XFER(NVM_NV_ESC_RM_CONTROL, size - 1);
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-size");
+	/* An inner size over 16384: -EINVAL, nothing copied. */
+	XFER(NVM_NV_ESC_RM_CONTROL, 16385);
+	c.payload = NULL;
+	c.payload_err = 1;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "xfer-size");
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	/* XFER's own size, 16: not unwrapped at any other. */
+	XFER(NVM_NV_ESC_RM_CONTROL, size);
+	c.size = sizeof(hdr) - 1;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-size");
+	KUNIT_EXPECT_FALSE(test, c.xfer);
+	c.size = sizeof(hdr) + 1;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-size");
+	/* XFER inside XFER. */
+	XFER(NVM_NV_ESC_XFER, sizeof(hdr));
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-xfer-nested");
+	/* The header or the inner payload could not be copied: -EFAULT. */
+	XFER(NVM_NV_ESC_RM_CONTROL, size);
+	c.hdr = NULL;
+	c.hdr_err = -EFAULT;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-unreadable");
+	KUNIT_EXPECT_EQ(test, v.err, -EFAULT);
+	XFER(NVM_NV_ESC_RM_CONTROL, size);
+	c.payload_err = -EFAULT;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-unreadable");
+#undef XFER
+
+	/* A profile that audits: what it refuses is kept, and the call goes on. */
+	audit->audit = true;
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_CTL, .prof = audit,
+			       .nr = NVM_NV_ESC_RM_CONTROL, .payload = buf };
+	c.size = nvm_test_ctl(buf, abi, e->cmd, 0, NVM_TEST_PARAMS_PTR, e->size);
+	KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_TRUE(test, v.audited);
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-profile");
+	KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
+	/* The same control without audit: answered in the payload. */
+	audit->audit = false;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_FALSE(test, v.audited);
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-profile");
+	/* Audited or not, a payload that could not be copied is refused. */
+	audit->audit = true;
+	c.payload_err = -EFAULT;
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_FALSE(test, v.audited);
+	KUNIT_EXPECT_EQ(test, v.err, -EFAULT);
+	/* A UVM command the profile lacks: audited, forwarded at its size. */
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_UVM, .prof = audit,
+			       .nr = 0x30000001 };
+	KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_TRUE(test, v.audited);
+	KUNIT_EXPECT_STREQ(test, v.rule, "uvm-profile");
+	kfree(audit);
+}
+
 static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE_PARAM(validate_test_escape_sizes, nvm_test_release_gen_params),
 	KUNIT_CASE_PARAM(validate_test_control_sizes, nvm_test_release_gen_params),
@@ -672,10 +830,13 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_alloc_rules),
 	KUNIT_CASE(validate_test_never_admits_what_oracle_refuses),
 	KUNIT_CASE(validate_test_reports_family),
+	KUNIT_CASE(validate_test_xfer_and_audit),
 	{}
 };
 
 static struct kunit_suite nvm_validate_suite = {
 	.name = "nvmediate_validate",
+	.suite_init = nvm_test_all_init,
+	.suite_exit = nvm_test_all_exit,
 	.test_cases = nvm_validate_cases,
 };

@@ -4,7 +4,7 @@
  * The capabilities that admit each call (docs/policy.md), sorted by
  * family, then number, for nvm_caps_find().
  */
-#include "nvm.h"
+#include "policy.h"
 
 const struct nvm_cap_entry nvm_cap_table[] = {
 	{ NVM_FAM_ESCAPE, 0x27, NVM_CAP_COMPUTE | NVM_CAP_UTILITY | NVM_CAP_GRAPHICS, "NV_ESC_RM_ALLOC_MEMORY" },

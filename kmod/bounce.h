@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: checked payloads placed where the caller cannot change them
+ * (bounce.c).
+ */
+#ifndef NVM_BOUNCE_H
+#define NVM_BOUNCE_H
+
+#include <linux/types.h>
+
+#define NVM_BOUNCE_MAX	(16 + 16384)	/* XFER header + the largest payload */
+#define NVM_BOUNCE_TOP	0x10000UL	/* 64 KiB: vm.mmap_min_addr of Debian, RHEL */
+
+/*
+ * Pages of the area below NVM_BOUNCE_TOP, from the second page up: 15 with
+ * 4 KiB pages, 3 with 16 KiB, none with 64 KiB (no bounce possible).
+ */
+#define nvm_bounce_pages(page_size)						\
+	((page_size) < NVM_BOUNCE_TOP ? (unsigned int)(NVM_BOUNCE_TOP / (page_size)) - 1 : 0U)
+
+struct nvm_bounce;
+
+/**
+ * struct nvm_bounce_call - one call's pages in the bounce area
+ * @b: the area
+ * @first: first page
+ * @n: number of pages
+ * @uaddr: user address of the first page
+ * @kaddr: kernel address of the first page
+ * @why: what failed, when nvm_bounce_get() failed
+ */
+struct nvm_bounce_call {
+	struct nvm_bounce *b;
+	unsigned int first;
+	unsigned int n;
+	unsigned long uaddr;
+	void *kaddr;
+	const char *why;
+};
+
+extern unsigned int nvm_bounce_mode;
+int nvm_bounce_init(void);
+void nvm_bounce_exit(void);
+int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len);
+bool nvm_bounce_written(const struct nvm_bounce_call *bc);
+void nvm_bounce_put(struct nvm_bounce_call *bc);
+
+#endif /* NVM_BOUNCE_H */

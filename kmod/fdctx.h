@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: running a call with a private fd table (fdctx.c).
+ */
+#ifndef NVM_FDCTX_H
+#define NVM_FDCTX_H
+
+#include <linux/fdtable.h>
+#include "fdplan.h"
+
+struct nvm_fdctx;
+
+/* The mediated state of a file, NULL for a file that is not mediated. */
+typedef struct nvm_file *(*nvm_mediated_fn)(struct file *file);
+
+struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated);
+int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin);
+void nvm_fdctx_leave(struct nvm_fdctx *ctx);
+void nvm_fdctx_destroy(struct nvm_fdctx *ctx);
+int nvm_fdctx_init(void);
+void nvm_fdctx_exit(void);
+
+/* Lower-level pieces, used by the above and by the KUnit suites. */
+struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd);
+int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file);
+struct files_struct *nvm_fdctx_files(struct nvm_fdctx *ctx);
+void nvm_fdctx_swap(struct nvm_fdctx *ctx);
+void nvm_fdctx_unswap(struct nvm_fdctx *ctx);
+
+#endif /* NVM_FDCTX_H */

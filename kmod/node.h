@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: the mediated device nodes' file operations (node.c).
+ */
+#ifndef NVM_NODE_H
+#define NVM_NODE_H
+
+#include <linux/types.h>
+
+int nvm_node_init(dev_t *devt);
+void nvm_node_exit(void);
+
+#endif /* NVM_NODE_H */

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: capabilities, profiles and the audit record (policy.c,
+ * docs/policy.md).
+ */
+#ifndef NVM_POLICY_H
+#define NVM_POLICY_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include "verdict.h"
+
+#define NVM_CAP_COMPUTE		0x01
+#define NVM_CAP_UTILITY		0x02
+#define NVM_CAP_GRAPHICS	0x04
+#define NVM_CAP_VIDEO		0x08
+#define NVM_CAP_PROFILING	0x10
+#define NVM_CAP_FABRIC_IMEX	0x20
+#define NVM_CAP_RDMA		0x40
+#define NVM_CAP_ALL		0x7f
+#define NVM_CAP_BASE		0x80	/* every profile has it */
+#define NVM_CAP_DEFAULT		(NVM_CAP_COMPUTE | NVM_CAP_UTILITY)
+
+/* An entry of the generated capability table (abi/generated/nvm_caps.c). */
+struct nvm_cap_entry {
+	u8 family;
+	u32 nr;
+	u8 caps;
+	const char *name;
+};
+
+extern const struct nvm_cap_entry nvm_cap_table[];
+extern const unsigned int nvm_cap_count;
+
+#define NVM_ALLOW_MAX		1024
+
+/**
+ * struct nvm_profile - what a node set admits; immutable once published
+ * @caps: NVM_CAP_* bits (without %NVM_CAP_BASE)
+ * @audit: forward what would be refused, log it and record it
+ * @allow_root: forward administrator-only calls of CAP_SYS_ADMIN callers
+ * @allow_finn: forward FINN-serialized control params
+ * @allow_gss: forward GSS-legacy controls
+ * @nallow: number of @allow
+ * @allow: explicit allow entries, nvm_allow_key(), sorted, unique
+ */
+struct nvm_profile {
+	u32 caps;
+	bool audit;
+	bool allow_root;
+	bool allow_finn;
+	bool allow_gss;
+	unsigned int nallow;
+	u64 allow[];
+};
+
+static inline u64 nvm_allow_key(unsigned int family, u32 nr)
+{
+	return ((u64)family << 32) | nr;
+}
+
+#define NVM_REC_MAX		128
+
+/* One deduplicated entry of a set's audit record. */
+struct nvm_rec {
+	u8 family;
+	u32 id;
+	const char *rule;
+	unsigned long count;
+};
+
+/**
+ * struct nvm_record - what a set in audit mode would have refused
+ * @lock: protects the rest (taken only for refusals, never for a call
+ *	that passes)
+ * @n: entries used
+ * @dropped: refusals of new calls not kept because @ent was full
+ * @ent: entries, in the order they were first seen
+ */
+struct nvm_record {
+	spinlock_t lock;
+	unsigned int n;
+	unsigned long dropped;
+	struct nvm_rec ent[NVM_REC_MAX];
+};
+
+const char *nvm_family_name(unsigned int family);
+const struct nvm_cap_entry *nvm_caps_find(unsigned int family, u32 nr);
+bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr);
+bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
+		       u32 nr);
+int nvm_caps_parse(const char *s, u32 *caps);
+int nvm_caps_format(u32 caps, char *buf, size_t len);
+struct nvm_profile *nvm_profile_alloc(unsigned int nallow);
+struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const char *text);
+void nvm_record_init(struct nvm_record *r);
+void nvm_record_add(struct nvm_record *r, const struct nvm_verdict *v);
+void nvm_record_clear(struct nvm_record *r);
+
+#endif /* NVM_POLICY_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: the node sets: their device nodes, profiles and sysfs attributes
+ * (sets.c).
+ */
+#ifndef NVM_SETS_H
+#define NVM_SETS_H
+
+#include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sysfs.h>
+#include "policy.h"
+
+#define NVM_SET_NAME_MAX	32
+#define NVM_MAX_SETS		16
+
+/**
+ * struct nvm_set - a set of mediated nodes with its own profile
+ * @name: "default" for /dev/nvproxy*, else the name under /dev/nvmediate/
+ * @index: minors index * 256 + (0 .. 255)
+ * @profile: the profile, replaced whole (RCU, SRCU readers)
+ * @update_lock: serializes profile writers
+ * @nopen: files open on the set (under the sets lock, sets.c)
+ * @kobj: /sys/kernel/nvmediate/sets/@name
+ * @rec: the audit record
+ */
+struct nvm_set {
+	char name[NVM_SET_NAME_MAX];
+	unsigned int index;
+	struct nvm_profile __rcu *profile;
+	struct mutex update_lock;
+	unsigned int nopen;
+	struct kobject kobj;
+	struct nvm_record rec;
+};
+
+int nvm_sets_init(dev_t devt, const struct attribute_group **groups);
+void nvm_sets_exit(void);
+struct nvm_set *nvm_set_open(unsigned int index);
+void nvm_set_close(struct nvm_set *set);
+extern char *nvm_sets_param;
+
+const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
+	__acquires(nvm_profile_srcu);
+void nvm_profile_exit(int idx) __releases(nvm_profile_srcu);
+struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
+void nvm_profile_retire(struct nvm_profile *old);
+void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len);
+
+/* Module parameters (sets.c). */
+extern unsigned int nvm_num_gpus;
+extern bool nvm_allow_root;
+extern bool nvm_allow_finn;
+extern bool nvm_allow_gss;
+extern bool nvm_audit;
+
+#endif /* NVM_SETS_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: checking every call before it is forwarded (validate.c).
+ */
+#ifndef NVM_VALIDATE_H
+#define NVM_VALIDATE_H
+
+#include "nvm.h"
+#include "verdict.h"
+
+/* nvm_validate(): answered in the payload, not forwarded, ioctl returns 0. */
+#define NVM_ANSWERED		1
+
+/**
+ * struct nvm_req - one ioctl on its way from the caller to the driver
+ * @cmd: the ioctl command
+ * @compat: it came in through compat_ioctl
+ * @arg: the caller's argument
+ * @nr: escape number after unwrapping XFER, or the UVM command
+ * @size: payload size (the ioctl's, XFER's inner size, or the UVM size)
+ * @xfer: the call came wrapped in NV_ESC_IOCTL_XFER_CMD
+ * @xfer_hdr: the XFER header as checked, when @xfer
+ * @payload: the caller's payload (XFER's inner pointer when @xfer)
+ * @kbuf: the validator's copy of the @size bytes at @payload, or NULL
+ * @verdict: the validator's decision, with the table entry it matched
+ *	(what the fd plan reads)
+ * @small: storage for a small @kbuf
+ */
+struct nvm_req {
+	unsigned int cmd;
+	bool compat;
+	void __user *arg;
+	unsigned int nr;
+	unsigned int size;
+	bool xfer;
+	struct nvm_xfer xfer_hdr;
+	void __user *payload;
+	void *kbuf;
+	struct nvm_verdict verdict;
+	bool rights_read;		/* @rights_mask holds verdict.rights' mask */
+	u8 rights_mask[NVM_RS_ACCESS_MASK_SIZE];
+	u8 small[64] __aligned(8);
+};
+
+int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep);
+void nvm_req_free(struct nvm_req *req);
+
+#endif /* NVM_VALIDATE_H */

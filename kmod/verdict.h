@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmediate: the vocabulary of the decisions: a call as they see it, its verdict,
+ * and how a check records a refusal (verdict.c).
+ */
+#ifndef NVM_VERDICT_H
+#define NVM_VERDICT_H
+
+#include <linux/types.h>
+#include "nvm.h"
+
+#define NVM_POLICY_ROOT		0x1	/* allow_root=1 and CAP_SYS_ADMIN */
+#define NVM_POLICY_FINN		0x2	/* allow_finn=1 */
+#define NVM_POLICY_GSS		0x4	/* allow_gss=1 */
+
+/* Largest control or class params forwarded (1 MiB). */
+#define NVM_PARAMS_MAX		(1U << 20)
+
+struct nvm_profile;
+
+/* The header of NV_ESC_IOCTL_XFER_CMD (nv-ioctl.h: nv_ioctl_xfer_t). */
+struct nvm_xfer {
+	u32 cmd;
+	u32 size;
+	u64 ptr;
+};
+
+/**
+ * struct nvm_call - one call as the decisions see it (decide.c)
+ * @abi: ABI number of the file's range
+ * @kind: node the call is made on
+ * @prof: profile of the file's set
+ * @policy: NVM_POLICY_* of the caller
+ * @nr: escape number (after unwrapping XFER), or UVM command
+ * @size: payload size (the ioctl's, XFER's inner size, or the UVM size)
+ * @xfer: the escape came inside NV_ESC_IOCTL_XFER_CMD
+ * @payload: kernel copy of the @size bytes of the payload, or NULL
+ * @hdr: XFER's header as copied, or NULL
+ * @hdr_err: copying XFER's header failed with this errno
+ * @payload_err: copying the payload failed with this errno; 1 when it was
+ *	not copied
+ */
+struct nvm_call {
+	unsigned int abi;
+	enum nvm_kind kind;
+	const struct nvm_profile *prof;
+	unsigned int policy;
+	unsigned int nr;
+	unsigned int size;
+	bool xfer;
+	const void *payload;
+	const struct nvm_xfer *hdr;
+	int hdr_err;
+	int payload_err;
+};
+
+/**
+ * struct nvm_verdict - a decision
+ * @rule: NULL when the call may be forwarded, else the check that refused
+ * @family: NVM_FAM_* of the call the decision is about (escape, control,
+ *	class or UVM command)
+ * @number: its number: the escape, or the control command or class read
+ *	from the payload, or the UVM command
+ * @number_size: the control's params size read from the payload
+ * @err: refused with this negative errno; 0 with @rule: answered in payload
+ * @status: NV_STATUS written at @status_off when @err is 0
+ * @status_off: byte offset of the status field in the payload
+ * @nested: user pointer to params the driver will read, or 0
+ * @nested_size: bytes the driver reads at @nested
+ * @rights: user pointer to the access-rights mask of an NVOS64 allocation
+ *	(pRightsRequested), or 0
+ * @rights_off: byte offset of pRightsRequested in the payload
+ * @fds: the fd fields of the payload of the entry matched last (nvabi_fds
+ *	of the escape, control, class or UVM entry that @family names): in
+ *	the checked copy for an escape, at @nested for a control or class,
+ *	in the caller's payload of @payload_size bytes for a UVM command
+ * @nfds: number of @fds
+ * @payload_size: the size of the payload @fds are in
+ * @audited: @rule would have refused the call, but the profile audits:
+ *	recorded, and the call goes to the driver
+ */
+struct nvm_verdict {
+	const char *rule;
+	enum nvm_family family;
+	u32 number;
+	u32 number_size;
+	int err;
+	u32 status;
+	unsigned int status_off;
+	u64 nested;
+	u32 nested_size;
+	u64 rights;
+	u32 rights_off;
+	const struct nvabi_fd *fds;
+	unsigned int nfds;
+	u32 payload_size;
+	bool audited;
+};
+
+struct nvabi_fd;
+
+bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule);
+bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off, const char *rule);
+bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *v,
+		    const char *rule);
+
+#endif /* NVM_VERDICT_H */
