@@ -351,4 +351,17 @@ else
 	nok "make clean in a copy of the tree" "$T/out"
 fi
 
+# ---- the module's parts depend on each other one way --------------------------
+check "kmod: each export declared in its own part's header, no include or call cycle" \
+	sh "$here/layers.sh" "$root/kmod"
+mkdir -p "$T/layers"
+cp "$root"/kmod/*.c "$root"/kmod/*.h "$T/layers/"
+echo '#include "node.h"' >>"$T/layers/verdict.c"
+fails_with "kmod layers: a part below node.c that includes node.h is a cycle" \
+	"cycle" sh "$here/layers.sh" "$T/layers"
+cp "$root/kmod/verdict.c" "$T/layers/verdict.c"
+echo 'bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule);' >>"$T/layers/policy.h"
+fails_with "kmod layers: verdict.c's export declared in policy.h is refused" \
+	"nvm_refuse is declared in: policy.h verdict.h" sh "$here/layers.sh" "$T/layers"
+
 summary
