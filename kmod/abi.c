@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvmediate: which ABI descriptor serves the host's driver, and the only
- * lookups of its generated tables (entries by number, the RM payload
- * layouts): no other part of the module knows where the driver keeps what.
+ * nvmediate: which ABI descriptor serves the host's driver.  What each
+ * descriptor holds is read through tables.c.
  *
  * At load, the generated tables (abi/generated/) become a tree of closed
  * version ranges.  At every open of a mediated node, the version of the
@@ -34,96 +33,19 @@
 #include "abi.h"
 #include "driver.h"
 #include "version.h"
-#include "nvabi_lookup.h"
-
-/* Lookups of the generated tables for one ABI (nvabi_lookup.h). */
-NVABI_DEFINE_LOOKUP(, nvm_abi_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
-NVABI_DEFINE_LOOKUP(, nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
-NVABI_DEFINE_LOOKUP(, nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
-NVABI_DEFINE_LOOKUP(, nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+#include "nvabi_tables.h"
 
 /**
- * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi
- * @abi: ABI number
+ * nvm_abi_of() - the ABI number of a range
+ * @range: a range of the tree, or NULL
  *
- * Return: the layout; never NULL.
+ * Return: its ABI number; 0 for NULL.
  */
-const struct nvabi_rmlayout *nvm_abi_rmlayout(unsigned int abi)
-{
-	if (abi >= NVABI_NR_ABIS)
-		abi = 0;
-	return &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
-}
-
-/**
- * nvm_abi_fds() - the fd fields an entry of the generated tables names
- * @first: the entry's first fd field (its fd member)
- *
- * Return: the fields, as many as the entry's nfd member says.
- */
-const struct nvabi_fd *nvm_abi_fds(unsigned int first)
-{
-	return &nvabi_fds[first];
-}
-
-/**
- * nvm_abi_uvm_unknown() - what the driver of ABI @abi answers a command its
- *	UVM node does not take
- * @abi: ABI number
- *
- * Return: NVABI_UVM_UNKNOWN_EINVAL or _ENOSYS, or _NONE where the source
- * did not say.
- */
-unsigned int nvm_abi_uvm_unknown(unsigned int abi)
-{
-	return abi < NVABI_NR_ABIS ? nvabi_abi_uvm_unknown[abi] : NVABI_UVM_UNKNOWN_NONE;
-}
-
-/**
- * nvm_abi_name() - the name the driver's sources give @nr in the descriptor of @range
- * (abi/generated/: NV_ESC_*, a control's params type, the class, UVM_*),
- * @family: NVM_FAM_* of @nr
- * @nr: escape, control command, class or UVM command
- * @range: the range of the file the call was made on, or NULL
- *
- * Return: the name, or NULL when the descriptor has no entry or no name
- * for @nr.
- */
-const char *nvm_abi_name(enum nvm_family family, u32 nr, const struct nvm_range *range)
+unsigned int nvm_abi_of(const struct nvm_range *range)
 {
 	const struct nvabi_range *r = range ? range->abi : NULL;
-	unsigned int abi = r ? r->abi : 0;
-	const char *name = NULL;
 
-	switch (family) {
-	case NVM_FAM_ESCAPE: {
-		const struct nvabi_esc *e = nvm_abi_esc(nr, abi);
-
-		name = e ? nvabi_esc_names[e - nvabi_escs] : NULL;
-		break;
-	}
-	case NVM_FAM_CTRL: {
-		const struct nvabi_ctrl *e = nvm_abi_ctrl(nr, abi);
-
-		name = e ? nvabi_ctrl_names[e - nvabi_ctrls] : NULL;
-		break;
-	}
-	case NVM_FAM_ALLOC: {
-		const struct nvabi_class *e = nvm_abi_class(nr, abi);
-
-		name = e ? nvabi_class_names[e - nvabi_classes] : NULL;
-		break;
-	}
-	case NVM_FAM_UVM: {
-		const struct nvabi_uvm *e = nvm_abi_uvm(nr, abi);
-
-		name = e ? nvabi_uvm_names[e - nvabi_uvms] : NULL;
-		break;
-	}
-	default:
-		break;
-	}
-	return name && *name ? name : NULL;
+	return r ? r->abi : 0;
 }
 
 static struct nvm_range_tree nvm_abi_tree = { RB_ROOT };

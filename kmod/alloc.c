@@ -10,7 +10,7 @@
 #include <linux/string.h>
 
 #include "alloc.h"
-#include "abi.h"
+#include "tables.h"
 #include "policy.h"
 #include "nvabi_tables.h"
 

@@ -9,7 +9,7 @@
 #include <linux/string.h>
 
 #include "ctrl.h"
-#include "abi.h"
+#include "tables.h"
 #include "policy.h"
 #include "nvabi_tables.h"
 

@@ -8,7 +8,7 @@
 #include <linux/kernel.h>
 
 #include "escape.h"
-#include "abi.h"
+#include "tables.h"
 #include "policy.h"
 #include "nvabi_tables.h"
 

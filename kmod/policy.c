@@ -22,7 +22,7 @@
 #include <linux/string.h>
 
 #include "policy.h"
-#include "abi.h"
+#include "tables.h"
 #include "nvabi_tables.h"
 
 static const char *const nvm_family_names[NVM_FAM_CALLS] = {

@@ -32,6 +32,7 @@
 
 #include "stats.h"
 #include "abi.h"
+#include "tables.h"
 #include "driver.h"
 #include "policy.h"
 #include "sets.h"
@@ -136,7 +137,7 @@ static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 		snprintf(answer, sizeof(answer), "%d", r->err);
 	else
 		snprintf(answer, sizeof(answer), "status:0x%x", r->status);
-	name = nvm_abi_name(r->family, r->nr, nf->range);
+	name = nvm_abi_name(r->family, r->nr, nvm_abi_of(nf->range));
 
 	pr_info("%s pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=%s\n",
 		r->outcome == NVM_OUT_AUDITED ? "audit" : "refused", task_tgid_nr(current), comm,

@@ -228,13 +228,6 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 	return nvm_report_set(rep, c, v, NVM_OUT_ANSWERED, NVM_ANSWERED);
 }
 
-static unsigned int nvm_file_abi(const struct nvm_file *nf)
-{
-	const struct nvabi_range *r = nf->range ? nf->range->abi : NULL;
-
-	return r ? r->abi : 0;
-}
-
 /*
  * The user memory a verdict still needs, outside the profile's read side:
  * the status of an answer, and the readability of nested params (an
@@ -274,7 +267,7 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_report 
  */
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep)
 {
-	struct nvm_call c = { .abi = nvm_file_abi(nf), .kind = nf->kind };
+	struct nvm_call c = { .abi = nvm_abi_of(nf->range), .kind = nf->kind };
 	const struct nvm_profile *prof;
 	struct nvm_after after = { };
 	struct nvm_verdict v;

@@ -25,6 +25,7 @@
 #include "version_test.c"
 #include "../abi/generated/nvabi_tables.c"
 #undef pr_fmt
+#include "../kmod/tables.c"
 #include "../kmod/abi.c"
 #include "abi_test.c"
 #undef pr_fmt
