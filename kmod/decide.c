@@ -3,7 +3,10 @@
  * nvmediate: the decision on one call, from what the validator copied of
  * it (validate.c) and the profile of its file's set.  Pure: no user
  * memory, no lock, no allocation; the validator calls it inside the
- * profile's read side and the KUnit suites call the very same function.
+ * profile's read side, the KUnit suites call the very same function, and
+ * nvproxyctl explain is built with it (tools/nvproxyctl/kshim/ gives this
+ * file, the family checks, verdict.c, policy.c and tables.c libc for the
+ * kernel: they use nothing else of it).
  *
  * The checks run in the driver's order, each family's in its own file:
  *

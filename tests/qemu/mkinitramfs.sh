@@ -108,9 +108,10 @@ for c in "$src"/tests/bench/*.c; do
 done
 # nvproxyctl, static, for the guest tests of the tool (no abi/releases in
 # the guest: it explains by number only there).
-build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra -I"$src/abi" \
-	-I"$src/abi/generated" -DNVM_VERSION="\"$(cat "$src/VERSION")\"" -o "$bins/nvproxyctl" \
-	"$src"/tools/nvproxyctl/*.c "$src/abi/generated/nvabi_tables.c" || true
+npc_make="make -s --no-print-directory -C $src/tools/nvproxyctl"
+# shellcheck disable=SC2046 # word lists from the tool's Makefile
+build "guest-nvproxyctl" gcc -static -O2 -std=c11 -Wall -Wextra $($npc_make cppflags) \
+	-DNVM_VERSION="\"$(cat "$src/VERSION")\"" -o "$bins/nvproxyctl" $($npc_make sources) || true
 # The GPU host check's tools (tests/gpu/, for 96-gpu-tools.sh): the recording
 # shim and a program for it to record, dynamic (the guest's C library and
 # loader come with build/podman, below).

@@ -145,7 +145,15 @@ assert e[0]["params"] == "required" and e[0]["admitted"] == "yes" and e[0]["name
 e = j["entries"][0]
 assert e["family"] == "uvm" and e["size"] == 40 and e["node"] == "uvm" and e["admitted"] == "yes"'
 	npc_rc "UVM tools command 0x38" 0 $X explain 0x38 --version $V --family uvm
-	has "... refused: uvm-node" "$T/out" "EINVAL (uvm-node)"
+	has "... refused: uvm-node, ENOSYS from 570.86.15 (the module's own answer)" "$T/out" "ENOSYS (uvm-node)"
+	npc_rc "UVM tools command 0x38 at 535.288.01" 0 $X explain 0x38 --version 535.288.01 --family uvm
+	has "... refused: uvm-node, EINVAL before 570.86.15" "$T/out" "EINVAL (uvm-node)"
+	npc_rc "capabilities of NV_ESC_RM_CONTROL" 0 $X explain 0x2a --version $V --family escape
+	has "... every profile's" "$T/out" "caps:      every profile (base)"
+	$X explain 0x109 --version $V --family control --json >"$T/j" 2>&1
+	npc_py "explain --json: the rule and capabilities of the module's decision" "$T/j" '
+e = j["entries"][0]
+assert e["rule"] == "ctrl-root" and e["capabilities"] == "none", e'
 
 	npc_rc "unknown number: exit 4" 4 $X explain 0x12345678 --version $V
 	has "... says so" "$T/out" "0x12345678 is not an escape, RM control command, class or UVM command in driver 595.45.04's ABI"

@@ -22,18 +22,14 @@
 
 #include "nvabi_lookup.h"
 #include "nvproxyctl.h"
+#include "modcheck.h"
 
-/* Numbers the validator uses besides the tables (abi/nvabi_fixed.h). */
+/* Escapes whose payload another family decides (abi/nvabi_fixed.h). */
 #define ESC_RM_CONTROL		0x2a
 #define ESC_RM_ALLOC		0x2b
 #define ESC_XFER		0xd3
+/* A control number's GSS-legacy bit (ctrlxxxx.h), shown as a property. */
 #define CTRL_GSS_LEGACY		0x8000
-#define CLS_ROOT		0x0
-#define CLS_ROOT_NON_PRIV	0x1
-#define CLS_ROOT_CLIENT		0x41
-#define CLS_EVENT_KCB		0x78
-#define CLS_EVENT_KCB_EX	0x7e
-#define PARAMS_MAX		(1U << 20)
 
 static const char *const node_s[] = { "-", "control (/dev/nvidiactl)", "gpu (/dev/nvidiaN)",
 				      "either (/dev/nvidiactl or /dev/nvidiaN)",
@@ -190,34 +186,78 @@ struct verdict {
 	char why[256];
 };
 
-static void priv_verdict(unsigned int priv, const struct policy *pol, const char *rule,
-			 struct verdict *v)
+static const char *answer_of(const struct modcheck *m, char *buf, size_t len)
 {
-	switch (priv) {
-	case NVABI_PRIV_UNKNOWN:
-	case NVABI_PRIV_USER:
-		v->admit = "yes";
+	static const struct { int err; const char *name; } e[] = {
+		{ -EPERM, "EPERM" }, { -EINVAL, "EINVAL" }, { -E2BIG, "E2BIG" },
+		{ -ENOSYS, "ENOSYS" }, { -EFAULT, "EFAULT" }, { -ENOTTY, "ENOTTY" },
+	};
+
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+		if (m->err == e[i].err)
+			return e[i].name;
+	if (m->err)
+		snprintf(buf, len, "errno %d", -m->err);
+	else
+		snprintf(buf, len, "status 0x%x in the payload", m->status);
+	return buf;
+}
+
+/*
+ * The module's verdict (modcheck.c) in words: who may make the call, or
+ * the rule that refuses it and its answer.
+ */
+static void verdict_of(const struct modcheck *m, unsigned int priv, struct verdict *v)
+{
+	const char *rule = m->rule ? m->rule : "";
+	size_t rl = strlen(rule);
+	char ans[48];
+
+	v->admit = m->admit;
+	if (!strcmp(m->admit, "yes")) {
 		snprintf(v->why, sizeof(v->why), "%s",
-			 priv == NVABI_PRIV_USER ? "any caller" :
-			 "privilege not encoded in this release; the driver checks it");
-		break;
-	case NVABI_PRIV_ROOT:
-		if (pol->allow_root) {
-			v->admit = "root";
-			snprintf(v->why, sizeof(v->why),
-				 "administrator-only: forwarded for callers with CAP_SYS_ADMIN (allow_root=Y), else EPERM (%s)",
-				 rule);
-		} else {
-			v->admit = "no";
-			snprintf(v->why, sizeof(v->why),
-				 "administrator-only: EPERM (%s) unless allow_root=Y and CAP_SYS_ADMIN", rule);
-		}
-		break;
-	default:
-		v->admit = "no";
-		snprintf(v->why, sizeof(v->why), "%s: EPERM (kernel-only), never from user space",
-			 priv < 6 ? priv_s[priv] : "?");
+			 priv == NVABI_PRIV_UNKNOWN ?
+			 "privilege not encoded in this release; the driver checks it" : "any caller");
+	} else if (!strcmp(m->admit, "root")) {
+		snprintf(v->why, sizeof(v->why),
+			 "administrator-only: forwarded for callers with CAP_SYS_ADMIN (allow_root=Y), else %s (%s)",
+			 answer_of(m, ans, sizeof(ans)), rule);
+	} else if (rl > 5 && !strcmp(rule + rl - 5, "-root")) {
+		snprintf(v->why, sizeof(v->why),
+			 "administrator-only: %s (%s) unless allow_root=Y and CAP_SYS_ADMIN",
+			 answer_of(m, ans, sizeof(ans)), rule);
+	} else if (!strcmp(rule, "kernel-only")) {
+		if (priv == NVABI_PRIV_USER || priv == NVABI_PRIV_UNKNOWN || priv == NVABI_PRIV_ROOT)
+			snprintf(v->why, sizeof(v->why), "params not recorded: EPERM (kernel-only)");
+		else
+			snprintf(v->why, sizeof(v->why), "%s: EPERM (kernel-only), never from user space",
+				 priv < 6 ? priv_s[priv] : "?");
+	} else if (!strcmp(rule, "ctrl-gss-legacy")) {
+		snprintf(v->why, sizeof(v->why),
+			 "GSS-legacy command (cmd & 0x8000): EPERM (ctrl-gss-legacy) unless allow_gss=Y");
+	} else if (!strcmp(rule, "class-kernel-callback")) {
+		snprintf(v->why, sizeof(v->why),
+			 "kernel-callback event class: EPERM (class-kernel-callback)");
+	} else if (!strcmp(rule, "class-params-too-big")) {
+		snprintf(v->why, sizeof(v->why), "params over 1 MiB: E2BIG (class-params-too-big)");
+	} else if (!strcmp(rule, "uvm-node")) {
+		snprintf(v->why, sizeof(v->why),
+			 "a command of /dev/nvidia-uvm-tools, which is not mediated: %s (uvm-node)",
+			 answer_of(m, ans, sizeof(ans)));
+	} else {
+		snprintf(v->why, sizeof(v->why), "%s (%s)", answer_of(m, ans, sizeof(ans)), rule);
 	}
+}
+
+/* Append to a reason. */
+static void why_add(struct verdict *v, const char *fmt, ...)
+{
+	size_t l = strlen(v->why);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->why + l, sizeof(v->why) - l, fmt, ap);
+	va_end(ap);
 }
 
 static void size_desc(char *buf, size_t len, __u32 size)
@@ -296,21 +336,30 @@ static void entry_begin(struct explain_out *o, const char *family, __u32 number)
 	}
 }
 
-static void entry_verdict(const struct explain_out *o, const struct verdict *v)
+static void entry_verdict(const struct explain_out *o, const struct verdict *v,
+			  const struct modcheck *m)
 {
 	if (o->json) {
-		printf(",\"admitted\":\"%s\",\"reason\":", v->admit);
+		printf(",\"capabilities\":");
+		json_str(stdout, m->caps ? m->caps_names : "none");
+		printf(",\"admitted\":\"%s\",\"rule\":", v->admit);
+		json_str_or_null(stdout, m->rule);
+		printf(",\"reason\":");
 		json_str(stdout, v->why);
 		printf("}");
 	} else {
+		printf("  caps:      %s\n", m->caps ? m->caps_names :
+		       "none (only a profile's allow entry admits it)");
 		printf("  admitted:  %s: %s\n", v->admit, v->why);
 	}
 }
 
-static void explain_esc(struct explain_out *o, const struct nvabi_esc *e, const char *release,
+static void explain_esc(struct explain_out *o, unsigned int abi, const struct nvabi_esc *e,
+			 const char *release,
 			const struct policy *pol)
 {
 	struct verdict v = { 0 };
+	struct modcheck m;
 	struct names n;
 	int have = !release_names(release, "esc", e->nr, &n);
 	char sz[96];
@@ -332,19 +381,15 @@ static void explain_esc(struct explain_out *o, const struct nvabi_esc *e, const 
 		snprintf(sz, sizeof(sz), "%u (not checked by the driver; nvmediate requires it)",
 			 e->size);
 	}
-	priv_verdict(e->priv, pol, "esc-root", &v);
-	if (!strcmp(v.admit, "yes") || !strcmp(v.admit, "root")) {
-		size_t l = strlen(v.why);
-
+	modcheck_esc(abi, e, pol, &m);
+	verdict_of(&m, e->priv, &v);
+	if (strcmp(v.admit, "no")) {
 		if (e->nr == ESC_RM_CONTROL)
-			snprintf(v.why + l, sizeof(v.why) - l,
-				 "; each RM control inside is checked too (explain --family control)");
+			why_add(&v, "; each RM control inside is checked too (explain --family control)");
 		else if (e->nr == ESC_RM_ALLOC)
-			snprintf(v.why + l, sizeof(v.why) - l,
-				 "; each class allocated is checked too (explain --family class)");
+			why_add(&v, "; each class allocated is checked too (explain --family class)");
 		else if (e->nr == ESC_XFER)
-			snprintf(v.why + l, sizeof(v.why) - l,
-				 "; the inner escape is checked as a direct one (not another XFER)");
+			why_add(&v, "; the inner escape is checked as a direct one (not another XFER)");
 	}
 	entry_begin(o, "escape", e->nr);
 	if (o->json) {
@@ -362,36 +407,28 @@ static void explain_esc(struct explain_out *o, const struct nvabi_esc *e, const 
 	}
 	print_names(o, &n, have, "name:");
 	print_flags(o, e->flags, e->fd, e->nfd);
-	entry_verdict(o, &v);
+	entry_verdict(o, &v, &m);
 }
 
-static void explain_ctrl(struct explain_out *o, const struct nvabi_ctrl *e, const char *release,
+static void explain_ctrl(struct explain_out *o, unsigned int abi, const struct nvabi_ctrl *e,
+			 const char *release,
 			 const struct policy *pol)
 {
 	struct verdict v = { 0 };
+	struct modcheck m;
 	struct names n;
 	int have = !release_names(release, "ctrl", e->cmd, &n);
 	char sz[32];
 
 	size_desc(sz, sizeof(sz), e->size);
-	if ((e->cmd & CTRL_GSS_LEGACY) && !pol->allow_gss) {
-		v.admit = "no";
-		snprintf(v.why, sizeof(v.why),
-			 "GSS-legacy command (cmd & 0x8000): EPERM (ctrl-gss-legacy) unless allow_gss=Y");
-	} else {
-		priv_verdict(e->priv, pol, "ctrl-root", &v);
-		if (strcmp(v.admit, "no") && e->size == NVABI_SIZE_UNKNOWN) {
-			v.admit = "no";
-			snprintf(v.why, sizeof(v.why),
-				 "params not recorded: EPERM (kernel-only)");
-		} else if (strcmp(v.admit, "no")) {
-			size_t l = strlen(v.why);
-
-			snprintf(v.why + l, sizeof(v.why) - l,
-				 "; paramsSize must be %u; FINN-serialized params %s", e->size,
-				 pol->allow_finn ? "allowed (allow_finn=Y)" :
-				 "refused with EPERM (ctrl-finn) unless allow_finn=Y");
-		}
+	modcheck_ctrl(abi, e, pol, &m);
+	verdict_of(&m, e->priv, &v);
+	if (strcmp(v.admit, "no")) {
+		why_add(&v, "; paramsSize must be %u; FINN-serialized params ", e->size);
+		if (m.finn_admitted)
+			why_add(&v, "allowed (allow_finn=Y)");
+		else
+			why_add(&v, "refused with EPERM (%s) unless allow_finn=Y", m.finn_rule);
 	}
 	entry_begin(o, "control", e->cmd);
 	if (o->json) {
@@ -418,42 +455,28 @@ static void explain_ctrl(struct explain_out *o, const struct nvabi_ctrl *e, cons
 	}
 	print_names(o, &n, have, "resource:");
 	print_flags(o, e->flags, e->fd, e->nfd);
-	entry_verdict(o, &v);
+	entry_verdict(o, &v, &m);
 }
 
-static void explain_class(struct explain_out *o, const struct nvabi_class *e, const char *release,
+static void explain_class(struct explain_out *o, unsigned int abi, const struct nvabi_class *e,
+			 const char *release,
 			  const struct policy *pol)
 {
 	static const char *const params_s[] = { "none", "optional", "required" };
 	struct verdict v = { 0 };
+	struct modcheck m;
 	struct names n;
 	int have = !release_names(release, "class", e->hclass, &n);
 	char sz[32];
 
 	size_desc(sz, sizeof(sz), e->size);
-	if (e->hclass == CLS_ROOT || e->hclass == CLS_ROOT_NON_PRIV || e->hclass == CLS_ROOT_CLIENT) {
-		v.admit = "yes";
+	modcheck_class(abi, e, pol, &m);
+	verdict_of(&m, e->priv, &v);
+	if (m.root_client && !strcmp(v.admit, "yes"))
 		snprintf(v.why, sizeof(v.why),
 			 "root-client class: any caller (its optional NvHandle must be readable)");
-	} else if (e->hclass == CLS_EVENT_KCB || e->hclass == CLS_EVENT_KCB_EX) {
-		v.admit = "no";
-		snprintf(v.why, sizeof(v.why),
-			 "kernel-callback event class: EPERM (class-kernel-callback)");
-	} else {
-		priv_verdict(e->priv, pol, "class-root", &v);
-		if (strcmp(v.admit, "no") && e->size == NVABI_SIZE_UNKNOWN) {
-			v.admit = "no";
-			snprintf(v.why, sizeof(v.why), "params not recorded: EPERM (kernel-only)");
-		} else if (strcmp(v.admit, "no") && e->size > PARAMS_MAX) {
-			v.admit = "no";
-			snprintf(v.why, sizeof(v.why), "params over 1 MiB: E2BIG (class-params-too-big)");
-		} else if (strcmp(v.admit, "no") && e->params == NVABI_PARAMS_REQUIRED && e->size) {
-			size_t l = strlen(v.why);
-
-			snprintf(v.why + l, sizeof(v.why) - l,
-				 "; pAllocParms must not be NULL (class-params-null)");
-		}
-	}
+	else if (strcmp(v.admit, "no") && m.null_params_rule)
+		why_add(&v, "; pAllocParms must not be NULL (%s)", m.null_params_rule);
 	entry_begin(o, "class", e->hclass);
 	if (o->json) {
 		printf(",\"size\":");
@@ -478,23 +501,21 @@ static void explain_class(struct explain_out *o, const struct nvabi_class *e, co
 		print_names(o, &n, have, "name:");
 	}
 	print_flags(o, e->flags, e->fd, e->nfd);
-	entry_verdict(o, &v);
+	entry_verdict(o, &v, &m);
 }
 
-static void explain_uvm(struct explain_out *o, const struct nvabi_uvm *e, const char *release)
+static void explain_uvm(struct explain_out *o, unsigned int abi, const struct nvabi_uvm *e,
+			const char *release, const struct policy *pol)
 {
 	struct verdict v = { 0 };
+	struct modcheck m;
 	struct names n;
 	int have = !release_names(release, "uvm", e->cmd, &n);
 
-	if (e->node == NVABI_NODE_UVM) {
-		v.admit = "yes";
+	modcheck_uvm(abi, e, pol, &m);
+	verdict_of(&m, NVABI_PRIV_USER, &v);
+	if (!strcmp(v.admit, "yes"))
 		snprintf(v.why, sizeof(v.why), "any caller on /dev/nvproxy-uvm");
-	} else {
-		v.admit = "no";
-		snprintf(v.why, sizeof(v.why),
-			 "a command of /dev/nvidia-uvm-tools, which is not mediated: EINVAL (uvm-node)");
-	}
 	entry_begin(o, "uvm", e->cmd);
 	if (o->json)
 		printf(",\"size\":%u,\"node\":\"%s\"", e->size,
@@ -505,7 +526,7 @@ static void explain_uvm(struct explain_out *o, const struct nvabi_uvm *e, const 
 	}
 	print_names(o, &n, have, "name:");
 	print_flags(o, e->flags, e->fd, e->nfd);
-	entry_verdict(o, &v);
+	entry_verdict(o, &v, &m);
 }
 
 static void usage_explain(FILE *f)
@@ -631,7 +652,7 @@ int cmd_explain(int argc, char **argv)
 		const struct nvabi_esc *e = find_esc(num, abi);
 
 		if (e) {
-			explain_esc(&o, e, lk.release, &pol);
+			explain_esc(&o, abi, e, lk.release, &pol);
 			found++;
 		}
 	}
@@ -639,7 +660,7 @@ int cmd_explain(int argc, char **argv)
 		const struct nvabi_ctrl *e = find_ctrl(num, abi);
 
 		if (e) {
-			explain_ctrl(&o, e, lk.release, &pol);
+			explain_ctrl(&o, abi, e, lk.release, &pol);
 			found++;
 		}
 	}
@@ -647,7 +668,7 @@ int cmd_explain(int argc, char **argv)
 		const struct nvabi_class *e = find_class(num, abi);
 
 		if (e) {
-			explain_class(&o, e, lk.release, &pol);
+			explain_class(&o, abi, e, lk.release, &pol);
 			found++;
 		}
 	}
@@ -655,7 +676,7 @@ int cmd_explain(int argc, char **argv)
 		const struct nvabi_uvm *e = find_uvm(num, abi);
 
 		if (e) {
-			explain_uvm(&o, e, lk.release);
+			explain_uvm(&o, abi, e, lk.release, &pol);
 			found++;
 		}
 	}
