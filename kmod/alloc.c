@@ -81,11 +81,13 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->family = NVM_FAM_ALLOC;
 	v->number = hclass;
 	v->fds = NULL;
+	v->name = NULL;
 	v->nfds = 0;
 
 	e = nvm_abi_class(hclass, c->abi);
 	if (e) {
-		v->fds = nvm_abi_fds(e->fd);
+		v->name = nvm_abi_class_name(e);
+	v->fds = nvm_abi_fds(e->fd);
 		v->nfds = e->nfd;
 	}
 	if (e && nvm_alloc_is_client(hclass)) {

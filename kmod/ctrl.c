@@ -63,6 +63,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->number = cmd;
 	v->number_size = psize;
 	v->fds = NULL;
+	v->name = NULL;
 	v->nfds = 0;
 
 	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
@@ -76,6 +77,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	e = nvm_abi_ctrl(cmd, c->abi);
 	if (!e)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");
+	v->name = nvm_abi_ctrl_name(e);
 	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	if ((flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && !(c->policy & NVM_POLICY_FINN))

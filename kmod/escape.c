@@ -58,8 +58,10 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 
 	v->family = NVM_FAM_ESCAPE;
 	v->number = c->nr;
+	v->name = NULL;
 	if (!e)
 		return nvm_refuse(v, -EINVAL, "esc-unknown");
+	v->name = nvm_abi_esc_name(e);
 	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	v->payload_size = c->size;

@@ -100,6 +100,7 @@ struct nvm_file {
  * @family: %NVM_FAM_ESCAPE, _CTRL, _ALLOC or _UVM
  * @outcome: the verdict
  * @nr: escape number, control command, class or UVM command
+ * @name: the name the driver's sources give @nr, or NULL
  * @size: payload size; for a control, its params size
  * @xfer: the escape came inside NV_ESC_IOCTL_XFER_CMD
  * @rule: the rule that refused (or would have, audited), else NULL
@@ -110,6 +111,7 @@ struct nvm_report {
 	enum nvm_family family;
 	enum nvm_outcome outcome;
 	u32 nr;
+	const char *name;
 	u32 size;
 	bool xfer;
 	const char *rule;

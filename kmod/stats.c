@@ -31,8 +31,6 @@
 #include <linux/slab.h>
 
 #include "stats.h"
-#include "abi.h"
-#include "tables.h"
 #include "driver.h"
 #include "policy.h"
 #include "sets.h"
@@ -121,7 +119,6 @@ static DEFINE_RATELIMIT_STATE(nvm_log_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RA
 static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 {
 	char comm[TASK_COMM_LEN], node[NVM_SET_NAME_MAX + 32], answer[24], *cg;
-	const char *name;
 
 	if (!__ratelimit(&nvm_log_rs))
 		return;
@@ -137,11 +134,10 @@ static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 		snprintf(answer, sizeof(answer), "%d", r->err);
 	else
 		snprintf(answer, sizeof(answer), "status:0x%x", r->status);
-	name = nvm_abi_name(r->family, r->nr, nvm_abi_of(nf->range));
 
 	pr_info("%s pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=%s\n",
 		r->outcome == NVM_OUT_AUDITED ? "audit" : "refused", task_tgid_nr(current), comm,
-		cg ? cg : "?", node, nvm_family_names[r->family], r->nr, name ? name : "-",
+		cg ? cg : "?", node, nvm_family_names[r->family], r->nr, r->name ? r->name : "-",
 		r->size, r->rule ? r->rule : "-", answer);
 	kfree(cg);
 }

@@ -54,47 +54,32 @@ unsigned int nvm_abi_uvm_unknown(unsigned int abi)
 	return abi < NVABI_NR_ABIS ? nvabi_abi_uvm_unknown[abi] : NVABI_UVM_UNKNOWN_NONE;
 }
 
-/**
- * nvm_abi_name() - the name the driver's sources give @nr in ABI @abi
- * (abi/generated/: NV_ESC_*, a control's params type, the class, UVM_*),
- * @family: NVM_FAM_* of @nr
- * @nr: escape, control command, class or UVM command
- * @abi: ABI number
- *
- * Return: the name, or NULL when the descriptor has no entry or no name
- * for @nr.
- */
-const char *nvm_abi_name(enum nvm_family family, u32 nr, unsigned int abi)
+static const char *nvm_name_or_null(const char *name)
 {
-	const char *name = NULL;
-
-	switch (family) {
-	case NVM_FAM_ESCAPE: {
-		const struct nvabi_esc *e = nvm_abi_esc(nr, abi);
-
-		name = e ? nvabi_esc_names[e - nvabi_escs] : NULL;
-		break;
-	}
-	case NVM_FAM_CTRL: {
-		const struct nvabi_ctrl *e = nvm_abi_ctrl(nr, abi);
-
-		name = e ? nvabi_ctrl_names[e - nvabi_ctrls] : NULL;
-		break;
-	}
-	case NVM_FAM_ALLOC: {
-		const struct nvabi_class *e = nvm_abi_class(nr, abi);
-
-		name = e ? nvabi_class_names[e - nvabi_classes] : NULL;
-		break;
-	}
-	case NVM_FAM_UVM: {
-		const struct nvabi_uvm *e = nvm_abi_uvm(nr, abi);
-
-		name = e ? nvabi_uvm_names[e - nvabi_uvms] : NULL;
-		break;
-	}
-	default:
-		break;
-	}
 	return name && *name ? name : NULL;
+}
+
+/*
+ * The names the driver's sources give the entries (NV_ESC_*, a control's
+ * params type, the class, UVM_*), parallel to the entry tables; NULL
+ * where an entry has none.
+ */
+const char *nvm_abi_esc_name(const struct nvabi_esc *e)
+{
+	return nvm_name_or_null(nvabi_esc_names[e - nvabi_escs]);
+}
+
+const char *nvm_abi_ctrl_name(const struct nvabi_ctrl *e)
+{
+	return nvm_name_or_null(nvabi_ctrl_names[e - nvabi_ctrls]);
+}
+
+const char *nvm_abi_class_name(const struct nvabi_class *e)
+{
+	return nvm_name_or_null(nvabi_class_names[e - nvabi_classes]);
+}
+
+const char *nvm_abi_uvm_name(const struct nvabi_uvm *e)
+{
+	return nvm_name_or_null(nvabi_uvm_names[e - nvabi_uvms]);
 }

@@ -22,6 +22,9 @@ const struct nvabi_uvm *nvm_abi_uvm(u32 cmd, unsigned int abi);
 const struct nvabi_rmlayout *nvm_abi_rmlayout(unsigned int abi);
 const struct nvabi_fd *nvm_abi_fds(unsigned int first);
 unsigned int nvm_abi_uvm_unknown(unsigned int abi);
-const char *nvm_abi_name(enum nvm_family family, u32 nr, unsigned int abi);
+const char *nvm_abi_esc_name(const struct nvabi_esc *e);
+const char *nvm_abi_ctrl_name(const struct nvabi_ctrl *e);
+const char *nvm_abi_class_name(const struct nvabi_class *e);
+const char *nvm_abi_uvm_name(const struct nvabi_uvm *e);
 
 #endif /* NVM_TABLES_H */

@@ -49,8 +49,10 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	*size = 0;
 	v->family = NVM_FAM_UVM;
 	v->number = c->nr;
+	v->name = NULL;
 	if (!e)
 		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-unknown");
+	v->name = nvm_abi_uvm_name(e);
 	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	v->payload_size = e->size;

@@ -151,7 +151,8 @@ static int nvm_report_set(struct nvm_report *rep, const struct nvm_call *c,
 			  const struct nvm_verdict *v, enum nvm_outcome out, int ret)
 {
 	rep->family = c->kind == NVM_NODE_UVM ? NVM_FAM_UVM : v->family;
-	rep->nr = v->family == NVM_FAM_ESCAPE ? c->nr : v->number;
+	rep->nr = v->number;
+	rep->name = v->name;
 	rep->size = v->family == NVM_FAM_CTRL ? v->number_size : c->size;
 	rep->xfer = c->xfer;
 	rep->outcome = out;
@@ -293,6 +294,7 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 		 * types, and forwards them untouched when audited.
 		 */
 		memset(&v, 0, sizeof(v));
+		v.number = c.nr;
 		nvm_refuse(&v, -EINVAL, "esc-unknown");
 		v.audited = prof->audit;
 		forward = false;

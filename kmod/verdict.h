@@ -62,6 +62,8 @@ struct nvm_call {
  * @number: its number: the escape, or the control command or class read
  *	from the payload, or the UVM command
  * @number_size: the control's params size read from the payload
+ * @name: the name the driver's sources give the entry matched last, or
+ *	NULL (no entry, or none named)
  * @err: refused with this negative errno; 0 with @rule: answered in payload
  * @status: NV_STATUS written at @status_off when @err is 0
  * @status_off: byte offset of the status field in the payload
@@ -84,6 +86,7 @@ struct nvm_verdict {
 	enum nvm_family family;
 	u32 number;
 	u32 number_size;
+	const char *name;
 	int err;
 	u32 status;
 	unsigned int status_off;

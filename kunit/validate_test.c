@@ -692,6 +692,7 @@ static void validate_test_reports_family(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_CTRL);
 	KUNIT_EXPECT_EQ(test, v.number, 0x102U);
 	KUNIT_EXPECT_EQ(test, v.number_size, 108U);
+	KUNIT_EXPECT_STREQ(test, v.name, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS");
 	/* refused for its params size: still the control's family and number */
 	size = nvm_test_ctl(buf, abi, 0x102, 0, 0x1000, 104);
 	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_CONTROL,
@@ -703,6 +704,7 @@ static void validate_test_reports_family(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_CONTROL,
 						 size - 1, buf, &v));
 	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_ESCAPE);
+	KUNIT_EXPECT_STREQ(test, v.name, "NV_ESC_RM_CONTROL");
 	/* an alloc: the class */
 	size = nvm_test_alloc(buf, abi, true, 0xbeef, 0);
 	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0, NVM_NV_ESC_RM_ALLOC,
@@ -710,6 +712,8 @@ static void validate_test_reports_family(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.family, NVM_FAM_ALLOC);
 	KUNIT_EXPECT_EQ(test, v.number, 0xbeefU);
 	KUNIT_EXPECT_STREQ(test, v.rule, "class-unknown");
+	/* no entry: no name, not the escape's */
+	KUNIT_EXPECT_PTR_EQ(test, v.name, (const char *)NULL);
 
 	/* names, parallel to the entry tables */
 	c = nvm_abi_ctrl(0x102, abi);
