@@ -4,10 +4,22 @@
 # compiles in, from abi/capabilities.txt.
 #   abi/capgen.sh           write the file
 #   abi/capgen.sh --check   exit 1 if the committed file is not up to date
+# The family and capability words are uapi/nvmediate.h's (NVM_FAMILY_NAMES,
+# NVM_CAP_NAMES), as the module and nvproxyctl use them.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 in="$dir/capabilities.txt"
 out="$dir/generated/nvm_caps.c"
+uapi="$dir/../uapi/nvmediate.h"
+
+# The words of one "#define NAME { "a", "b", ... }" of the uapi header.
+words() {
+	sed -n "/^#define $1[[:space:]]/,/}/p" "$uapi" | tr -d '\\\n' |
+		sed 's/^[^{]*{//; s/}.*//; s/[",[:space:]][",[:space:]]*/ /g; s/^ //; s/ $//'
+}
+fams=$(words NVM_FAMILY_NAMES)
+caps=$(words NVM_CAP_NAMES)
+[ -n "$fams" ] && [ -n "$caps" ] || { echo "capgen.sh: no NVM_FAMILY_NAMES or NVM_CAP_NAMES in $uapi" >&2; exit 1; }
 
 gen() {
 	cat <<'HDR'
@@ -21,12 +33,10 @@ gen() {
 
 const struct nvm_cap_entry nvm_cap_table[] = {
 HDR
-	awk '
+	awk -v fams="$fams" -v caps="$caps" '
 	function fam(f) {
-		if (f == "esc") return 0
-		if (f == "ctrl") return 1
-		if (f == "alloc") return 2
-		if (f == "uvm") return 3
+		if (f in FI)
+			return FI[f]
 		printf "capabilities.txt:%d: unknown family %s\n", NR, f > "/dev/stderr"
 		bad = 1
 		return -1
@@ -43,11 +53,16 @@ HDR
 		return v
 	}
 	BEGIN {
-		C["compute"] = "NVM_CAP_COMPUTE"; C["utility"] = "NVM_CAP_UTILITY"
-		C["graphics"] = "NVM_CAP_GRAPHICS"; C["video"] = "NVM_CAP_VIDEO"
-		C["profiling"] = "NVM_CAP_PROFILING"; C["fabric-imex"] = "NVM_CAP_FABRIC_IMEX"
-		C["rdma"] = "NVM_CAP_RDMA"; C["base"] = "NVM_CAP_BASE"
-		F[0] = "NVM_FAM_ESCAPE"; F[1] = "NVM_FAM_CTRL"; F[2] = "NVM_FAM_ALLOC"; F[3] = "NVM_FAM_UVM"
+		n = split(fams, fl, " ")
+		for (i = 1; i <= n; i++)
+			FI[fl[i]] = i - 1
+		n = split(caps, cl, " ")
+		for (i = 1; i <= n; i++) {
+			c = "NVM_CAP_" toupper(cl[i])
+			gsub(/-/, "_", c)
+			C[cl[i]] = c
+		}
+		C["base"] = "NVM_CAP_BASE"
 	}
 	/^#/ || NF == 0 { next }
 	{
@@ -68,7 +83,7 @@ HDR
 			bad = 1
 		}
 		seen[key] = 1
-		printf "%s\t{ %s, %s, %s, \"%s\" },\n", key, F[f], $2, mask, $4
+		printf "%s\t{ %d /* %s */, %s, %s, \"%s\" },\n", key, f, $1, $2, mask, $4
 	}
 	END { if (bad) exit 1 }' "$in" > "$tmp.body"
 	sort "$tmp.body" | cut -f2- | sed 's/^/\t/'

@@ -22,19 +22,15 @@
 #include <linux/string.h>
 
 #include "policy.h"
+#include "nvmediate.h"
 #include "tables.h"
 #include "nvabi_tables.h"
 
-static const char *const nvm_family_names[NVM_FAM_CALLS] = {
-	[NVM_FAM_ESCAPE] = "esc",
-	[NVM_FAM_CTRL] = "ctrl",
-	[NVM_FAM_ALLOC] = "alloc",
-	[NVM_FAM_UVM] = "uvm",
-};
+static const char *const nvm_family_names[] = NVM_FAMILY_NAMES;
+static const char *const nvm_cap_names[] = NVM_CAP_NAMES;
 
-static const char *const nvm_cap_names[] = {
-	"compute", "utility", "graphics", "video", "profiling", "fabric-imex", "rdma",
-};
+static_assert(ARRAY_SIZE(nvm_family_names) == NVM_FAM_CALLS);
+static_assert(ARRAY_SIZE(nvm_cap_names) == NVM_NR_CAPS && NVM_CAP_ALL == (1U << NVM_NR_CAPS) - 1);
 
 /**
  * nvm_family_name() - the name of a family in logs, records and profiles

@@ -41,22 +41,11 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-static const char *const nvm_family_names[NVM_FAM_COUNT] = {
-	[NVM_FAM_ESCAPE] = "escape",
-	[NVM_FAM_CTRL] = "ctrl",
-	[NVM_FAM_ALLOC] = "alloc",
-	[NVM_FAM_UVM] = "uvm",
-	[NVM_FAM_OPEN] = "open",
-	[NVM_FAM_MMAP] = "mmap",
-	[NVM_FAM_POLL] = "poll",
-};
+static const char *const nvm_family_names[] = NVM_STAT_FAMILY_NAMES;
+static const char *const nvm_outcome_names[] = NVM_OUTCOME_NAMES;
 
-static const char *const nvm_outcome_names[NVM_OUT_COUNT] = {
-	[NVM_OUT_FORWARDED] = "forwarded",
-	[NVM_OUT_REFUSED] = "refused",
-	[NVM_OUT_ANSWERED] = "answered",
-	[NVM_OUT_AUDITED] = "audited",
-};
+static_assert(ARRAY_SIZE(nvm_family_names) == NVM_FAM_COUNT);
+static_assert(ARRAY_SIZE(nvm_outcome_names) == NVM_OUT_COUNT);
 
 struct nvm_counts {
 	u64 n[NVM_FAM_COUNT][NVM_OUT_COUNT];

@@ -23,4 +23,24 @@
 #define NVM_MAX_GPUS		254
 #define NVM_MINORS		256
 
+/*
+ * The words of nvmediate's interfaces, in one place for the module, its
+ * tools and abi/capgen.sh (docs/policy.md, docs/operations.md).
+ *
+ * The families of ioctl calls, as profiles, allow entries, audit records
+ * and abi/capabilities.txt name them (the module's NVM_FAM_* order).
+ */
+#define NVM_FAMILY_NAMES	{ "esc", "ctrl", "alloc", "uvm" }
+#define NVM_NR_FAMILIES		4
+/* Every family the counters, log lines and tracepoints count in. */
+#define NVM_STAT_FAMILY_NAMES	{ "escape", "ctrl", "alloc", "uvm", "open", "mmap", "poll" }
+#define NVM_NR_STAT_FAMILIES	7
+/* What became of a call, as the counters name it. */
+#define NVM_OUTCOME_NAMES	{ "forwarded", "refused", "answered", "audited" }
+#define NVM_NR_OUTCOMES		4
+/* The capabilities of a profile, bit 0 up ("base" is every profile's). */
+#define NVM_CAP_NAMES		{ "compute", "utility", "graphics", "video", "profiling", \
+				  "fabric-imex", "rdma" }
+#define NVM_NR_CAPS		7
+
 #endif /* _UAPI_LINUX_NVMEDIATE_H */

@@ -238,6 +238,13 @@ fails_with "not a version" "not a version number" "$NVABI" show --abi "$X" --ver
 # ---- the committed data -----------------------------------------------------------
 check "abi/generated/nvm_caps.c is what abi/capgen.sh makes of abi/capabilities.txt" \
 	"$root/abi/capgen.sh" --check
+# capgen.sh takes its words from uapi/nvmediate.h: a capability the header
+# no longer names is refused.
+mkdir -p "$T/capgen/abi/generated" "$T/capgen/uapi"
+cp "$root/abi/capgen.sh" "$root/abi/capabilities.txt" "$T/capgen/abi/"
+sed 's/"rdma"/"rdma2"/' "$root/uapi/nvmediate.h" >"$T/capgen/uapi/nvmediate.h"
+fails_with "capgen.sh: the capability words are uapi/nvmediate.h's" \
+	"unknown capability rdma" sh "$T/capgen/abi/capgen.sh"
 C="$root/abi"
 if [ -d "$C/releases" ]; then
 	check "committed abi/: hashes, canonical files, ranges and tables up to date" \

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "nvmediate.h"
+
 #define EXIT_OK		0
 #define EXIT_ERR	1
 #define EXIT_USAGE	2
@@ -44,8 +46,8 @@ struct policy {
 };
 
 /* docs/operations.md: /sys/class/nvmediate/stats/<family>_<verdict> */
-#define NFAM	7
-#define NVERD	4
+#define NFAM	NVM_NR_STAT_FAMILIES
+#define NVERD	NVM_NR_OUTCOMES
 extern const char *const stat_families[NFAM];
 extern const char *const stat_verdicts[NVERD];
 

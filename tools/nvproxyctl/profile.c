@@ -21,7 +21,7 @@
 
 /* ---- profile ------------------------------------------------------------ */
 
-static const char *const fam_names[] = { "esc", "ctrl", "alloc", "uvm" };
+static const char *const fam_names[] = NVM_FAMILY_NAMES;
 
 /* Profiles and records say "esc"; the kernel log line says "escape". */
 int fam_index(const char *s)
@@ -30,7 +30,7 @@ int fam_index(const char *s)
 
 	if (!strcmp(s, "escape"))
 		return 0;
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NVM_NR_FAMILIES; i++)
 		if (!strcmp(s, fam_names[i]))
 			return i;
 	return -1;
@@ -162,8 +162,7 @@ static int rule_is_root(const char *rule)
 	       !strcmp(rule, "class-root");
 }
 
-static const char *const cap_names[] = { "compute", "utility", "graphics", "video",
-					 "profiling", "fabric-imex", "rdma" };
+static const char *const cap_names[] = NVM_CAP_NAMES;
 
 /* CAPS as the sysfs attribute takes them, normalised; -1 on an unknown name. */
 int caps_normalise(const char *in, char *out, size_t len)
@@ -187,7 +186,7 @@ int caps_normalise(const char *in, char *out, size_t len)
 			s += n;
 			continue;
 		}
-		for (i = 0; i < 7; i++)
+		for (i = 0; i < NVM_NR_CAPS; i++)
 			if (strlen(cap_names[i]) == n && !strncmp(s, cap_names[i], n))
 				break;
 		if (i == 7)
@@ -196,7 +195,7 @@ int caps_normalise(const char *in, char *out, size_t len)
 		s += n;
 	}
 	out[0] = '\0';
-	for (i = 0, n = 0; i < 7; i++)
+	for (i = 0, n = 0; i < NVM_NR_CAPS; i++)
 		if (bits & (1U << i))
 			n += snprintf(out + n, len - n, "%s%s", n ? " " : "", cap_names[i]);
 	if (!n)

@@ -22,9 +22,8 @@
 /* ---- stats -------------------------------------------------------------- */
 
 /* docs/operations.md: /sys/class/nvmediate/stats/<family>_<verdict>. */
-const char *const stat_families[NFAM] = { "escape", "ctrl", "alloc", "uvm",
-					     "open", "mmap", "poll" };
-const char *const stat_verdicts[NVERD] = { "forwarded", "refused", "answered", "audited" };
+const char *const stat_families[NFAM] = NVM_STAT_FAMILY_NAMES;
+const char *const stat_verdicts[NVERD] = NVM_OUTCOME_NAMES;
 
 /* Read every counter; -1 when one cannot be read (no stats/ directory). */
 int read_counters(unsigned long long c[NFAM][NVERD])

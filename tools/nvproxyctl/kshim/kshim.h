@@ -9,6 +9,7 @@
 #ifndef NVM_KSHIM_H
 #define NVM_KSHIM_H
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
