@@ -108,7 +108,7 @@ struct nvm_fdctx {
  *
  * Return: the context, or ERR_PTR(-ENOMEM or -EBADF).
  */
-struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
+static struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 {
 	struct nvm_fdctx *ctx;
 	struct fdtable *fdt;
@@ -157,17 +157,6 @@ struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 }
 
 /**
- * nvm_fdctx_files() - the private table itself
- * @ctx: the context
- *
- * Return: the files_struct the driver sees as current->files.
- */
-struct files_struct *nvm_fdctx_files(struct nvm_fdctx *ctx)
-{
-	return &ctx->files;
-}
-
-/**
  * nvm_fdctx_install() - place a file at a number of the private table
  * @ctx: the context
  * @fd: the number
@@ -178,7 +167,7 @@ struct files_struct *nvm_fdctx_files(struct nvm_fdctx *ctx)
  *
  * Return: 0, -EBADF for a number outside the table, -EEXIST when taken.
  */
-int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file)
+static int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file)
 {
 	struct fdtable *fdt = &ctx->files.fdtab;
 
@@ -203,7 +192,7 @@ int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file)
  * exec_update_lock for writing (nvm_fdctx_enter() does) or run where no
  * other task can look at current->files (KUnit's test threads).
  */
-void nvm_fdctx_swap(struct nvm_fdctx *ctx)
+static void nvm_fdctx_swap(struct nvm_fdctx *ctx)
 {
 	task_lock(current);
 	ctx->saved = current->files;
@@ -215,7 +204,7 @@ void nvm_fdctx_swap(struct nvm_fdctx *ctx)
  * nvm_fdctx_unswap() - give the calling thread its own table back
  * @ctx: the context
  */
-void nvm_fdctx_unswap(struct nvm_fdctx *ctx)
+static void nvm_fdctx_unswap(struct nvm_fdctx *ctx)
 {
 	task_lock(current);
 	WARN_ON_ONCE(current->files != &ctx->files);

@@ -20,11 +20,4 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx);
 int nvm_fdctx_init(void);
 void nvm_fdctx_exit(void);
 
-/* Lower-level pieces, used by the above and by the KUnit suites. */
-struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd);
-int nvm_fdctx_install(struct nvm_fdctx *ctx, unsigned int fd, struct file *file);
-struct files_struct *nvm_fdctx_files(struct nvm_fdctx *ctx);
-void nvm_fdctx_swap(struct nvm_fdctx *ctx);
-void nvm_fdctx_unswap(struct nvm_fdctx *ctx);
-
 #endif /* NVM_FDCTX_H */

@@ -127,7 +127,7 @@ static void fdctx_test_large_numbers(struct kunit *test)
 	struct nvm_fdctx *ctx = nvm_fdctx_alloc(4099);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
-	KUNIT_EXPECT_GE(test, nvm_fdctx_files(ctx)->fdtab.max_fds, 4100U);
+	KUNIT_EXPECT_GE(test, ctx->files.fdtab.max_fds, 4100U);
 	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 4099, a), 0);
 	nvm_fdctx_swap(ctx);
 	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(4099), a);
@@ -218,8 +218,8 @@ static void fdctx_test_grown_table_freed(struct kunit *test)
 	}
 	nvm_fdctx_unswap(ctx);
 	KUNIT_EXPECT_EQ(test, n, NR_OPEN_DEFAULT + 8);
-	KUNIT_EXPECT_PTR_NE(test, rcu_access_pointer(nvm_fdctx_files(ctx)->fdt),
-			    &nvm_fdctx_files(ctx)->fdtab);
+	KUNIT_EXPECT_PTR_NE(test, rcu_access_pointer(ctx->files.fdt),
+			    &ctx->files.fdtab);
 	nvm_fdctx_destroy(ctx);
 	KUNIT_EXPECT_EQ(test, file_count(a), before);
 	fput(a);
@@ -242,7 +242,7 @@ static void fdctx_test_waits_for_counted_reader(struct kunit *test)
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
 	KUNIT_EXPECT_EQ(test, nvm_fdctx_install(ctx, 3, a), 0);
-	files = nvm_fdctx_files(ctx);
+	files = &ctx->files;
 	atomic_inc(&files->count);
 	nvm_fdctx_destroy(ctx);
 	KUNIT_EXPECT_EQ(test, file_count(a), before);
