@@ -94,8 +94,12 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 		c->xfer = true;
 		/* The driver answers an inner size over 16384 with -EINVAL. */
 		if (c->size > NVM_NV_MAX_IOCTL_SIZE) {
-			if (!v->audited)
+			if (!v->audited) {
+				/* Reported as the inner escape, which is not looked up. */
+				v->number = c->nr;
+				v->name = NULL;
 				nvm_refuse(v, -EINVAL, "xfer-size");
+			}
 			/* Not copied: forwarded untouched when audited. */
 			return !nvm_stop(c, v);
 		}

@@ -783,14 +783,14 @@ void nvm_profile_exit(int idx)
 /**
  * nvm_profile_replace() - publish a new profile for a set
  * @set: the set; its update_lock is held by the caller
- * @p: the new profile, or NULL to take the set's away (removal); owned by
- *	the set from now on
+ * @p: the new profile, never NULL (every call of the set's files reads
+ *	one); owned by the set from now on
  *
  * Calls already being validated finish with the old profile; every call
  * that starts after this returns uses @p.
  *
  * Return: the old profile, for nvm_profile_retire() once update_lock is
- * released; NULL when the set had none.
+ * released.
  */
 struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
 {

@@ -287,7 +287,9 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 
 	prof = nvm_profile_enter(nf, &idx);
 	c.prof = prof;
-	c.policy = nvm_policy(prof);
+	/* The UVM checks read no policy: no capable() (and its audit) for them. */
+	if (c.kind != NVM_NODE_UVM)
+		c.policy = nvm_policy(prof);
 	if (c.kind != NVM_NODE_UVM && _IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
 		/*
 		 * The driver reads only the number; nvmediate refuses other

@@ -770,6 +770,7 @@ static void validate_test_xfer_and_audit(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
 	KUNIT_EXPECT_STREQ(test, v.rule, "xfer-size");
 	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, v.number, (u32)NVM_NV_ESC_RM_CONTROL);
 	/* XFER's own size, 16: not unwrapped at any other. */
 	XFER(NVM_NV_ESC_RM_CONTROL, size);
 	c.size = sizeof(hdr) - 1;

@@ -189,7 +189,7 @@ int caps_normalise(const char *in, char *out, size_t len)
 		for (i = 0; i < NVM_NR_CAPS; i++)
 			if (strlen(cap_names[i]) == n && !strncmp(s, cap_names[i], n))
 				break;
-		if (i == 7)
+		if (i == NVM_NR_CAPS)
 			return -1;
 		bits |= 1U << i;
 		s += n;
