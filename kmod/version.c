@@ -7,6 +7,7 @@
  * as numbers, part by part; a missing third part counts as 0.
  */
 #include <linux/ctype.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
