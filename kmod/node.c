@@ -35,7 +35,6 @@
 #include <linux/capability.h>
 #include <linux/cdev.h>
 #include <linux/compat.h>
-#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
 #include <linux/module.h>
