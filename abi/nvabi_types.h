@@ -71,6 +71,14 @@
 #define NVABI_F_ROOT_NO_RIGHTS	0x08	/* root unless access rights are on */
 #define NVABI_F_TEST_ONLY	0x10	/* a test-only control */
 
+/*
+ * The capabilities that admit a call (an entry's caps), from
+ * abi/capabilities.txt: bit i is the i-th word of NVM_CAP_NAMES in
+ * uapi/nvmediate.h; NVABI_CAP_BASE admits the call for every profile.
+ * 0: no capability admits it (only a profile's explicit allow entry does).
+ */
+#define NVABI_CAP_BASE		0x80
+
 /* Class parameters. */
 #define NVABI_PARAMS_NONE	0
 #define NVABI_PARAMS_OPTIONAL	1
@@ -127,7 +135,7 @@ struct nvabi_esc {			/* frontend escape, keyed by _IOC_NR */
 	__u8 early_kind;		/* NVABI_SIZE_EXACT, _ARRAY, or _UNCHECKED: none */
 	__u8 flags;			/* NVABI_F_* */
 	__u8 nfd;
-	__u8 rsvd;
+	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
 };
 
 struct nvabi_ctrl {			/* RM control command, keyed by NVOS54 cmd */
@@ -139,6 +147,9 @@ struct nvabi_ctrl {			/* RM control command, keyed by NVOS54 cmd */
 	__u8 flags;
 	__u8 nfd;
 	__u8 access;			/* access right required, 0: none */
+	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
+	__u8 rsvd8;
+	__u16 rsvd16;
 };
 
 struct nvabi_class {			/* allocation class, keyed by hClass */
@@ -150,6 +161,9 @@ struct nvabi_class {			/* allocation class, keyed by hClass */
 	__u8 flags;
 	__u8 nfd;
 	__u8 params;			/* NVABI_PARAMS_* */
+	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
+	__u8 rsvd8;
+	__u16 rsvd16;
 };
 
 struct nvabi_uvm {			/* UVM command, keyed by the ioctl cmd */
@@ -160,7 +174,7 @@ struct nvabi_uvm {			/* UVM command, keyed by the ioctl cmd */
 	__u8 node;			/* NVABI_NODE_UVM or NVABI_NODE_UVM_TOOLS */
 	__u8 flags;
 	__u8 nfd;
-	__u8 rsvd;
+	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
 };
 
 /*

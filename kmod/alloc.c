@@ -87,11 +87,11 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	e = nvm_abi_class(hclass, c->abi);
 	if (e) {
 		v->name = nvm_abi_class_name(e);
-	v->fds = nvm_abi_fds(e->fd);
+		v->fds = nvm_abi_fds(e->fd);
 		v->nfds = e->nfd;
 	}
 	if (e && nvm_alloc_is_client(hclass)) {
-		if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass))
+		if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps))
 			return false;
 		v->nested = params;
 		v->nested_size = params ? NVM_NV_ROOT_PARAMS_SIZE : 0;
@@ -110,7 +110,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_refuse(v, -E2BIG, "class-params-too-big");
 	if (!params && e->params == NVABI_PARAMS_REQUIRED && e->size)
 		return nvm_refuse(v, -EINVAL, "class-params-null");
-	if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass))
+	if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps))
 		return false;
 	if (params && e->params != NVABI_PARAMS_NONE) {
 		v->nested = params;

@@ -90,7 +90,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_refuse(v, -EPERM, "kernel-only");
 	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && psize != e->size)
 		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status, "ctrl-size");
-	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, cmd))
+	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, cmd, e->caps))
 		return false;
 	v->nested = params;
 	v->nested_size = psize;

@@ -73,5 +73,5 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	if (!nvm_esc_size_ok(e, c->size))
 		return nvm_refuse(v, -EINVAL, "esc-size");
-	return nvm_profile_check(c, v, NVM_FAM_ESCAPE, c->nr);
+	return nvm_profile_check(c, v, NVM_FAM_ESCAPE, c->nr, e->caps);
 }

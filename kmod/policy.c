@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: capability profiles (docs/policy.md).  A profile admits a
- * call when the generated capability table (abi/capabilities.txt) gives
- * the call a capability the profile has, or the base capability every
- * profile has, or when the profile lists the call as an explicit allow
- * entry.  The decisions are pure; the validator asks them after a call's
+ * call when the call's table entry (its capabilities, from
+ * abi/capabilities.txt) gives it a capability the profile has, or the base
+ * capability every profile has, or when the profile lists the call as an
+ * explicit allow entry.  The decisions are pure; the validator asks them after a call's
  * shape has passed (escape.c, ctrl.c, alloc.c, uvm.c).
  *
  * A profile is an immutable object; how a set publishes and replaces its
@@ -31,6 +31,7 @@ static const char *const nvm_cap_names[] = NVM_CAP_NAMES;
 
 static_assert(ARRAY_SIZE(nvm_family_names) == NVM_FAM_CALLS);
 static_assert(ARRAY_SIZE(nvm_cap_names) == NVM_NR_CAPS && NVM_CAP_ALL == (1U << NVM_NR_CAPS) - 1);
+static_assert(NVM_CAP_BASE == NVABI_CAP_BASE);
 
 /**
  * nvm_family_name() - the name of a family in logs, records and profiles
@@ -53,31 +54,6 @@ static int nvm_family_parse(const char *s, size_t len)
 	return -EINVAL;
 }
 
-static int nvm_cap_cmp(const void *key, const void *elt)
-{
-	const struct nvm_cap_entry *k = key, *e = elt;
-
-	if (k->family != e->family)
-		return k->family < e->family ? -1 : 1;
-	if (k->nr != e->nr)
-		return k->nr < e->nr ? -1 : 1;
-	return 0;
-}
-
-/**
- * nvm_caps_find() - the capability table's entry of a call
- * @family: NVM_FAM_*
- * @nr: escape number, control command, class or UVM command
- *
- * Return: the entry, or NULL when no capability admits the call.
- */
-const struct nvm_cap_entry *nvm_caps_find(unsigned int family, u32 nr)
-{
-	struct nvm_cap_entry k = { .family = family, .nr = nr };
-
-	return bsearch(&k, nvm_cap_table, nvm_cap_count, sizeof(k), nvm_cap_cmp);
-}
-
 static int nvm_u64_cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -90,16 +66,16 @@ static int nvm_u64_cmp(const void *a, const void *b)
  * @p: the profile
  * @family: NVM_FAM_*
  * @nr: the call's number in its family
+ * @caps: the capabilities of the call's table entry (its caps field)
  *
- * Return: true when one of the call's capabilities is the profile's or
- * %NVM_CAP_BASE, or the profile has an allow entry for the call.
+ * Return: true when one of @caps is the profile's or %NVM_CAP_BASE, or the
+ * profile has an allow entry for the call.
  */
-bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr)
+bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr, u8 caps)
 {
-	const struct nvm_cap_entry *e = nvm_caps_find(family, nr);
 	u64 key = nvm_allow_key(family, nr);
 
-	if (e && (e->caps & (p->caps | NVM_CAP_BASE)))
+	if (caps & (p->caps | NVM_CAP_BASE))
 		return true;
 	return p->nallow && bsearch(&key, p->allow, p->nallow, sizeof(key), nvm_u64_cmp);
 }
@@ -112,13 +88,14 @@ bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr
  *	driver does not have; anything else: -EPERM
  * @family: NVM_FAM_*
  * @nr: the call's number in its family
+ * @caps: the capabilities of the call's table entry
  *
  * The control's status offset is the one of the file's NVOS54 layout.
  *
  * Return: true when the call may be forwarded.
  */
 bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
-		       u32 nr)
+		       u32 nr, u8 caps)
 {
 	static const char *const rules[NVM_FAM_CALLS] = {
 		"esc-profile", "ctrl-profile", "alloc-profile", "uvm-profile",
@@ -126,7 +103,7 @@ bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned
 
 	v->family = family;
 	v->number = nr;
-	if (nvm_profile_admits(c->prof, family, nr))
+	if (nvm_profile_admits(c->prof, family, nr, caps))
 		return true;
 	if (family == NVM_FAM_CTRL)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, nvm_abi_rmlayout(c->abi)->ctl_status,

@@ -21,17 +21,6 @@
 #define NVM_CAP_BASE		0x80	/* every profile has it */
 #define NVM_CAP_DEFAULT		(NVM_CAP_COMPUTE | NVM_CAP_UTILITY)
 
-/* An entry of the generated capability table (abi/generated/nvm_caps.c). */
-struct nvm_cap_entry {
-	u8 family;
-	u32 nr;
-	u8 caps;
-	const char *name;
-};
-
-extern const struct nvm_cap_entry nvm_cap_table[];
-extern const unsigned int nvm_cap_count;
-
 #define NVM_ALLOW_MAX		1024
 
 /**
@@ -85,10 +74,9 @@ struct nvm_record {
 };
 
 const char *nvm_family_name(unsigned int family);
-const struct nvm_cap_entry *nvm_caps_find(unsigned int family, u32 nr);
-bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr);
+bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr, u8 caps);
 bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
-		       u32 nr);
+		       u32 nr, u8 caps);
 int nvm_caps_parse(const char *s, u32 *caps);
 int nvm_caps_format(u32 caps, char *buf, size_t len);
 struct nvm_profile *nvm_profile_alloc(unsigned int nallow);

@@ -36,7 +36,6 @@
 #include "../kmod/alloc.c"
 #include "../kmod/uvm.c"
 #include "../kmod/policy.c"
-#include "../abi/generated/nvm_caps.c"
 #include "validate_test.c"
 #include "policy_test.c"
 #include "fdplan_test.c"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: KUnit suite for the capability profiles (policy.c): the
- * generated capability table, admission per capability, explicit allow
+ * capabilities of the generated tables' entries, admission per capability, explicit allow
  * entries, the default profile over the calls of a CUDA-like session, the
  * answers of a refusal, and the audit record.  Included by kunit_main.c
  * after validate_test.c (its payload builders are used here).
@@ -19,28 +19,86 @@ static struct nvm_profile *nvm_test_profile(struct kunit *test, u32 caps, const 
 	return p;
 }
 
-/* The table is sorted and unique (bsearch), every entry admitted by something. */
-static void policy_test_table_well_formed(struct kunit *test)
+/* One call of the generated tables, whatever its family. */
+struct nvm_test_ent {
+	unsigned int family;
+	u32 nr;
+	u8 caps;
+	const char *name;
+};
+
+/* The @i-th entry over the four tables, in family order; false past the end. */
+static bool nvm_test_ent(unsigned int i, struct nvm_test_ent *t)
+{
+	if (i < NVABI_NR_ESCS) {
+		*t = (struct nvm_test_ent){ NVM_FAM_ESCAPE, nvabi_escs[i].nr, nvabi_escs[i].caps,
+					    nvabi_esc_names[i] };
+		return true;
+	}
+	i -= NVABI_NR_ESCS;
+	if (i < NVABI_NR_CTRLS) {
+		*t = (struct nvm_test_ent){ NVM_FAM_CTRL, nvabi_ctrls[i].cmd, nvabi_ctrls[i].caps,
+					    nvabi_ctrl_names[i] };
+		return true;
+	}
+	i -= NVABI_NR_CTRLS;
+	if (i < NVABI_NR_CLASSES) {
+		*t = (struct nvm_test_ent){ NVM_FAM_ALLOC, nvabi_classes[i].hclass,
+					    nvabi_classes[i].caps, nvabi_class_names[i] };
+		return true;
+	}
+	i -= NVABI_NR_CLASSES;
+	if (i < NVABI_NR_UVMS) {
+		*t = (struct nvm_test_ent){ NVM_FAM_UVM, nvabi_uvms[i].cmd, nvabi_uvms[i].caps,
+					    nvabi_uvm_names[i] };
+		return true;
+	}
+	return false;
+}
+
+/* The capabilities of a call's entries (0: none has it). */
+static u8 nvm_test_caps_of(unsigned int family, u32 nr)
+{
+	struct nvm_test_ent t;
+	unsigned int i;
+
+	for (i = 0; nvm_test_ent(i, &t); i++)
+		if (t.family == family && t.nr == nr)
+			return t.caps;
+	return 0;
+}
+
+static bool nvm_test_admits(const struct nvm_profile *p, unsigned int family, u32 nr)
+{
+	return nvm_profile_admits(p, family, nr, nvm_test_caps_of(family, nr));
+}
+
+/*
+ * Every entry's capabilities are known bits, one number's entries (one per
+ * ABI it changed in) agree, and each family has calls some capability
+ * admits.
+ */
+static void policy_test_table_caps(struct kunit *test)
 {
 	unsigned int i, n[NVM_FAM_CALLS] = { };
+	struct nvm_test_ent t, prev = { .family = NVM_FAM_CALLS };
 
-	KUNIT_ASSERT_GT(test, nvm_cap_count, 300U);
-	for (i = 0; i < nvm_cap_count; i++) {
-		const struct nvm_cap_entry *e = &nvm_cap_table[i];
-
-		KUNIT_EXPECT_LT(test, (unsigned int)e->family, (unsigned int)NVM_FAM_CALLS);
-		KUNIT_EXPECT_NE_MSG(test, (unsigned int)e->caps, 0U, "%s", e->name);
-		KUNIT_EXPECT_TRUE(test, e->name && e->name[0]);
-		if (i)
-			KUNIT_EXPECT_TRUE_MSG(test, nvm_cap_cmp(&nvm_cap_table[i - 1], e) < 0,
-					      "%s out of order", e->name);
-		KUNIT_EXPECT_PTR_EQ(test, nvm_caps_find(e->family, e->nr), e);
-		if (e->family < NVM_FAM_CALLS)
-			n[e->family]++;
+	for (i = 0; nvm_test_ent(i, &t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, t.caps & ~(NVM_CAP_ALL | NVM_CAP_BASE), 0, "%s", t.name);
+		if (t.family == prev.family && t.nr == prev.nr)
+			KUNIT_EXPECT_EQ_MSG(test, t.caps, prev.caps, "%s 0x%x", t.name, t.nr);
+		else if (t.caps)
+			n[t.family]++;
+		prev = t;
 	}
 	for (i = 0; i < NVM_FAM_CALLS; i++)
 		KUNIT_EXPECT_GT_MSG(test, n[i], 10U, "family %s", nvm_family_name(i));
-	KUNIT_EXPECT_FALSE(test, nvm_caps_find(NVM_FAM_CTRL, 0x2080dead));
+	KUNIT_EXPECT_GT(test, n[NVM_FAM_ESCAPE] + n[NVM_FAM_CTRL] + n[NVM_FAM_ALLOC] +
+			n[NVM_FAM_UVM], 300U);
+	KUNIT_EXPECT_TRUE(test, nvm_test_caps_of(NVM_FAM_ESCAPE, NVM_NV_ESC_RM_CONTROL) &
+				NVM_CAP_BASE);
+	KUNIT_EXPECT_EQ(test, nvm_test_caps_of(NVM_FAM_ALLOC, 0x90cc), NVM_CAP_PROFILING);
+	KUNIT_EXPECT_EQ(test, nvm_test_caps_of(NVM_FAM_CTRL, 0x2080dead), 0);
 }
 
 static const u32 nvm_test_caps[] = {
@@ -60,30 +118,31 @@ static void policy_test_per_capability(struct kunit *test)
 {
 	u32 caps = *(const u32 *)test->param_value;
 	struct nvm_profile *p = nvm_test_profile(test, caps, "");
+	struct nvm_test_ent t, prev = { .family = NVM_FAM_CALLS };
 	unsigned int i, admitted = 0;
 
-	for (i = 0; i < nvm_cap_count; i++) {
-		const struct nvm_cap_entry *e = &nvm_cap_table[i];
-		bool want = e->caps & (caps | NVM_CAP_BASE);
+	for (i = 0; nvm_test_ent(i, &t); prev = t, i++) {
+		bool want = t.caps & (caps | NVM_CAP_BASE);
 
-		KUNIT_EXPECT_EQ_MSG(test, nvm_profile_admits(p, e->family, e->nr), want,
-				    "%s %s 0x%x", e->name, nvm_family_name(e->family), e->nr);
-		admitted += want;
+		KUNIT_EXPECT_EQ_MSG(test, nvm_profile_admits(p, t.family, t.nr, t.caps), want,
+				    "%s %s 0x%x", t.name, nvm_family_name(t.family), t.nr);
+		if (t.family != prev.family || t.nr != prev.nr)
+			admitted += want;
 	}
 	if (caps & NVM_CAP_PROFILING)
-		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x90cc));
+		KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_ALLOC, 0x90cc));
 	else
-		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x90cc));
+		KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_ALLOC, 0x90cc));
 	if (!caps) {
 		/* Only the escapes every session makes. */
-		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, NVM_NV_ESC_RM_CONTROL));
-		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, NVM_NV_ESC_XFER));
-		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, 0x4e));
-		KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_UVM, 0x30000001));
+		KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_ESCAPE, NVM_NV_ESC_RM_CONTROL));
+		KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_ESCAPE, NVM_NV_ESC_XFER));
+		KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_ESCAPE, 0x4e));
+		KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_UVM, 0x30000001));
 		KUNIT_EXPECT_LT(test, admitted, 12U);
 	}
 	/* Nothing outside the table, whatever the capabilities. */
-	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x2080dead));
+	KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_CTRL, 0x2080dead));
 	kfree(p);
 }
 
@@ -95,25 +154,25 @@ static void policy_test_allow_entries(struct kunit *test)
 	struct nvm_profile *q;
 
 	KUNIT_EXPECT_EQ(test, p->nallow, 4U);
-	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x20800a01));
-	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x90cc));
-	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_UVM, 0x17));
-	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_ESCAPE, 0x4e));
-	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_ALLOC, 0x20800a01));
-	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x20800a02));
-	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(p, NVM_FAM_CTRL, 0x201));
+	KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_CTRL, 0x20800a01));
+	KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_ALLOC, 0x90cc));
+	KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_UVM, 0x17));
+	KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_ESCAPE, 0x4e));
+	KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_ALLOC, 0x20800a01));
+	KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_CTRL, 0x20800a02));
+	KUNIT_EXPECT_FALSE(test, nvm_test_admits(p, NVM_FAM_CTRL, 0x201));
 
 	/* Adding twice keeps one; "-" removes; "clear" starts over. */
 	q = nvm_profile_edit_allow(p, "ctrl 0x20800a01 -uvm 0x17 ctrl 513");
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(q));
 	KUNIT_EXPECT_EQ(test, q->nallow, 4U);
-	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(q, NVM_FAM_UVM, 0x17));
-	KUNIT_EXPECT_TRUE(test, nvm_profile_admits(q, NVM_FAM_CTRL, 0x201));
+	KUNIT_EXPECT_FALSE(test, nvm_test_admits(q, NVM_FAM_UVM, 0x17));
+	KUNIT_EXPECT_TRUE(test, nvm_test_admits(q, NVM_FAM_CTRL, 0x201));
 	kfree(q);
 	q = nvm_profile_edit_allow(p, "clear alloc 0x3e");
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(q));
 	KUNIT_EXPECT_EQ(test, q->nallow, 1U);
-	KUNIT_EXPECT_FALSE(test, nvm_profile_admits(q, NVM_FAM_CTRL, 0x20800a01));
+	KUNIT_EXPECT_FALSE(test, nvm_test_admits(q, NVM_FAM_CTRL, 0x20800a01));
 	kfree(q);
 	/* Text that does not parse changes nothing. */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(nvm_profile_edit_allow(p, "ctrl")), -EINVAL);
@@ -140,11 +199,11 @@ static void policy_test_default_admits_session(struct kunit *test)
 	u8 buf[64];
 
 	for (i = 0; i < ARRAY_SIZE(nvm_test_session_esc); i++)
-		KUNIT_EXPECT_TRUE_MSG(test, nvm_profile_admits(p, NVM_FAM_ESCAPE,
-							       nvm_test_session_esc[i]),
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_admits(p, NVM_FAM_ESCAPE,
+							    nvm_test_session_esc[i]),
 				      "esc 0x%x", nvm_test_session_esc[i]);
 	for (i = 0; i < ARRAY_SIZE(nvm_test_session_uvm); i++)
-		KUNIT_EXPECT_TRUE(test, nvm_profile_admits(p, NVM_FAM_UVM, nvm_test_session_uvm[i]));
+		KUNIT_EXPECT_TRUE(test, nvm_test_admits(p, NVM_FAM_UVM, nvm_test_session_uvm[i]));
 
 	/* Through the whole decision, in each release's layout. */
 	for (r = 0; r < ARRAY_SIZE(rels); r++) {
@@ -298,7 +357,7 @@ static void policy_test_record(struct kunit *test)
 }
 
 static struct kunit_case nvm_policy_cases[] = {
-	KUNIT_CASE(policy_test_table_well_formed),
+	KUNIT_CASE(policy_test_table_caps),
 	KUNIT_CASE_PARAM(policy_test_per_capability, nvm_test_caps_gen_params),
 	KUNIT_CASE(policy_test_allow_entries),
 	KUNIT_CASE(policy_test_default_admits_session),

@@ -25,7 +25,7 @@
 
 /*
  * The words of nvmediate's interfaces, in one place for the module, its
- * tools and abi/capgen.sh (docs/policy.md, docs/operations.md).
+ * tools and nvabi gen (docs/policy.md, docs/operations.md).
  *
  * The families of ioctl calls, as profiles, allow entries, audit records
  * and abi/capabilities.txt name them (the module's NVM_FAM_* order).

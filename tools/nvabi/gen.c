@@ -2,18 +2,30 @@
 /*
  * nvabi: write the C tables the module compiles (abi/generated/).
  *
- * Input: abi/releases/ and abi/layouts.txt. Output: nvabi_tables.h and
- * nvabi_tables.c, plain const data in the types of abi/nvabi_types.h.
- * Identical ABIs share one ABI number, and every entry is stored once with
- * the set of ABIs it belongs to (see nvabi_types.h for the lookup).
+ * Input: abi/releases/, abi/layouts.txt and abi/capabilities.txt. Output:
+ * nvabi_tables.h and nvabi_tables.c, plain const data in the types of
+ * abi/nvabi_types.h. Identical ABIs share one ABI number, and every entry
+ * is stored once with the set of ABIs it belongs to (see nvabi_types.h for
+ * the lookup) and the capabilities that admit it.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nvabi.h"
+#include "../../abi/nvabi_types.h"
+#include "../../uapi/nvmediate.h"
 
 enum { K_ESC, K_CTRL, K_CLASS, K_UVM, NK };
 static const char *const kname[NK] = { "esc", "ctrl", "class", "uvm" };
+
+/* capabilities.txt names the kinds as the profiles do, in the same order. */
+static const char *const fam_words[] = NVM_FAMILY_NAMES;
+static const char *const cap_words[] = NVM_CAP_NAMES;
+_Static_assert(sizeof(fam_words) / sizeof(fam_words[0]) == NK, "one family per kind");
+_Static_assert(sizeof(cap_words) / sizeof(cap_words[0]) == NVM_NR_CAPS, "NVM_NR_CAPS words");
+_Static_assert(NVM_NR_CAPS < 8, "capabilities and base fit a byte");
 
 struct pent {
 	int kind;
@@ -28,7 +40,19 @@ struct pent {
 	struct pvec fds;	/* (off << 8) | size */
 	int fd, nfd;
 	int set;
+	int caps;		/* NVABI_CAP_* bits, from capabilities.txt */
 	const char *first_rel, *last_rel;
+};
+
+/* One line of abi/capabilities.txt. */
+struct capline {
+	int line;
+	int kind;
+	uint32_t nr;
+	int caps;
+	char *name;
+	int none;		/* "# none:": says why no release has it */
+	int used;		/* some entry took it */
 };
 
 struct gctx {
@@ -43,7 +67,139 @@ struct gctx {
 	struct pvec rml;	/* distinct RM payload layouts, as C initializers */
 	int *abi_rml;		/* per ABI: index in rml */
 	int *abi_uvm_unknown;	/* per ABI: UVM_UNKNOWN_* */
+	struct pvec caplines;	/* struct capline, in the file's order */
 };
+
+static int caps_fail(const char *path, int line, const char *what, const char *arg)
+{
+	fprintf(stderr, "%s:%d: %s%s%s\n", path, line, what, arg ? " " : "", arg ? arg : "");
+	return 1;
+}
+
+/*
+ * Read abi/capabilities.txt: "FAMILY NUMBER CAP[,CAP...] NAME [# why: ...]"
+ * per line, the words those of uapi/nvmediate.h; "# none: ..." instead says
+ * why no release in abi/releases/ has the call. Every mistake is reported
+ * with its line; then gen writes nothing.
+ */
+static int caps_read(struct gctx *g, const char *path)
+{
+	char *txt = read_file(path, NULL), *line, *next;
+	int n = 0, bad = 0;
+	struct smap seen = { 0 };
+
+	if (!txt)
+		die("cannot read %s", path);
+	for (line = txt; *line; line = next) {
+		char fam[16], num[32], caps[256], name[128], *c, *end, *hash, key[48];
+		struct capline *cl;
+		int f, w;
+
+		n++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		hash = strchr(line, '#');
+		if (hash)
+			*hash++ = '\0';
+		if (strspn(line, " \t") == strlen(line))
+			continue;
+		if (sscanf(line, "%15s %31s %255s %127s", fam, num, caps, name) != 4) {
+			bad |= caps_fail(path, n, "want FAMILY NUMBER CAPS NAME:", line);
+			continue;
+		}
+		for (f = 0; f < NK && strcmp(fam, fam_words[f]); f++)
+			;
+		if (f == NK) {
+			bad |= caps_fail(path, n, "unknown family", fam);
+			continue;
+		}
+		errno = 0;
+		if (strncmp(num, "0x", 2) || !isxdigit((unsigned char)num[2]) ||
+		    strtoull(num + 2, &end, 16) > UINT32_MAX || *end || errno) {
+			bad |= caps_fail(path, n, "not a 32-bit hex number:", num);
+			continue;
+		}
+		cl = xcalloc(1, sizeof(*cl));
+		cl->line = n;
+		cl->kind = f;
+		cl->nr = (uint32_t)strtoul(num + 2, NULL, 16);
+		cl->name = xstrdup(name);
+		cl->none = hash && !strncmp(hash + strspn(hash, " \t"), "none:", 5);
+		for (c = strtok(caps, ","); c; c = strtok(NULL, ",")) {
+			if (!strcmp(c, "base")) {
+				cl->caps |= NVABI_CAP_BASE;
+				continue;
+			}
+			for (w = 0; w < NVM_NR_CAPS && strcmp(c, cap_words[w]); w++)
+				;
+			if (w == NVM_NR_CAPS)
+				bad |= caps_fail(path, n, "unknown capability", c);
+			else
+				cl->caps |= 1 << w;
+		}
+		snprintf(key, sizeof(key), "%d %08x", f, cl->nr);
+		if (smap_get(&seen, key))
+			bad |= caps_fail(path, n, "listed twice:", num);
+		smap_put(&seen, key, cl);
+		pv_push(&g->caplines, cl);
+	}
+	smap_free(&seen, NULL);
+	free(txt);
+	return bad;
+}
+
+/*
+ * Give every entry the capabilities of its line (entries of one number share
+ * it across ABIs). A line that names a call no release has must say why
+ * ("# none: ..."), and only such a line may: the file stays true to the
+ * tables as releases are added.
+ */
+static int caps_apply(struct gctx *g, const char *path)
+{
+	struct smap byk = { 0 };
+	size_t i;
+	int k, bad = 0;
+	char key[48];
+
+	for (i = 0; i < g->caplines.n; i++) {
+		struct capline *cl = g->caplines.v[i];
+
+		snprintf(key, sizeof(key), "%d %08x", cl->kind, cl->nr);
+		smap_put(&byk, key, cl);
+	}
+	for (k = 0; k < NK; k++)
+		for (i = 0; i < g->ents[k].n; i++) {
+			struct pent *p = g->ents[k].v[i];
+			struct capline *cl;
+
+			snprintf(key, sizeof(key), "%d %08x", k, p->key);
+			cl = smap_get(&byk, key);
+			if (!cl)
+				continue;
+			p->caps = cl->caps;
+			cl->used = 1;
+		}
+	for (i = 0; i < g->caplines.n; i++) {
+		struct capline *cl = g->caplines.v[i];
+
+		if (!cl->used && !cl->none) {
+			fprintf(stderr, "%s:%d: %s 0x%x (%s) is in no release's tables: "
+				"say why with '# none: ...'\n", path, cl->line,
+				fam_words[cl->kind], cl->nr, cl->name);
+			bad = 1;
+		} else if (cl->used && cl->none) {
+			fprintf(stderr, "%s:%d: %s 0x%x (%s) is in the tables now: drop its "
+				"'# none:'\n", path, cl->line, fam_words[cl->kind], cl->nr,
+				cl->name);
+			bad = 1;
+		}
+	}
+	smap_free(&byk, NULL);
+	return bad;
+}
 
 static const char *node_c(int n)
 {
@@ -590,7 +746,7 @@ static char *gen_source(struct gctx *g)
 
 	sb_add(&b, "};\n\nconst struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {\n"
 		   "\t/* size, size2, early, early2, set, fd, nr, node, priv, kind, early_kind,\n"
-		   "\t * flags, nfd, rsvd */\n");
+		   "\t * flags, nfd, caps */\n");
 	for (i = 0; i < g->ents[K_ESC].n; i++) {
 		const struct pent *p = g->ents[K_ESC].v[i];
 
@@ -598,7 +754,7 @@ static char *gen_source(struct gctx *g)
 			  p->size2, p->early, p->early2, p->set, p->fd, p->key, node_c(p->node),
 			  priv_c(p->priv), kind_c(p->szkind), kind_c(p->early_kind));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, 0 },", p->nfd);
+		sb_printf(&b, ", %d, 0x%02x },", p->nfd, p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {\n"
@@ -613,7 +769,7 @@ static char *gen_source(struct gctx *g)
 			sb_printf(&b, "%u", p->size);
 		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, %d },", p->nfd, p->access);
+		sb_printf(&b, ", %d, %d, 0x%02x, 0, 0 },", p->nfd, p->access, p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_class nvabi_classes[NVABI_NR_CLASSES] = {\n"
@@ -630,7 +786,7 @@ static char *gen_source(struct gctx *g)
 			sb_printf(&b, "%u", p->size);
 		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, %s },", p->nfd, pn[p->params]);
+		sb_printf(&b, ", %d, %s, 0x%02x, 0, 0 },", p->nfd, pn[p->params], p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {\n"
@@ -641,7 +797,7 @@ static char *gen_source(struct gctx *g)
 		sb_printf(&b, "\t{ 0x%08x, %u, %d, %d, %s, ", p->key, p->size, p->set, p->fd,
 			  node_c(p->node));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, 0 },", p->nfd);
+		sb_printf(&b, ", %d, 0x%02x },", p->nfd, p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then\n"
@@ -738,6 +894,10 @@ int cmd_gen(int argc, char **argv)
 		abi_free(&ab);
 	}
 	finish(&g);
+	p = path_join(s.dir, "capabilities.txt");
+	if (caps_read(&g, p) | caps_apply(&g, p))
+		die("gen: %s has mistakes (above); nothing written", p);
+	free(p);
 	h = gen_header(&g);
 	c = gen_source(&g);
 	dir = path_join(s.dir, "generated");
@@ -752,8 +912,8 @@ int cmd_gen(int argc, char **argv)
 	if (!r) {
 		size_t bytes = g.rs.ranges.n * 32 + g.rs.releases.n * 24 +
 			       g.sets.n * 8 * ((g.nabi + 63) / 64) + g.fdpool.n * 8 +
-			       g.ents[K_ESC].n * 20 + g.ents[K_CTRL].n * 16 +
-			       g.ents[K_CLASS].n * 16 + g.ents[K_UVM].n * 16;
+			       g.ents[K_ESC].n * 20 + g.ents[K_CTRL].n * 20 +
+			       g.ents[K_CLASS].n * 20 + g.ents[K_UVM].n * 16;
 
 		printf("%s %zu ranges, %d ABIs, %zu escapes, %zu controls, %zu classes, "
 		       "%zu UVM commands, %zu sets: about %zu KiB of data\n",

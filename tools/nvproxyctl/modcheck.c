@@ -127,11 +127,10 @@ static void decide_both(struct nvm_call *c, const struct policy *pol, int escape
 		m->admit = "root";
 }
 
-static void caps_of(unsigned int family, u32 nr, struct modcheck *m)
+/* The capabilities of the entry (its caps field), as names. */
+static void caps_of(u8 caps, struct modcheck *m)
 {
-	const struct nvm_cap_entry *e = nvm_caps_find(family, nr);
-
-	m->caps = e ? e->caps : 0;
+	m->caps = caps;
 	if (m->caps & NVM_CAP_BASE)
 		snprintf(m->caps_names, sizeof(m->caps_names), "every profile (base)");
 	else
@@ -147,7 +146,7 @@ void modcheck_esc(unsigned int abi, const struct nvabi_esc *e, const struct poli
 	c.kind = e->node == NVABI_NODE_GPU ? NVM_NODE_GPU : NVM_NODE_CTL;
 	/* The escape's own checks; what a control or class decides is theirs. */
 	decide_both(&c, pol, 1, m);
-	caps_of(NVM_FAM_ESCAPE, e->nr, m);
+	caps_of(e->caps, m);
 }
 
 void modcheck_ctrl(unsigned int abi, const struct nvabi_ctrl *e, const struct policy *pol,
@@ -169,7 +168,7 @@ void modcheck_ctrl(unsigned int abi, const struct nvabi_ctrl *e, const struct po
 	decide_both(&c, pol, 0, &finn);
 	m->finn_admitted = strcmp(finn.admit, "no") != 0;
 	m->finn_rule = finn.rule;
-	caps_of(NVM_FAM_CTRL, e->cmd, m);
+	caps_of(e->caps, m);
 }
 
 void modcheck_class(unsigned int abi, const struct nvabi_class *e, const struct policy *pol,
@@ -191,7 +190,7 @@ void modcheck_class(unsigned int abi, const struct nvabi_class *e, const struct 
 	c.size = nvos64(buf, abi, e->hclass, 0);
 	decide_both(&c, pol, 0, &null);
 	m->null_params_rule = null.rule;
-	caps_of(NVM_FAM_ALLOC, e->hclass, m);
+	caps_of(e->caps, m);
 }
 
 void modcheck_uvm(unsigned int abi, const struct nvabi_uvm *e, const struct policy *pol,
@@ -201,5 +200,5 @@ void modcheck_uvm(unsigned int abi, const struct nvabi_uvm *e, const struct poli
 
 	memset(m, 0, sizeof(*m));
 	decide_both(&c, pol, 0, m);
-	caps_of(NVM_FAM_UVM, e->cmd, m);
+	caps_of(e->caps, m);
 }
