@@ -362,6 +362,25 @@ if [ -d "$C/releases" ]; then
 	else
 		nok "fd fields of every release are the module's" "$T/out"
 	fi
+
+	# the default profile against gVisor's compute/utility list: every
+	# refusal is one docs/policy.md lists, and every listed one still happens
+	NPC="$root/tools/nvproxyctl/nvproxyctl"
+	AN="$here/anchor.py"
+	if python3 "$AN" "$NPC" "$C" "$here/anchor-compute.tsv" "$root/docs/policy.md" \
+		>"$T/anchor" 2>&1; then
+		ok "gVisor's compute/utility calls: $(tail -n 1 "$T/anchor")"
+	else
+		nok "gVisor's compute/utility calls: refusals not in docs/policy.md" "$T/anchor"
+	fi
+	grep -v '^- `control 0x20800802`' "$root/docs/policy.md" >"$T/policy1.md"
+	fails_with "... a refusal docs/policy.md does not list fails" \
+		"refused: control 0x20800802 .*NOT LISTED" \
+		python3 "$AN" "$NPC" "$C" "$here/anchor-compute.tsv" "$T/policy1.md"
+	sed 's/^- `control 0x101`/- `control 0x201`: admitted\n&/' "$root/docs/policy.md" >"$T/policy2.md"
+	fails_with "... a listed call that is admitted fails" \
+		"listed but admitted at every version: control 0x201" \
+		python3 "$AN" "$NPC" "$C" "$here/anchor-compute.tsv" "$T/policy2.md"
 else
 	nok "committed abi/releases is missing"
 fi
