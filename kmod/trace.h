@@ -2,6 +2,8 @@
 /*
  * nvmediate: tracepoints, one per mediated call (docs/operations.md).
  * stats.c is the one file that defines them (CREATE_TRACE_POINTS).
+ * __print_symbolic() takes literal pairs: the names below are the words of
+ * uapi/nvmediate.h, and tests/tools/words.sh keeps them so.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM nvmediate

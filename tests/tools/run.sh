@@ -418,5 +418,12 @@ cp "$root/kmod/verdict.c" "$T/layers/verdict.c"
 echo 'bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule);' >>"$T/layers/policy.h"
 fails_with "kmod layers: verdict.c's export declared in policy.h is refused" \
 	"nvm_refuse is declared in: policy.h verdict.h" sh "$here/layers.sh" "$T/layers"
+check "kmod/trace.h's symbolic names are uapi/nvmediate.h's words" sh "$here/words.sh" "$root"
+mkdir -p "$T/words/kmod" "$T/words/uapi"
+cp "$root/kmod/nvm.h" "$T/words/kmod/"
+cp "$root/uapi/nvmediate.h" "$T/words/uapi/"
+sed 's/{ NVM_FAM_MMAP, "mmap" }/{ NVM_FAM_MMAP, "map" }/' "$root/kmod/trace.h" >"$T/words/kmod/trace.h"
+fails_with "... a tracepoint word that differs is found" "nvm_trace_family_names is" \
+	sh "$here/words.sh" "$T/words"
 
 summary
