@@ -178,6 +178,35 @@ struct nvabi_uvm {			/* UVM command, keyed by the ioctl cmd */
 };
 
 /*
+ * A deprecated control (nvabi_deps[], keyed by its V1 command): the driver
+ * serves it before its method tables (interface/deprecated/
+ * rmapi_deprecated_control.c), converting the V1 params to the V2 control
+ * it then calls with the caller's privileges. Unless NVABI_DEP_CUSTOM, the
+ * V1 params hold a pointer (NvP64 at list_off) to count (NvU32 at
+ * count_off) elements of elem bytes, or to count bytes without
+ * NVABI_DEP_COUNT; the driver refuses a count over max and copies the list
+ * in and/or back out. A custom converter follows its own code.
+ */
+#define NVABI_DEP_CUSTOM	0x01
+#define NVABI_DEP_COUNT		0x02
+#define NVABI_DEP_IN		0x04
+#define NVABI_DEP_OUT		0x08
+
+struct nvabi_dep {
+	__u32 cmd;			/* the V1 command */
+	__u32 v2;			/* the V2 command it becomes */
+	__u32 size;			/* V1 params size */
+	__u32 max;			/* the list's maximum count */
+	__u16 set;
+	__u16 list_off;
+	__u16 count_off;
+	__u16 elem;
+	__u8 flags;			/* NVABI_DEP_* */
+	__u8 rsvd8;
+	__u16 rsvd16;
+};
+
+/*
  * The layouts of the RM payloads whose fields the validator reads, per ABI
  * (nvabi_rmlayouts[nvabi_abi_rmlayout[abi]]): NVOS54_PARAMETERS
  * (NV_ESC_RM_CONTROL), NVOS21_PARAMETERS and NVOS64_PARAMETERS (the two

@@ -29,13 +29,55 @@ static u64 nvm_rd64(const void *p, unsigned int off)
 	return x;
 }
 
+/*
+ * A deprecated control (nvabi_types.h): the driver serves it before its
+ * method tables, whatever they hold, reads V1 params of the V1 size (not
+ * the paramsSize of the call) and calls the V2 control with the caller's
+ * privileges.  Checked as the driver will use it: plain calls only, the V1
+ * size, then the V2 control's privilege and the profile on the V2 control
+ * (a refusal names it, for the log and the audit record); the list the
+ * params point to is checked after the decision (validate.c).
+ */
+static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
+			 const struct nvabi_dep *d, u32 flags, u64 params, u32 psize,
+			 unsigned int status_off)
+{
+	const struct nvabi_ctrl *e2;
+
+	v->name = nvm_abi_dep_name(d);
+	/* Other calls miss the conversion and find no method the driver serves. */
+	if (flags)
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, "ctrl-deprecated-flags");
+	if (psize != d->size)
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, status_off, "ctrl-size");
+	if (d->size > NVM_DEP_PARAMS_MAX)
+		return nvm_refuse(v, -E2BIG, "ctrl-params-too-big");
+	e2 = nvm_abi_ctrl(d->v2, c->abi);
+	if (!e2)
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, "ctrl-unknown");
+	if (!nvm_priv_check(e2->priv, c->policy, v, "ctrl-root"))
+		return false;
+	if (e2->size == NVABI_SIZE_UNKNOWN)
+		return nvm_refuse(v, -EPERM, "kernel-only");
+	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, d->v2, e2->caps)) {
+		v->name = nvm_abi_ctrl_name(e2);
+		return false;
+	}
+	v->number = d->cmd;
+	v->nested = params;
+	v->nested_size = d->size;
+	v->dep = d;
+	return true;
+}
+
 /**
  * nvm_ctrl_decide() - check an RM control call
  * @c: the call; @c->payload is the NVOS54 of @c->size bytes
  * @v: verdict; on success @v->nested names the params and their size
  *
  * Order: flags a user may not set, paramsSize over 1 MiB (-E2BIG), params
- * NULL iff paramsSize 0, unknown command (status NV_ERR_NOT_SUPPORTED),
+ * NULL iff paramsSize 0, a deprecated control (nvm_ctrl_dep()), unknown
+ * command (status NV_ERR_NOT_SUPPORTED),
  * FINN-serialized (-EPERM unless allow_finn), GSS-legacy command (-EPERM
  * unless allow_gss), privilege (-EPERM), paramsSize not the command's (not
  * checked for FINN-serialized params, whose size is the serialized one), not
@@ -50,6 +92,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 {
 	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
 	const struct nvabi_ctrl *e;
+	const struct nvabi_dep *d;
 	u32 cmd, flags, psize;
 	u64 params;
 
@@ -74,6 +117,9 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status,
 				  "ctrl-params-null");
 
+	d = nvm_abi_dep(cmd, c->abi);
+	if (d)
+		return nvm_ctrl_dep(c, v, d, flags, params, psize, l->ctl_status);
 	e = nvm_abi_ctrl(cmd, c->abi);
 	if (!e)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");

@@ -16,6 +16,7 @@ NVABI_DEFINE_LOOKUP(, nvm_abi_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, 
 NVABI_DEFINE_LOOKUP(, nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
 NVABI_DEFINE_LOOKUP(, nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
 NVABI_DEFINE_LOOKUP(, nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
+NVABI_DEFINE_LOOKUP(, nvm_abi_dep, struct nvabi_dep, nvabi_deps, NVABI_NR_DEPS, cmd)
 
 /**
  * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi
@@ -82,4 +83,9 @@ const char *nvm_abi_class_name(const struct nvabi_class *e)
 const char *nvm_abi_uvm_name(const struct nvabi_uvm *e)
 {
 	return nvm_name_or_null(nvabi_uvm_names[e - nvabi_uvms]);
+}
+
+const char *nvm_abi_dep_name(const struct nvabi_dep *e)
+{
+	return nvm_name_or_null(nvabi_dep_names[e - nvabi_deps]);
 }

@@ -14,11 +14,13 @@ struct nvabi_esc;
 struct nvabi_ctrl;
 struct nvabi_class;
 struct nvabi_uvm;
+struct nvabi_dep;
 struct nvabi_rmlayout;
 const struct nvabi_esc *nvm_abi_esc(u32 nr, unsigned int abi);
 const struct nvabi_ctrl *nvm_abi_ctrl(u32 cmd, unsigned int abi);
 const struct nvabi_class *nvm_abi_class(u32 hclass, unsigned int abi);
 const struct nvabi_uvm *nvm_abi_uvm(u32 cmd, unsigned int abi);
+const struct nvabi_dep *nvm_abi_dep(u32 cmd, unsigned int abi);
 const struct nvabi_rmlayout *nvm_abi_rmlayout(unsigned int abi);
 const struct nvabi_fd *nvm_abi_fds(unsigned int first);
 unsigned int nvm_abi_uvm_unknown(unsigned int abi);
@@ -26,5 +28,6 @@ const char *nvm_abi_esc_name(const struct nvabi_esc *e);
 const char *nvm_abi_ctrl_name(const struct nvabi_ctrl *e);
 const char *nvm_abi_class_name(const struct nvabi_class *e);
 const char *nvm_abi_uvm_name(const struct nvabi_uvm *e);
+const char *nvm_abi_dep_name(const struct nvabi_dep *e);
 
 #endif /* NVM_TABLES_H */

@@ -48,6 +48,8 @@
 #include <linux/compat.h>
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -58,6 +60,8 @@
 #include "decide.h"
 #include "policy.h"
 #include "sets.h"
+#include "tables.h"
+#include "compat.h"
 #include "nvabi_lookup.h"
 
 /* The knobs of the file's profile that depend on the caller. */
@@ -132,7 +136,7 @@ static void nvm_fetch(struct nvm_req *req, struct nvm_call *c)
  * driver will read them: one byte of every page is touched, nothing is
  * copied (never more than NVM_PARAMS_MAX bytes, checked by the decision).
  */
-static int nvm_check_readable(u64 uptr, u32 size)
+static int nvm_check_readable(u64 uptr, u64 size)
 {
 	const char __user *p = u64_to_user_ptr(uptr);
 
@@ -141,6 +145,35 @@ static int nvm_check_readable(u64 uptr, u32 size)
 	if (!access_ok(p, size))
 		return -EFAULT;
 	return nvm_fault_in_readable(p, size) ? -EFAULT : 0;
+}
+
+/*
+ * Is [uptr, uptr + size) mapped writable?  The driver writes a deprecated
+ * control's results back there; checked on the VMAs, without writing (the
+ * fault-in helpers would store into memory the driver reads first).
+ */
+static int nvm_check_writable(u64 uptr, u64 size)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long a = (unsigned long)uptr, end;
+	int ret = 0;
+
+	if (!size)
+		return 0;
+	if (!access_ok(u64_to_user_ptr(uptr), size) || check_add_overflow(a, (unsigned long)size, &end))
+		return -EFAULT;
+	mmap_read_lock(mm);
+	while (a < end) {
+		struct vm_area_struct *vma = nvm_vma_lookup(mm, a);
+
+		if (!vma || !(vma->vm_flags & VM_WRITE)) {
+			ret = -EFAULT;
+			break;
+		}
+		a = vma->vm_end;
+	}
+	mmap_read_unlock(mm);
+	return ret;
 }
 
 /*
@@ -181,6 +214,9 @@ static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int e
  * @readable_size: their size
  * @readable_rule: the rule refusing them when they are not; NULL when
  *	nothing is to be checked
+ * @dep: a forwarded deprecated control whose list is to be checked; its
+ *	V1 params are at @readable
+ * @status_at: where its status goes when it is answered
  */
 struct nvm_after {
 	void __user *answer_at;
@@ -188,7 +224,56 @@ struct nvm_after {
 	u64 readable;
 	u32 readable_size;
 	const char *readable_rule;
+	const struct nvabi_dep *dep;
+	void __user *status_at;
 };
+
+/*
+ * The list of a deprecated control (nvabi_types.h), read from its V1
+ * params as the driver will read them: a count over the maximum is
+ * answered as the driver answers it, NV_ERR_OUT_OF_RANGE in the status; a
+ * list it copies in must be readable and one it writes back writable, for
+ * count elements.  A count of 0 copies nothing.  The caller can change the
+ * params before the driver reads them; the driver checks the count again,
+ * and its copies fault like any user copy: this check answers the call
+ * early, it does not confine the driver.
+ */
+static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *rep)
+{
+	const struct nvabi_dep *d = after->dep;
+	u32 count, status = NVM_NV_ERR_OUT_OF_RANGE;
+	u8 p[NVM_DEP_PARAMS_MAX];
+	u64 list, bytes;
+	int ret;
+
+	if (copy_from_user(p, u64_to_user_ptr(after->readable), d->size))
+		return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
+	memcpy(&count, p + d->count_off, sizeof(count));
+	memcpy(&list, p + d->list_off, sizeof(list));
+	if (!count)
+		return 0;
+	if (count > d->max) {
+		if (copy_to_user(after->status_at, &status, sizeof(status)))
+			return nvm_report_unreadable(rep, "ctrl-deprecated-count", -EFAULT);
+		rep->outcome = NVM_OUT_ANSWERED;
+		rep->rule = "ctrl-deprecated-count";
+		rep->err = 0;
+		rep->status = status;
+		return NVM_ANSWERED;
+	}
+	bytes = d->flags & NVABI_DEP_COUNT ? (u64)count * d->elem : count;
+	if (d->flags & NVABI_DEP_IN) {
+		ret = nvm_check_readable(list, bytes);
+		if (ret)
+			return nvm_report_unreadable(rep, "ctrl-deprecated-list-unreadable", ret);
+	}
+	if (d->flags & NVABI_DEP_OUT) {
+		ret = nvm_check_writable(list, bytes);
+		if (ret)
+			return nvm_report_unreadable(rep, "ctrl-deprecated-list-unwritable", ret);
+	}
+	return 0;
+}
 
 /*
  * Act on a decision: forward, refuse, answer in the payload, or (audited)
@@ -217,6 +302,10 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 			after->readable_rule = v->family == NVM_FAM_CTRL ?
 					       "ctrl-params-unreadable" : "class-params-unreadable";
 		}
+		if (v->dep && !(v->dep->flags & NVABI_DEP_CUSTOM)) {
+			after->dep = v->dep;
+			after->status_at = req->payload + nvm_abi_rmlayout(c->abi)->ctl_status;
+		}
 		return nvm_report_set(rep, c, v, NVM_OUT_FORWARDED, 0);
 	}
 	if (v->err)
@@ -244,7 +333,9 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_report 
 	if (ret || !after->readable_rule)
 		return ret;
 	ret = nvm_check_readable(after->readable, after->readable_size);
-	return ret ? nvm_report_unreadable(rep, after->readable_rule, ret) : 0;
+	if (ret)
+		return nvm_report_unreadable(rep, after->readable_rule, ret);
+	return after->dep ? nvm_dep_list_check(after, rep) : 0;
 }
 
 /**

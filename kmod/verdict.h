@@ -78,6 +78,9 @@ struct nvm_call {
  *	in the caller's payload of @payload_size bytes for a UVM command
  * @nfds: number of @fds
  * @payload_size: the size of the payload @fds are in
+ * @dep: a deprecated control the driver converts (nvabi_types.h): its
+ *	V1 params are at @nested, and the validator checks the list they
+ *	point to after the decision; NULL for any other call
  * @audited: @rule would have refused the call, but the profile audits:
  *	recorded, and the call goes to the driver
  */
@@ -97,10 +100,15 @@ struct nvm_verdict {
 	const struct nvabi_fd *fds;
 	unsigned int nfds;
 	u32 payload_size;
+	const struct nvabi_dep *dep;
 	bool audited;
 };
 
 struct nvabi_fd;
+struct nvabi_dep;
+
+/* The largest V1 params of a deprecated control the validator reads. */
+#define NVM_DEP_PARAMS_MAX	64
 
 bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule);
 bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off, const char *rule);

@@ -548,16 +548,29 @@ static bool nvm_oracle(unsigned int abi, enum nvm_kind kind, unsigned int policy
 		u32 cmd, flags, psize;
 		u64 params;
 		const struct nvabi_ctrl *ce = NULL;
+		const struct nvabi_dep *de = NULL;
 
 		memcpy(&cmd, p + l->ctl_cmd, 4);
 		memcpy(&flags, p + l->ctl_flags, 4);
 		memcpy(&params, p + l->ctl_params, 8);
 		memcpy(&psize, p + l->ctl_psize, 4);
+		for (i = 0; i < NVABI_NR_DEPS; i++)
+			if (nvabi_deps[i].cmd == cmd && nvabi_set_has(nvabi_deps[i].set, abi))
+				de = &nvabi_deps[i];
+		/* A deprecated control: plain, V1 size, as the V2 control it becomes. */
+		if (de) {
+			if (flags || psize != de->size || !params)
+				return false;
+			cmd = de->v2;
+		}
 		for (i = 0; i < NVABI_NR_CTRLS; i++)
 			if (nvabi_ctrls[i].cmd == cmd && nvabi_set_has(nvabi_ctrls[i].set, abi))
 				ce = &nvabi_ctrls[i];
 		if (!ce || (flags & 3) || psize > (1U << 20) || (params == 0) != (psize == 0))
 			return false;
+		if (de)
+			return nvm_oracle_priv_ok(ce->priv, policy) &&
+			       ce->size != NVABI_SIZE_UNKNOWN;
 		if ((flags & 4) && !(policy & NVM_POLICY_FINN))
 			return false;
 		if ((cmd & 0x8000) && !(policy & NVM_POLICY_GSS))
@@ -729,6 +742,81 @@ static void validate_test_reports_family(struct kunit *test)
 }
 
 /*
+ * Deprecated controls: decided before the method tables (even where they
+ * list the V1 number, as 535 does for BUS_GET_INFO), at the V1 size, only
+ * for plain calls, and as the V2 control they become for the profile.
+ */
+static void validate_test_deprecated(struct kunit *test)
+{
+	static const char *const rels[] = { "535.288.01", "595.45.04" };
+	struct nvm_profile *none = nvm_profile_alloc(0);
+	struct nvm_verdict v;
+	unsigned int r, size;
+	u8 buf[64];
+
+	KUNIT_ASSERT_NOT_NULL(test, none);
+	for (r = 0; r < ARRAY_SIZE(rels); r++) {
+		unsigned int abi = nvm_test_abi_of(rels[r]);
+		const struct nvabi_dep *d = nvm_abi_dep(0x20801802, abi);
+		struct nvm_call c;
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, d, "%s", rels[r]);
+		KUNIT_EXPECT_EQ(test, d->v2, 0x20801823U);
+		KUNIT_EXPECT_EQ(test, d->size, 16U);
+		KUNIT_EXPECT_EQ(test, d->list_off, 8U);
+		KUNIT_EXPECT_EQ(test, d->count_off, 0U);
+		KUNIT_EXPECT_EQ(test, d->elem, 8U);
+		KUNIT_EXPECT_EQ(test, d->max, 52U);
+		KUNIT_EXPECT_EQ(test, d->flags, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT);
+
+		size = nvm_test_ctl(buf, abi, 0x20801802, 0, NVM_TEST_PARAMS_PTR, 16);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							    NVM_NV_ESC_RM_CONTROL, size, buf, &v),
+				      "%s: %s", rels[r], v.rule);
+		KUNIT_EXPECT_PTR_EQ(test, v.dep, d);
+		KUNIT_EXPECT_EQ(test, v.number, 0x20801802U);
+		KUNIT_EXPECT_EQ(test, v.nested, (u64)NVM_TEST_PARAMS_PTR);
+		KUNIT_EXPECT_EQ(test, v.nested_size, 16U);
+		KUNIT_EXPECT_STREQ(test, v.name, "NV2080_CTRL_CMD_BUS_GET_INFO");
+
+		/* FINN-serialized or any other flag: not converted. */
+		nvm_test_ctl(buf, abi, 0x20801802, 4, NVM_TEST_PARAMS_PTR, 16);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_POLICY_FINN,
+							 NVM_NV_ESC_RM_CONTROL, size, buf, &v));
+		KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
+		KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-deprecated-flags");
+
+		/* Another size: the driver would read 16 bytes whatever it says. */
+		nvm_test_ctl(buf, abi, 0x20801802, 0, NVM_TEST_PARAMS_PTR, 24);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							 NVM_NV_ESC_RM_CONTROL, size, buf, &v));
+		KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_INVALID_ARGUMENT);
+		KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-size");
+
+		/* The profile decides on the V2 control, and the refusal names it. */
+		nvm_test_ctl(buf, abi, 0x20801802, 0, NVM_TEST_PARAMS_PTR, 16);
+		c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_CTL, .prof = none,
+				       .nr = NVM_NV_ESC_RM_CONTROL, .size = size, .payload = buf };
+		KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-profile");
+		KUNIT_EXPECT_EQ(test, v.number, 0x20801823U);
+		KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
+
+		/* A custom converter: the V1 size and the V2 control only. */
+		d = nvm_abi_dep(0x101, abi);
+		KUNIT_ASSERT_NOT_NULL(test, d);
+		KUNIT_EXPECT_EQ(test, d->v2, 0x13eU);
+		KUNIT_EXPECT_TRUE(test, d->flags & NVABI_DEP_CUSTOM);
+		size = nvm_test_ctl(buf, abi, 0x101, 0, NVM_TEST_PARAMS_PTR, d->size);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							    NVM_NV_ESC_RM_CONTROL, size, buf, &v),
+				      "%s", v.rule);
+		KUNIT_EXPECT_PTR_EQ(test, v.dep, d);
+	}
+	kfree(none);
+}
+
+/*
  * The decision on XFER and under audit, from the copies nvm_fetch() hands
  * it: XFER's header, the inner payload, or the errors reading them.
  */
@@ -836,6 +924,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_never_admits_what_oracle_refuses),
 	KUNIT_CASE(validate_test_reports_family),
 	KUNIT_CASE(validate_test_xfer_and_audit),
+	KUNIT_CASE(validate_test_deprecated),
 	{}
 };
 

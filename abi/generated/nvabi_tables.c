@@ -1185,10 +1185,10 @@ const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {
 	{ 0x00801813, 32, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_SET_PAGE_DIRECTORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
 	{ 0x00801814, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_UNSET_PAGE_DIRECTORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
 	{ 0x00801909, 1, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV0080_CTRL_PERF_CUDA_LIMIT_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080perf.h */
-	{ 0x00801b01, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0c, 0, 0 },	/* 515.43.04..545.29.06 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801b02, 8, 102, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..580.82.09 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801b02, 12, 103, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..580.142 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801b02, 12, 99, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b01, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b02, 8, 102, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 550.40.07..580.82.09 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b02, 12, 103, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 580.94.02..580.142 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b02, 12, 99, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
 	{ 0x00801c02, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_BSP_GET_CAPS_PARAMS_V2 src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080bsp.h */
 	{ 0x00801e01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
 	{ 0x00801e02, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
@@ -1453,8 +1453,8 @@ const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {
 	{ 0x20800809, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BIOS_GET_POST_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
 	{ 0x2080080b, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BIOS_GET_UEFI_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
 	{ 0x2080080e, 1308, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_BIOS_GET_NBSI_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800810, 124, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800810, 124, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800810, 124, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800810, 124, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
 	{ 0x20800a00, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 */
 	{ 0x20800a01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
 	{ 0x20800a14, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
@@ -1739,12 +1739,12 @@ const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {
 	{ 0x2080123c, 2044, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_RATE_MODIFIER_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
 	{ 0x2080123d, 2044, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_THROTTLE_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
 	{ 0x2080123e, 8, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GR_TEST_CTXSW_ERROR_LOGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801301, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x04, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 436, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 436, 149, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..535.288.01 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 444, 34, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..555.58.02 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 460, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 560.28.03..575.64.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 1028, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801301, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 436, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 436, 149, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 530.30.02..535.288.01 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 444, 34, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 545.23.06..555.58.02 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 460, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 560.28.03..575.64.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 1028, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
 	{ 0x2080130b, 16, 94, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GET_SYSTEM_CARVEOUT_ADDRESS_SPACE_INFO src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
 	{ 0x2080130c, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CALIBRATION_LOCK_FAILED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
 	{ 0x2080130e, 4024, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_FLUSH_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
@@ -1812,7 +1812,7 @@ const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {
 	{ 0x2080170e, 516, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_MC_GET_STATIC_INTR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
 	{ 0x2080170f, 56, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_MC_GET_INTR_CATEGORY_SUBTREE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
 	{ 0x20801801, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801802, 16, 62, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0b, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801802, 16, 62, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801803, 200, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PCI_BAR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801804, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SET_PCIE_LINK_WIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801805, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SET_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
@@ -1830,8 +1830,8 @@ const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {
 	{ 0x20801820, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_CLEAR_PEX_UTIL_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801821, 640, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_BUS_GET_BFD_PARAMSARR src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801822, 9, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_BUS_GET_ASPM_DISABLE_FLAGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801823, 420, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801823, 420, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801823, 420, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0b, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801823, 420, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0b, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801824, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_CONTROL_PUBLIC_ASPM_BITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801825, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_NVLINK_PEER_ID_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 	{ 0x20801826, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_SET_EOM_PARAMETERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
@@ -3152,6 +3152,29 @@ const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {
 	{ 0x00000050, 32, 45, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 580.65.06..595.45.04 UVM_DISCARD_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
 	{ 0x30000001, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_INITIALIZE_PARAMS kernel-open/nvidia-uvm/uvm_linux_ioctl.h */
 	{ 0x30000002, 0, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 */
+};
+
+const struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {
+	/* cmd, v2, size, max, set, list_off, count_off, elem, flags, rsvd8, rsvd16 */
+	{ 0x00000101, 0x0000013e, 40, 0, 25, 0, 0, 0, NVABI_DEP_CUSTOM, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0073136a, 0x00731381, 64, 0, 42, 0, 0, 0, NVABI_DEP_CUSTOM, 0, 0 },	/* 520.56.06..595.45.04 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00801b01, 0x00801b02, 16, 4, 102, 8, 0, 1, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 550.40.07..580.82.09 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b01, 0x00801b02, 16, 5, 103, 8, 0, 1, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 580.94.02..580.142 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b01, 0x00801b02, 16, 6, 99, 8, 0, 1, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801c01, 0x00801c02, 24, 8, 25, 8, 0, 1, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_BSP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080bsp.h */
+	{ 0x20800101, 0x20800102, 16, 62, 5, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800101, 0x20800102, 16, 63, 96, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 530.30.02..530.41.03 NV2080_CTRL_GPU_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800101, 0x20800102, 16, 64, 81, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 535.43.02..535.288.01 NV2080_CTRL_GPU_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800101, 0x20800102, 16, 65, 88, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 545.23.06..570.211.01 NV2080_CTRL_GPU_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800101, 0x20800102, 16, 66, 68, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GPU_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800101, 0x20800102, 16, 70, 45, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GPU_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800802, 0x20800810, 16, 15, 5, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BIOS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800802, 0x20800810, 16, 15, 46, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BIOS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20801301, 0x20801303, 16, 55, 112, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801301, 0x20801303, 16, 57, 150, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 560.28.03..575.64.05 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801301, 0x20801303, 16, 128, 45, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801802, 0x20801823, 16, 52, 5, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801802, 0x20801823, 16, 52, 46, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 };
 
 /* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then
@@ -5780,4 +5803,26 @@ const char *const nvabi_uvm_names[NVABI_NR_UVMS] = {
 	"UVM_DISCARD",
 	"UVM_INITIALIZE",
 	"UVM_DEINITIALIZE",
+};
+
+const char *const nvabi_dep_names[NVABI_NR_DEPS] = {
+	"NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION",
+	"NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES",
+	"NV0080_CTRL_CMD_MSENC_GET_CAPS",
+	"NV0080_CTRL_CMD_MSENC_GET_CAPS",
+	"NV0080_CTRL_CMD_MSENC_GET_CAPS",
+	"NV0080_CTRL_CMD_BSP_GET_CAPS",
+	"NV2080_CTRL_CMD_GPU_GET_INFO",
+	"NV2080_CTRL_CMD_GPU_GET_INFO",
+	"NV2080_CTRL_CMD_GPU_GET_INFO",
+	"NV2080_CTRL_CMD_GPU_GET_INFO",
+	"NV2080_CTRL_CMD_GPU_GET_INFO",
+	"NV2080_CTRL_CMD_GPU_GET_INFO",
+	"NV2080_CTRL_CMD_BIOS_GET_INFO",
+	"NV2080_CTRL_CMD_BIOS_GET_INFO",
+	"NV2080_CTRL_CMD_FB_GET_INFO",
+	"NV2080_CTRL_CMD_FB_GET_INFO",
+	"NV2080_CTRL_CMD_FB_GET_INFO",
+	"NV2080_CTRL_CMD_BUS_GET_INFO",
+	"NV2080_CTRL_CMD_BUS_GET_INFO",
 };

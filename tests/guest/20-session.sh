@@ -11,11 +11,12 @@ T=$NVM_TMP
 MED="--mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
 # Calls nvmediate's validator answers itself (50-validate.sh tests them):
 # the driver never sees them (its answers to them: status NOT_SUPPORTED,
-# INVALID_CLASS, ILLEGAL_ACTION, INVALID_ARGUMENT); user space sees the
+# INVALID_CLASS, ILLEGAL_ACTION, INVALID_ARGUMENT, and OUT_OF_RANGE for a
+# deprecated control's count over its maximum); user space sees the
 # driver's answer but for a kernel-callback event (EPERM), whose line
 # differs.
 REFUSED_STEPS='^(alloc-kernel-callback) '
-REFUSED_CALLS=' status=0x(56|22|16|1f) '
+REFUSED_CALLS=' status=0x(56|22|16|1f|5b) '
 
 
 if ! load_standin version=595.45.04 num_gpus=2; then

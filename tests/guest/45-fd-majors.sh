@@ -45,6 +45,11 @@ nr=0x4e size=56 ret=0 status=0x0 .* fdfile=ctl
 file=uvm op=ioctl nr=0x25 size=40 ret=0 status=0x0 "
 	[ "$major" -ge 535 ] && want="$want
 file=uvm op=ioctl nr=0x4b size=8 ret=0 status=0x0 .* fdfile=uvm "
+	# The deprecated controls, converted by the driver through their list.
+	want="$want
+nr=0x2a size=32 ret=0 status=0x0 .* cmd=0x101 psize=40 dep=0x13e strings=
+nr=0x2a size=32 ret=0 status=0x0 .* cmd=0x20800802 psize=16 dep=0x20800810 count=3 
+nr=0x2a size=32 ret=0 status=0x0 .* cmd=0x20801802 psize=16 dep=0x20801823 count=1 "
 	missing=$(echo "$want" | while read -r line; do
 		grep -q -- "$line" "$T/c.txt" || echo "[$line]"
 	done)

@@ -107,6 +107,15 @@ if setup 595.45.04; then
 	refused ctrl-root "ret=-EPERM" $CTL 0x2a 32 8=0x13c 16=buf:1 24=1
 	refused ctrl-kernel-only "ret=-EPERM" $CTL 0x2a 32 8=0x20101
 	refused ctrl-params-unreadable "ret=-EFAULT" $CTL 0x2a 32 8=0x102 16=bad 24=108
+	# A deprecated control (NV2080_CTRL_CMD_BUS_GET_INFO: V1 params { count,
+	# list pointer at 8 }, 8-byte entries, at most 52), checked as the
+	# driver converts it: only plain calls, the V1 size, the count, and the
+	# list readable (copied in) and writable (copied back).
+	refused ctrl-dep-flags "ret=0 status=0x56" $CTL 0x2a 32 8=0x20801802 12=4 16=buf:16 24=16 st=28
+	refused ctrl-dep-size "ret=0 status=0x1f" $CTL 0x2a 32 8=0x20801802 16=buf:24 24=24 st=28
+	refused ctrl-dep-count "ret=0 status=0x5b" $CTL 0x2a 32 8=0x20801802 16=buf:16 24=16 +0=53 +8=buf:8 st=28
+	refused ctrl-dep-list-unreadable "ret=-EFAULT" $CTL 0x2a 32 8=0x20801802 16=buf:16 24=16 +0=2 +8=bad
+	refused ctrl-dep-list-unwritable "ret=-EFAULT" $CTL 0x2a 32 8=0x20801802 16=buf:16 24=16 +0=2 +8=ro:16
 	refused class-unknown-nvos64 "ret=0 status=0x22" $CTL 0x2b 48 12=0xbeef st=40
 	refused class-unknown-nvos21 "ret=0 status=0x22" $CTL 0x2b 32 12=0xbeef st=28
 	refused class-kernel-callback "ret=-EPERM" $CTL 0x2b 48 12=0x78 16=buf:24

@@ -12,9 +12,12 @@
  *                                          open until FILE exists (30 s at most)
  *
  * FIELD: OFF=VAL (u32), OFF=q:VAL (u64), OFF=buf:N (u64 pointer to N
- * zeroed bytes), OFF=bad (u64 pointer to an unmapped page), st=OFF (print
- * the u32 at OFF after the call).  Numbers in C notation.  Payloads live
- * at fixed addresses, so the same command line gives the same bytes.
+ * zeroed bytes), OFF=ro:N (the same, N at most 4096, mapped read-only when
+ * the fields are written), OFF=bad (u64 pointer to an unmapped page), st=OFF (print the
+ * u32 at OFF after the call).  +OFF=... writes at OFF of the buffer the
+ * last buf: or ro: made instead of the payload (a control's params, and
+ * a list they point to).  Numbers in C notation.  Payloads live at fixed
+ * addresses, so the same command line gives the same bytes.
  *
  * Output: "ret=0" or "ret=-EINVAL" etc. (of the last call), then
  * " status=0x.." with st=.
@@ -56,7 +59,7 @@ static const char *errname(int e)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--repeat N|--hold FILE] PATH NR SIZE [OFF=VAL|OFF=q:VAL|OFF=buf:N|OFF=bad|st=OFF]...\n");
+	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--repeat N|--hold FILE] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
 	exit(2);
 }
 
@@ -67,8 +70,8 @@ int main(int argc, char **argv)
 	const char *hold = NULL;
 	long st = -1;
 	unsigned long nr, size, cmd;
-	uint8_t *arena, *payload, *extra;
-	size_t used = 0;
+	uint8_t *arena, *payload, *extra, *last = NULL, *ro[8];
+	size_t used = 0, nro = 0, lastsize = 0;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
 		if (!strcmp(argv[i], "--xfer"))
@@ -116,25 +119,49 @@ int main(int argc, char **argv)
 			st = strtol(eq + 1, NULL, 0);
 			continue;
 		}
-		off = strtoul(argv[i], NULL, 0);
-		if (off + 8 > used + 4096)
-			usage();
-		if (!strncmp(eq + 1, "q:", 2)) {
-			v64 = strtoull(eq + 3, NULL, 0);
-			memcpy(payload + off, &v64, 8);
-		} else if (!strncmp(eq + 1, "buf:", 4)) {
-			v64 = (uint64_t)(uintptr_t)extra;
-			extra += (strtoul(eq + 5, NULL, 0) + 4095) & ~4095UL;
-			memcpy(payload + off, &v64, 8);
-		} else if (!strcmp(eq + 1, "bad")) {
-			v64 = BAD_PTR;
-			memcpy(payload + off, &v64, 8);
-		} else {
-			v32 = (uint32_t)strtoul(eq + 1, NULL, 0);
-			memcpy(payload + off, &v32, 4);
+		{
+			uint8_t *base = payload;
+			size_t room = used;
+
+			if (argv[i][0] == '+') {
+				if (!last)
+					usage();
+				base = last;
+				room = lastsize;
+			}
+			off = strtoul(argv[i] + (argv[i][0] == '+'), NULL, 0);
+			if (off + 8 > room + (base == payload ? 4096 : 0))
+				usage();
+			if (!strncmp(eq + 1, "q:", 2)) {
+				v64 = strtoull(eq + 3, NULL, 0);
+				memcpy(base + off, &v64, 8);
+			} else if (!strncmp(eq + 1, "buf:", 4) || !strncmp(eq + 1, "ro:", 3)) {
+				int is_ro = eq[1] == 'r';
+
+				last = extra;
+				lastsize = (strtoul(eq + (is_ro ? 4 : 5), NULL, 0) + 4095) & ~4095UL;
+				if (!lastsize || (is_ro && (nro == 8 || lastsize != 4096)))
+					usage();
+				if (is_ro)
+					ro[nro++] = extra;
+				extra += lastsize;
+				v64 = (uint64_t)(uintptr_t)last;
+				memcpy(base + off, &v64, 8);
+			} else if (!strcmp(eq + 1, "bad")) {
+				v64 = BAD_PTR;
+				memcpy(base + off, &v64, 8);
+			} else {
+				v32 = (uint32_t)strtoul(eq + 1, NULL, 0);
+				memcpy(base + off, &v32, 4);
+			}
 		}
 	}
 
+	while (nro)
+		if (mprotect(ro[--nro], 4096, PROT_READ)) {
+			perror("mprotect");
+			return 2;
+		}
 	ret = 0;
 	for (r = 0; r < repeat; r++) {
 		if (uvm) {

@@ -482,6 +482,65 @@ static int step_device(struct sess *s)
 			sp, sizeof(*sp), NV_OK, NULL);
 }
 
+/*
+ * The deprecated controls a CUDA or NVML start still makes: the driver
+ * converts each to its V2 control and reads and writes through the
+ * pointer in the V1 params.
+ */
+static int step_deprecated(struct sess *s)
+{
+	struct nv_build_version_v1 *bv = aalloc(s, sizeof(*bv));
+	struct nv_info_list_v1 *il = aalloc(s, sizeof(*il));
+	struct nv_info *list = aalloc(s, 4 * sizeof(*list));
+	char *drv, *ver, *title;
+	int ok = 1, i;
+
+	/* NULL buffers: the driver says how large they must be. */
+	ok &= rm_control(s, "ctrl-dep-build-version-size", s->client,
+			 NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, bv, sizeof(*bv), NV_OK, NULL);
+	emit(s, "%-24s sizeOfStrings=%u", "  dep-build-version", bv->sizeOfStrings);
+	if (!ok || bv->sizeOfStrings < 2 || bv->sizeOfStrings > 256)
+		return 0;
+	drv = aalloc(s, bv->sizeOfStrings);
+	ver = aalloc(s, bv->sizeOfStrings);
+	title = aalloc(s, bv->sizeOfStrings);
+	bv->pDriverVersionBuffer = ptr(drv);
+	bv->pVersionBuffer = ptr(ver);
+	bv->pTitleBuffer = ptr(title);
+	ok &= rm_control(s, "ctrl-dep-build-version", s->client,
+			 NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, bv, sizeof(*bv), NV_OK, NULL);
+	emit(s, "%-24s driver=%s version=%s", "  dep-build-version", drv, ver);
+	ok &= strcmp(drv, s->version) == 0;
+
+	/* A list of three: each entry comes back with its data. */
+	for (i = 0; i < 3; i++)
+		list[i] = (struct nv_info){ .index = (uint32_t)i + 1, .data = 0 };
+	il->listSize = 3;
+	il->list = ptr(list);
+	ok &= rm_control(s, "ctrl-dep-bios-info", H_SUBDEVICE, NV2080_CTRL_CMD_BIOS_GET_INFO, il,
+			 sizeof(*il), NV_OK, NULL);
+	emit(s, "%-24s data=0x%x,0x%x,0x%x", "  dep-bios-info", list[0].data, list[1].data,
+	     list[2].data);
+	ok &= list[0].data != 0 && list[0].data != list[1].data;
+	list[0] = (struct nv_info){ .index = 7, .data = 0 };
+	il->listSize = 1;
+	ok &= rm_control(s, "ctrl-dep-bus-info", H_SUBDEVICE, NV2080_CTRL_CMD_BUS_GET_INFO, il,
+			 sizeof(*il), NV_OK, NULL);
+	emit(s, "%-24s data=0x%x", "  dep-bus-info", list[0].data);
+	ok &= list[0].data != 0;
+	/* No list: nothing is copied. */
+	il->listSize = 0;
+	il->list = 0;
+	ok &= rm_control(s, "ctrl-dep-bus-info-empty", H_SUBDEVICE, NV2080_CTRL_CMD_BUS_GET_INFO,
+			 il, sizeof(*il), NV_OK, NULL);
+	/* More entries than the V2 control holds: the driver refuses the count. */
+	il->listSize = NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE + 1;
+	il->list = ptr(list);
+	ok &= rm_control(s, "ctrl-dep-bus-info-count", H_SUBDEVICE, NV2080_CTRL_CMD_BUS_GET_INFO,
+			 il, sizeof(*il), NV_ERR_OUT_OF_RANGE, NULL);
+	return ok;
+}
+
 static int step_controls(struct sess *s)
 {
 	uint32_t bsize = version_at_least(s, 560, 28, 3) ? NV_BUILD_VERSION_V2_SIZE_NEW :
@@ -552,6 +611,7 @@ static int step_controls(struct sess *s)
 	ret = nvioctl(s->ctl, NV_ESC_IOCTL_XFER_CMD, x, sizeof(*x));
 	ok &= check(s, "ctrl-via-xfer", ret, 0, c->status, NV_OK, "id=0x%x",
 		    ids2->gpuIds[0]);
+	ok &= step_deprecated(s);
 	return ok;
 }
 

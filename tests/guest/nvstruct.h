@@ -214,6 +214,37 @@ struct nv_set_notification {		/* NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS */
 	uint8_t  pad1[2];
 };
 
+/*
+ * Deprecated controls the driver converts to their V2 (rmapi_deprecated_
+ * control.c), with an embedded pointer it follows.
+ */
+#define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION	0x00000101u
+#define NV2080_CTRL_CMD_BIOS_GET_INFO		0x20800802u
+#define NV2080_CTRL_CMD_BUS_GET_INFO		0x20801802u
+#define NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE	52
+#define NV_ERR_OUT_OF_RANGE			0x5bu
+
+struct nv_build_version_v1 {		/* NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS */
+	uint32_t sizeOfStrings;
+	uint32_t pad;
+	uint64_t pDriverVersionBuffer;
+	uint64_t pVersionBuffer;
+	uint64_t pTitleBuffer;
+	uint32_t changelistNumber;
+	uint32_t officialChangelistNumber;
+};
+
+struct nv_info {			/* NV2080_CTRL_BIOS_INFO, NV2080_CTRL_BUS_INFO */
+	uint32_t index;
+	uint32_t data;
+};
+
+struct nv_info_list_v1 {		/* NV2080_CTRL_BIOS/BUS_GET_INFO_PARAMS */
+	uint32_t listSize;
+	uint32_t pad;
+	uint64_t list;
+};
+
 /* NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS: 1032 bytes from 560.28.03, 776 before. */
 #define NV_BUILD_VERSION_V2_SIZE_NEW	1032
 #define NV_BUILD_VERSION_V2_SIZE_OLD	776
@@ -267,6 +298,8 @@ NVS_CHECK(sizeof(struct nvos54) == 32);
 NVS_CHECK(sizeof(struct nv0080_alloc) == 56);
 NVS_CHECK(sizeof(struct nv0005_alloc) == 24);
 NVS_CHECK(sizeof(struct nv_gid_info) == 268);
+NVS_CHECK(sizeof(struct nv_build_version_v1) == 40);
+NVS_CHECK(sizeof(struct nv_info_list_v1) == 16);
 NVS_CHECK(sizeof(struct nv_set_notification) == 20);
 NVS_CHECK(sizeof(struct uvm_initialize) == 16);
 NVS_CHECK(sizeof(struct uvm_register_gpu) == 40);

@@ -116,6 +116,25 @@
 
 /* RM control commands the stand-in implements (ctrl/ headers). */
 #define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2	0x0000013eu
+/*
+ * Deprecated controls (interface/deprecated/rmapi_deprecated_control.c):
+ * served before the method tables, the V1 params converted to the V2
+ * control.  BIOS/BUS_GET_INFO: V1 { NvU32 listSize; NvP64 list } (16
+ * bytes), a list of { NvU32 index, data } (8 bytes each); V2 { NvU32
+ * listSize; list[MAX] }.  GET_BUILD_VERSION: V1 { NvU32 sizeOfStrings;
+ * NvP64 driverVersion, version, title; NvU32 changelist, officialChangelist }.
+ */
+#define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION	0x00000101u
+#define NV2080_CTRL_CMD_BIOS_GET_INFO		0x20800802u
+#define NV2080_CTRL_CMD_BIOS_GET_INFO_V2	0x20800810u
+#define NV2080_CTRL_BIOS_INFO_MAX_SIZE		15
+#define NV2080_CTRL_CMD_BUS_GET_INFO		0x20801802u
+#define NV2080_CTRL_CMD_BUS_GET_INFO_V2		0x20801823u
+#define NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE	52
+#define NV_ERR_INVALID_PARAM_STRUCT		0x0000003au
+#define NV_ERR_OUT_OF_RANGE			0x0000005bu
+#define NVS_INFO_LIST_V1_SIZE			16
+#define NVS_BUILD_VERSION_V1_SIZE		40
 #define NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS		0x00000201u
 #define NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2		0x00000205u
 #define NV0000_CTRL_CMD_GPU_GET_PROBED_IDS		0x00000214u

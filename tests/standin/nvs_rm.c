@@ -1170,6 +1170,29 @@ static u32 nvs_ctrl_export_objects(struct nvs_ctrl *x)
 }
 
 /*
+ * BIOS_GET_INFO_V2, BUS_GET_INFO_V2: { NvU32 listSize; { index, data }[] }.
+ * Each entry's data is made from its index, so that a caller can tell its
+ * own entries came back filled; an index past the table is refused.
+ */
+static u32 nvs_ctrl_info_list(struct nvs_ctrl *x)
+{
+	u32 *p = x->params, n = p[0], i;
+	u32 max = x->cmd == NV2080_CTRL_CMD_BIOS_GET_INFO_V2 ? NV2080_CTRL_BIOS_INFO_MAX_SIZE :
+							     NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE;
+
+	if (n > max)
+		return NV_ERR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		u32 *e = &p[1 + 2 * i];
+
+		if (e[0] >= 0x100)
+			return NV_ERR_INVALID_ARGUMENT;
+		e[1] = (x->cmd & 0xffff0000u) ^ (x->cmd << 8) ^ (0xa5u << 8) ^ e[0];
+	}
+	return NV_OK;
+}
+
+/*
  * The method table: command, class of object it runs on, params size (the
  * size before 580 where it differs), from 580 only, and cacheable (the RM
  * answers from a zeroed buffer and never reads the caller's params).
@@ -1244,6 +1267,10 @@ static const struct nvs_method {
 	  sizeof(struct nvs_ctrl_set_notification), nvs_ctrl_set_notification },
 	{ NV2080_CTRL_CMD_EVENT_SET_TRIGGER, NV20_SUBDEVICE_0, 0,
 	  nvs_ctrl_set_trigger },
+	{ NV2080_CTRL_CMD_BIOS_GET_INFO_V2, NV20_SUBDEVICE_0,
+	  4 + 8 * NV2080_CTRL_BIOS_INFO_MAX_SIZE, nvs_ctrl_info_list },
+	{ NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV20_SUBDEVICE_0,
+	  4 + 8 * NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, nvs_ctrl_info_list },
 };
 
 static u32 nvs_method_size(const struct nvs_method *m)
@@ -1272,6 +1299,144 @@ static const struct nvs_method *nvs_method_find(u32 cmd)
 	return NULL;
 }
 
+/*
+ * Run method @m on the object @h_object of client @h_client with kernel
+ * params @params (the V2 call a deprecated control makes internally).
+ */
+static u32 nvs_run_method(struct nvs_file *nf, u32 h_client, u32 h_object,
+			  const struct nvs_method *m, void *params, struct nvs_call *c)
+{
+	struct nvs_ctrl x = { .params = params, .cmd = m->cmd, .c = c };
+	u32 status = NV_OK;
+
+	mutex_lock(&nvs.lock);
+	x.cl = nvs_client_get(nf, h_client, &status);
+	if (x.cl && h_object != x.cl->handle) {
+		x.obj = nvs_obj_find(x.cl, h_object);
+		if (!x.obj)
+			status = NV_ERR_INVALID_OBJECT_HANDLE;
+	}
+	if (status == NV_OK) {
+		u32 hclass = x.obj ? x.obj->hclass : NV01_ROOT_CLIENT;
+
+		status = m->hclass != hclass ? NV_ERR_NOT_SUPPORTED : m->fn(&x);
+	}
+	mutex_unlock(&nvs.lock);
+	return status;
+}
+
+/*
+ * GET_BUILD_VERSION, converted by the driver's own code: the V2 strings
+ * first; with any of the three pointers NULL the caller learns the size
+ * each buffer needs (sizeOfStrings); else each string goes to its buffer,
+ * which sizeOfStrings must fit.
+ */
+static u32 nvs_dep_build_version(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_call *c)
+{
+	const struct nvs_method *m = nvs_method_find(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2);
+	const unsigned int n = NV_BUILD_VERSION_V2_STRING;
+	unsigned int title = nvs_version_at_least(560, 28, 3) ? 3 * n : 2 * n, i;
+	u8 v1[NVS_BUILD_VERSION_V1_SIZE], *v2;
+	u32 status, len[3], need = 0, have;
+	u64 ptrs[3];
+
+	v2 = kzalloc(nvs_method_size(m), GFP_KERNEL);
+	if (!v2)
+		return NV_ERR_NO_MEMORY;
+	status = nvs_run_method(nf, p->hClient, p->hObject, m, v2, c);
+	if (status)
+		goto out;
+	if (copy_from_user(v1, u64_to_user_ptr(p->params), sizeof(v1))) {
+		status = NV_ERR_INVALID_POINTER;
+		goto out;
+	}
+	memcpy(ptrs, v1 + 8, sizeof(ptrs));
+	memcpy(&have, v1, sizeof(have));
+	for (i = 0; i < 3; i++) {
+		len[i] = strnlen(v2 + (i == 2 ? title : i * n), n - 1) + 1;
+		need = max(need, len[i]);
+	}
+	if (!ptrs[0] || !ptrs[1] || !ptrs[2]) {
+		memcpy(v1, &need, sizeof(need));
+	} else if (have < need) {
+		status = NV_ERR_INVALID_PARAM_STRUCT;
+		goto out;
+	} else {
+		for (i = 0; i < 3; i++)
+			if (copy_to_user(u64_to_user_ptr(ptrs[i]), v2 + (i == 2 ? title : i * n),
+					 len[i]))
+				status = NV_ERR_INVALID_PARAM_STRUCT;
+		if (status)
+			goto out;
+		memcpy(v1 + 32, v2 + title + n, 8);
+	}
+	nvs_call_add(c, " dep=0x%x strings=%u", NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, need);
+	if (copy_to_user(u64_to_user_ptr(p->params), v1, sizeof(v1)))
+		status = NV_ERR_INVALID_POINTER;
+out:
+	kfree(v2);
+	return status;
+}
+
+/*
+ * BIOS_GET_INFO, BUS_GET_INFO (CONVERT_TO_V2): the V1 params of their own
+ * size (the call's paramsSize is not looked at), a count over the V2 array
+ * refused, the V1 bytes then the caller's list copied into the V2 params,
+ * the V2 method run, and on success the list copied back through the
+ * embedded pointer.  A count of 0 copies no list.
+ */
+static u32 nvs_dep_info_list(struct nvs_file *nf, struct nvs_os54 *p, u32 v2cmd, u32 max,
+			     struct nvs_call *c)
+{
+	const struct nvs_method *m = nvs_method_find(v2cmd);
+	u8 v1[NVS_INFO_LIST_V1_SIZE], *v2;
+	u32 count, status;
+	u64 list;
+
+	if (copy_from_user(v1, u64_to_user_ptr(p->params), sizeof(v1)))
+		return NV_ERR_INVALID_POINTER;
+	memcpy(&count, v1, sizeof(count));
+	memcpy(&list, v1 + 8, sizeof(list));
+	if (count > max)
+		return NV_ERR_OUT_OF_RANGE;
+	v2 = kzalloc(nvs_method_size(m), GFP_KERNEL);
+	if (!v2)
+		return NV_ERR_NO_MEMORY;
+	memcpy(v2, v1, sizeof(v1));
+	if (count && copy_from_user(v2 + 4, u64_to_user_ptr(list), 8 * count)) {
+		status = NV_ERR_INVALID_POINTER;
+		goto out;
+	}
+	nvs_call_add(c, " dep=0x%x count=%u lsum=%016llx", v2cmd, count,
+		     nvs_fnv1a(NVS_FNV_INIT, v2 + 4, 8 * count));
+	status = nvs_run_method(nf, p->hClient, p->hObject, m, v2, c);
+	if (status == NV_OK && count && copy_to_user(u64_to_user_ptr(list), v2 + 4, 8 * count))
+		status = NV_ERR_INVALID_POINTER;
+out:
+	kfree(v2);
+	return status;
+}
+
+/* The deprecated controls the driver converts before its method tables. */
+static bool nvs_deprecated(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_call *c,
+			   u32 *status)
+{
+	switch (p->cmd) {
+	case NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION:
+		*status = nvs_dep_build_version(nf, p, c);
+		return true;
+	case NV2080_CTRL_CMD_BIOS_GET_INFO:
+		*status = nvs_dep_info_list(nf, p, NV2080_CTRL_CMD_BIOS_GET_INFO_V2,
+					    NV2080_CTRL_BIOS_INFO_MAX_SIZE, c);
+		return true;
+	case NV2080_CTRL_CMD_BUS_GET_INFO:
+		*status = nvs_dep_info_list(nf, p, NV2080_CTRL_CMD_BUS_GET_INFO_V2,
+					    NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, c);
+		return true;
+	}
+	return false;
+}
+
 /* rmapiControlWithSecInfo(), serverControl(): checks in the real order. */
 static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 			     struct nvs_call *c)
@@ -1294,6 +1459,9 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 	nvs_client_get(nf, p->hClient, &status);
 	mutex_unlock(&nvs.lock);
 	if (status)
+		goto out;
+	/* Plain calls of a deprecated control are converted first. */
+	if (!p->flags && nvs_deprecated(nf, p, c, &status))
 		goto out;
 	/* Raised-IRQL and lock-bypass calls are for kernel clients only. */
 	if (p->flags & (NVOS54_FLAGS_IRQL_RAISED | NVOS54_FLAGS_LOCK_BYPASS)) {

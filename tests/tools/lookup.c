@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 {
 	const struct nvabi_range *r;
 	const char *tier;
-	unsigned int i, abi;
+	unsigned int i, abi, ndeps = NVABI_NR_DEPS;
 	__u64 key;
 
 	if (argc != 2 || nvabi_parse_version(argv[1], &key)) {
@@ -69,6 +69,19 @@ int main(int argc, char **argv)
 
 		if (nvabi_set_has(c->set, abi))
 			printf("uvm 0x%08x %s %u\n", c->cmd, node_s[c->node], c->size);
+	}
+	for (i = 0; i < ndeps; i++) {	/* a table that may be empty */
+		const struct nvabi_dep *d = &nvabi_deps[i];
+
+		if (!nvabi_set_has(d->set, abi))
+			continue;
+		printf("dep 0x%08x 0x%08x %u", d->cmd, d->v2, d->size);
+		if (d->flags & NVABI_DEP_CUSTOM)
+			printf(" custom\n");
+		else
+			printf(" %u %u %u %u %s%s%s\n", d->list_off, d->count_off, d->elem, d->max,
+			       d->flags & NVABI_DEP_COUNT ? "count" : "bytes",
+			       d->flags & NVABI_DEP_IN ? ",in" : "", d->flags & NVABI_DEP_OUT ? ",out" : "");
 	}
 	printf("uvm-unknown %s\n", nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_EINVAL ? "EINVAL" :
 	       nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_ENOSYS ? "ENOSYS" : "-");

@@ -93,6 +93,19 @@ assert len(e) == 1 and e[0]["family"] == "escape", e
 assert e[0]["size"] == 32 and e[0]["size_check"] == "exact" and e[0]["node"] == "control"
 assert e[0]["privilege"] == "user" and e[0]["admitted"] == "yes" and e[0]["pointers"] is True
 assert e[0]["name"] == "NV_ESC_RM_CONTROL"'
+	# A deprecated control: converted before the method tables, which list
+	# it too at 535; decided as its V2 control.
+	npc_rc "explain a deprecated control (BUS_GET_INFO at 535)" 0 $X explain 0x20801802 \
+		--version 535.288.01 --family control
+	has "... the V2 control it becomes" "$T/out" "becomes:   control 0x20801823"
+	has "... its list" "$T/out" "list:      pointer at byte 8, count at byte 0, 8 bytes each, at most 52, copied in and out"
+	has "... the V2 control's capabilities" "$T/out" "caps:      compute utility video"
+	$X explain 0x101 --version $V --family control --json >"$T/j" 2>&1
+	npc_py "explain --json: GET_BUILD_VERSION, custom, becomes 0x13e, admitted" "$T/j" '
+e = j["entries"]
+assert len(e) == 1 and e[0]["size"] == 40 and e[0]["admitted"] == "yes", e
+assert e[0]["deprecated"] == {"becomes": 0x13e, "custom": True}, e
+assert e[0]["capabilities"] == "compute utility", e'
 	npc_rc "explain 0x2a in every family: escape and UVM" 0 $X explain 0x2a --version $V
 	has "... the escape" "$T/out" "escape 0x2a:"
 	has "... the UVM command" "$T/out" "uvm 0x2a:"

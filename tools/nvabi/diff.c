@@ -13,8 +13,9 @@
 
 #include "nvabi.h"
 
-enum cat { C_ESC, C_CTRL, C_CLASS, C_UVM, NCAT };
-static const char *const cat_name[NCAT] = { "escape", "control", "class", "uvm" };
+enum cat { C_ESC, C_CTRL, C_CLASS, C_UVM, C_DEP, NCAT };
+static const char *const cat_name[NCAT] = { "escape", "control", "class", "uvm",
+					    "deprecated control" };
 
 struct ent {
 	uint32_t key;
@@ -68,6 +69,7 @@ static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 	case C_CTRL: n = a->ctrl.n; break;
 	case C_CLASS: n = a->cls.n; break;
 	case C_UVM: n = a->uvm.n; break;
+	case C_DEP: n = a->dep.n; break;
 	default: break;
 	}
 	v = xcalloc(n + 1, sizeof(*v));
@@ -129,6 +131,23 @@ static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 			e->ntypes = 1;
 			e->types[0] = &x->type;
 			snprintf(e->attrs, sizeof(e->attrs), "node %s", node_str(x->node));
+			break;
+		}
+		case C_DEP: {
+			const struct dep *x = a->dep.v[i];
+
+			e->key = x->cmd;
+			e->label = x->name;
+			e->ntypes = 1;
+			e->types[0] = &x->type;
+			if (x->custom)
+				snprintf(e->attrs, sizeof(e->attrs), "becomes 0x%08x, custom", x->v2);
+			else
+				snprintf(e->attrs, sizeof(e->attrs),
+					 "becomes 0x%08x, list %s of %s %s (%lld bytes each), at most "
+					 "%u, copied%s%s", x->v2, x->list, x->count,
+					 x->is_count ? "elements" : "bytes", x->elem.size, x->max,
+					 x->in ? " in" : "", x->out ? " out" : "");
 			break;
 		}
 		default:

@@ -157,6 +157,21 @@ static int probe_add(struct xctx *x, struct sbuf *src, unsigned *line, const cha
 	return i;
 }
 
+/* A value probe of an expression (no macro to test for). */
+static int probe_expr(struct xctx *x, struct sbuf *src, unsigned *line, const char *expr)
+{
+	struct probe *p = xcalloc(1, sizeof(*p));
+	int i = (int)x->probes.n;
+
+	p->what = xstrdup(expr);
+	sb_printf(src, "static const unsigned long long __nvabi_v_%d = (unsigned long long)(%s);\n",
+		  i, expr);
+	p->line = *line;
+	*line += 1;
+	pv_push(&x->probes, p);
+	return i;
+}
+
 static struct probe *probe_get(struct xctx *x, int i)
 {
 	return i >= 0 && (size_t)i < x->probes.n ? x->probes.v[i] : NULL;
@@ -915,6 +930,50 @@ static enum CXChildVisitResult probe_cb(CXCursor c, CXCursor p, CXClientData d)
 	return CXChildVisit_Continue;
 }
 
+/* The deprecated control of @h, from its probes @p (see rm_unit()). */
+static void dep_add(struct xctx *x, const struct dep_hit *h, const int *p)
+{
+	struct dep *d = xcalloc(1, sizeof(*d));
+	const char *what[5] = { h->name, h->v2, h->type, h->elem, "the list's maximum" };
+	int k;
+
+	for (k = 0; k < 5; k++)
+		if (p[k] >= 0 && probe_get(x, p[k])->ok != 1)
+			die("%s: deprecated control %s: %s has no value in the headers", x->t->label,
+			    h->name, what[k]);
+	d->cmd = (uint32_t)probe_get(x, p[0])->val;
+	d->v2 = (uint32_t)probe_get(x, p[1])->val;
+	d->name = xstrdup(h->name);
+	ptype_set(x, &d->type, probe_get(x, p[2])->type);
+	if (!d->type.rec)
+		die("%s: deprecated control %s: params %s are no struct", x->t->label, h->name,
+		    h->type);
+	if (!h->v2type) {
+		d->custom = 1;
+		d->elem.name = xstrdup("-");
+		pv_push(&x->abi->dep, d);
+		return;
+	}
+	d->list = xstrdup(h->list);
+	d->count = xstrdup(h->count);
+	d->is_count = h->is_count;
+	d->in = h->in;
+	d->out = h->out;
+	ptype_set(x, &d->elem, probe_get(x, p[3])->type);
+	d->max = (uint32_t)probe_get(x, p[4])->val;
+	for (k = 0; k < 2; k++) {
+		const char *f = k ? d->count : d->list;
+		size_t i;
+
+		for (i = 0; i < d->type.rec->nfields && strcmp(d->type.rec->fields[i].name, f); i++)
+			;
+		if (i == d->type.rec->nfields)
+			die("%s: deprecated control %s: %s has no field %s", x->t->label, h->name,
+			    h->type, f);
+	}
+	pv_push(&x->abi->dep, d);
+}
+
 static void rm_unit(struct xctx *x, struct scan *sc)
 {
 	struct sbuf src = { 0 };
@@ -922,7 +981,7 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 	unsigned line = 1;
 	char *dir;
 	size_t i;
-	int fp[NFLAGS], (*ep)[5], (*xp)[2];
+	int fp[NFLAGS], (*ep)[5], (*xp)[2], (*dp)[5];
 	char *p;
 
 	dir = path_join(x->t->root, "src/nvidia/generated");
@@ -968,6 +1027,25 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 		ep[i][0] = probe_add(x, &src, &line, h->name, 0);
 		for (k = 0; k < h->ntypes; k++)
 			ep[i][k + 1] = probe_add(x, &src, &line, h->types[k], 1);
+	}
+
+	dp = xcalloc(sc->dep.n + 1, sizeof(*dp));
+	for (i = 0; i < sc->dep.n; i++) {
+		struct dep_hit *h = sc->dep.v[i];
+
+		dp[i][0] = probe_add(x, &src, &line, h->name, 0);
+		dp[i][1] = probe_add(x, &src, &line, h->v2, 0);
+		dp[i][2] = probe_add(x, &src, &line, h->type, 1);
+		dp[i][3] = dp[i][4] = -1;
+		if (h->v2type) {
+			char *e = xasprintf("sizeof(((%s *)0)->%s) / %s%s%s", h->v2type, h->v2list,
+					    h->is_count ? "sizeof(" : "1",
+					    h->is_count ? h->elem : "", h->is_count ? ")" : "");
+
+			dp[i][3] = probe_add(x, &src, &line, h->elem, 1);
+			dp[i][4] = probe_expr(x, &src, &line, e);
+			free(e);
+		}
 	}
 
 	xp = xcalloc(sc->early.n + 1, sizeof(*xp));
@@ -1070,8 +1148,11 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 		}
 		pv_push(&x->abi->esc, e);
 	}
+	for (i = 0; i < sc->dep.n; i++)
+		dep_add(x, sc->dep.v[i], dp[i]);
 	free(ep);
 	free(xp);
+	free(dp);
 	for (i = 0; i < gen.n; i++)
 		free(gen.v[i]);
 	for (i = 0; i < ioh.n; i++)
@@ -1236,6 +1317,14 @@ void extract_tree(struct tree *t, struct abi *out, struct xstats *st)
 
 		if (c->type.rec)
 			c->type.hash = c->type.rec->hash;
+	}
+	for (i = 0; i < out->dep.n; i++) {
+		struct dep *d = out->dep.v[i];
+
+		if (d->type.rec)
+			d->type.hash = d->type.rec->hash;
+		if (d->elem.rec)
+			d->elem.hash = d->elem.rec->hash;
 	}
 	pv_free(&keep);
 	free(x.main_path);

@@ -17,13 +17,13 @@
 #include "../../abi/nvabi_types.h"
 #include "../../uapi/nvmediate.h"
 
-enum { K_ESC, K_CTRL, K_CLASS, K_UVM, NK };
-static const char *const kname[NK] = { "esc", "ctrl", "class", "uvm" };
+enum { K_ESC, K_CTRL, K_CLASS, K_UVM, K_DEP, NK };
+static const char *const kname[NK] = { "esc", "ctrl", "class", "uvm", "dep" };
 
 /* capabilities.txt names the kinds as the profiles do, in the same order. */
 static const char *const fam_words[] = NVM_FAMILY_NAMES;
 static const char *const cap_words[] = NVM_CAP_NAMES;
-_Static_assert(sizeof(fam_words) / sizeof(fam_words[0]) == NK, "one family per kind");
+_Static_assert(sizeof(fam_words) / sizeof(fam_words[0]) == K_DEP, "one family per kind");
 _Static_assert(sizeof(cap_words) / sizeof(cap_words[0]) == NVM_NR_CAPS, "NVM_NR_CAPS words");
 _Static_assert(NVM_NR_CAPS < 8, "capabilities and base fit a byte");
 
@@ -41,6 +41,8 @@ struct pent {
 	int fd, nfd;
 	int set;
 	int caps;		/* NVABI_CAP_* bits, from capabilities.txt */
+	uint32_t v2, max;	/* a deprecated control: its V2, the list's maximum, */
+	unsigned list_off, count_off, elem;	/* ... the list fields, element size */
 	const char *first_rel, *last_rel;
 };
 
@@ -110,9 +112,9 @@ static int caps_read(struct gctx *g, const char *path)
 			bad |= caps_fail(path, n, "want FAMILY NUMBER CAPS NAME:", line);
 			continue;
 		}
-		for (f = 0; f < NK && strcmp(fam, fam_words[f]); f++)
+		for (f = 0; f < K_DEP && strcmp(fam, fam_words[f]); f++)
 			;
-		if (f == NK) {
+		if (f == K_DEP) {
 			bad |= caps_fail(path, n, "unknown family", fam);
 			continue;
 		}
@@ -175,10 +177,19 @@ static int caps_apply(struct gctx *g, const char *path)
 			struct pent *p = g->ents[k].v[i];
 			struct capline *cl;
 
-			snprintf(key, sizeof(key), "%d %08x", k, p->key);
+			snprintf(key, sizeof(key), "%d %08x", k == K_DEP ? K_CTRL : k, p->key);
 			cl = smap_get(&byk, key);
 			if (!cl)
 				continue;
+			if (k == K_DEP) {
+				/* decided as the V2 control it becomes */
+				fprintf(stderr, "%s:%d: ctrl 0x%x (%s) is a deprecated control the "
+					"driver turns into 0x%x: the profile decides on that one; "
+					"give its line these capabilities\n", path, cl->line, cl->nr,
+					cl->name, p->v2);
+				bad = 1;
+				continue;
+			}
 			p->caps = cl->caps;
 			cl->used = 1;
 		}
@@ -354,6 +365,8 @@ static struct pent *pool_get(struct gctx *g, int kind, uint32_t key, const char 
 	return p;
 }
 
+static unsigned field_off(const struct layout *l, const char *name);
+
 static void add_abi(struct gctx *g, struct abi *a, int abi)
 {
 	unsigned char *used = xcalloc(a->fdin.n + 1, 1);
@@ -457,6 +470,35 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 		p->size = (uint32_t)(c->type.size < 0 ? 0 : c->type.size);
 		p->node = c->node;
 		type_facts(p, a, &c->type);
+	}
+	for (i = 0; i < a->dep.n; i++) {
+		const struct dep *d = a->dep.v[i];
+		struct sbuf b = { 0 };
+		struct pent *p;
+
+		format_dep(&b, d);
+		p = pool_get(g, K_DEP, d->cmd, b.s, abi, &fresh);
+		sb_free(&b);
+		if (!fresh)
+			continue;
+		p->name = xstrdup(d->name);
+		p->size = (uint32_t)d->type.size;
+		p->v2 = d->v2;
+		p->tyname = xstrdup(d->type.name);
+		p->header = xstrdup(d->type.rec && d->type.rec->header ? d->type.rec->header : "");
+		if (d->custom) {
+			p->flags = NVABI_DEP_CUSTOM;
+			continue;
+		}
+		p->flags = (d->is_count ? NVABI_DEP_COUNT : 0) | (d->in ? NVABI_DEP_IN : 0) |
+			   (d->out ? NVABI_DEP_OUT : 0);
+		p->max = d->max;
+		p->list_off = field_off(d->type.rec, d->list);
+		p->count_off = field_off(d->type.rec, d->count);
+		p->elem = (unsigned)d->elem.size;
+		if (p->list_off == 0xff || p->count_off == 0xff || !p->elem || p->list_off % 8)
+			die("%s: deprecated control 0x%08x: list %s or count %s not found in %s",
+			    a->release, d->cmd, d->list, d->count, d->type.name);
 	}
 	for (i = 0; i < a->fdin.n; i++) {
 		const struct fd_hit *h = a->fdin.v[i];
@@ -654,6 +696,7 @@ static char *gen_header(struct gctx *g)
 	sb_printf(&b, "#define NVABI_NR_CTRLS\t\t%zu\n", g->ents[K_CTRL].n);
 	sb_printf(&b, "#define NVABI_NR_CLASSES\t%zu\n", g->ents[K_CLASS].n);
 	sb_printf(&b, "#define NVABI_NR_UVMS\t\t%zu\n", g->ents[K_UVM].n);
+	sb_printf(&b, "#define NVABI_NR_DEPS\t\t%zu\n", g->ents[K_DEP].n);
 	sb_printf(&b, "#define NVABI_NR_RMLAYOUTS\t%zu\n\n", g->rml.n);
 	sb_add(&b,
 	       "extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];\n"
@@ -664,13 +707,15 @@ static char *gen_header(struct gctx *g)
 	       "extern const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS];\n"
 	       "extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];\n"
 	       "extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];\n"
+	       "extern const struct nvabi_dep nvabi_deps[NVABI_NR_DEPS];\n"
 	       "extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];\n"
 	       "extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];\n"
 	       "extern const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS];\n"
 	       "extern const char *const nvabi_esc_names[NVABI_NR_ESCS];\n"
 	       "extern const char *const nvabi_ctrl_names[NVABI_NR_CTRLS];\n"
 	       "extern const char *const nvabi_class_names[NVABI_NR_CLASSES];\n"
-	       "extern const char *const nvabi_uvm_names[NVABI_NR_UVMS];\n\n"
+	       "extern const char *const nvabi_uvm_names[NVABI_NR_UVMS];\n"
+	       "extern const char *const nvabi_dep_names[NVABI_NR_DEPS];\n\n"
 	       "/* Does entry set @set include ABI number @abi? */\n"
 	       "static inline int nvabi_set_has(unsigned int set, unsigned int abi)\n"
 	       "{\n"
@@ -800,6 +845,26 @@ static char *gen_source(struct gctx *g)
 		sb_printf(&b, ", %d, 0x%02x },", p->nfd, p->caps);
 		comment(&b, p);
 	}
+	sb_add(&b, "};\n\nconst struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {\n"
+		   "\t/* cmd, v2, size, max, set, list_off, count_off, elem, flags, rsvd8, rsvd16 */\n");
+	for (i = 0; i < g->ents[K_DEP].n; i++) {
+		const struct pent *p = g->ents[K_DEP].v[i];
+		struct sbuf f = { 0 };
+
+		if (p->flags & NVABI_DEP_CUSTOM)
+			sb_add(&f, "NVABI_DEP_CUSTOM");
+		if (p->flags & NVABI_DEP_COUNT)
+			sb_printf(&f, "%sNVABI_DEP_COUNT", f.len ? " | " : "");
+		if (p->flags & NVABI_DEP_IN)
+			sb_printf(&f, "%sNVABI_DEP_IN", f.len ? " | " : "");
+		if (p->flags & NVABI_DEP_OUT)
+			sb_printf(&f, "%sNVABI_DEP_OUT", f.len ? " | " : "");
+		sb_printf(&b, "\t{ 0x%08x, 0x%08x, %u, %u, %d, %u, %u, %u, %s, 0, 0 },", p->key, p->v2,
+			  p->size, p->max, p->set, p->list_off, p->count_off, p->elem,
+			  f.len ? f.s : "0");
+		sb_free(&f);
+		comment(&b, p);
+	}
 	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then\n"
 		   " * the offsets of the fields struct nvabi_rmlayout names */\n"
 		   "const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {\n");
@@ -820,6 +885,7 @@ static char *gen_source(struct gctx *g)
 	names_c(&b, g, K_CTRL, "nvabi_ctrl_names[NVABI_NR_CTRLS]");
 	names_c(&b, g, K_CLASS, "nvabi_class_names[NVABI_NR_CLASSES]");
 	names_c(&b, g, K_UVM, "nvabi_uvm_names[NVABI_NR_UVMS]");
+	names_c(&b, g, K_DEP, "nvabi_dep_names[NVABI_NR_DEPS]");
 	return sb_steal(&b);
 }
 
@@ -913,12 +979,14 @@ int cmd_gen(int argc, char **argv)
 		size_t bytes = g.rs.ranges.n * 32 + g.rs.releases.n * 24 +
 			       g.sets.n * 8 * ((g.nabi + 63) / 64) + g.fdpool.n * 8 +
 			       g.ents[K_ESC].n * 20 + g.ents[K_CTRL].n * 20 +
-			       g.ents[K_CLASS].n * 20 + g.ents[K_UVM].n * 16;
+			       g.ents[K_CLASS].n * 20 + g.ents[K_UVM].n * 16 +
+			       g.ents[K_DEP].n * 28;
 
 		printf("%s %zu ranges, %d ABIs, %zu escapes, %zu controls, %zu classes, "
-		       "%zu UVM commands, %zu sets: about %zu KiB of data\n",
+		       "%zu UVM commands, %zu deprecated controls, %zu sets: about %zu KiB of data\n",
 		       check ? "up to date:" : "wrote", g.rs.ranges.n, g.nabi, g.ents[K_ESC].n,
-		       g.ents[K_CTRL].n, g.ents[K_CLASS].n, g.ents[K_UVM].n, g.sets.n,
+		       g.ents[K_CTRL].n, g.ents[K_CLASS].n, g.ents[K_UVM].n, g.ents[K_DEP].n,
+		       g.sets.n,
 		       (bytes + 1023) / 1024);
 	}
 	for (k = 0; k < g.rml.n; k++)

@@ -111,10 +111,21 @@ void abi_free(struct abi *a)
 		free(c->name);
 		free(c);
 	}
+	for (i = 0; i < a->dep.n; i++) {
+		struct dep *d = a->dep.v[i];
+
+		ptype_free(&d->type);
+		ptype_free(&d->elem);
+		free(d->name);
+		free(d->list);
+		free(d->count);
+		free(d);
+	}
 	pv_free(&a->esc);
 	pv_free(&a->ctrl);
 	pv_free(&a->cls);
 	pv_free(&a->uvm);
+	pv_free(&a->dep);
 	smap_free(&a->layouts, NULL);
 	free(a->release);
 	free(a->source);
@@ -182,6 +193,13 @@ static int uvm_cmp(const void *pa, const void *pb)
 	if (a->node != b->node)
 		return a->node < b->node ? -1 : 1;
 	return ptype_cmp(&a->type, &b->type);
+}
+
+static int dep_cmp(const void *pa, const void *pb)
+{
+	const struct dep *a = *(void *const *)pa, *b = *(void *const *)pb;
+
+	return a->cmd < b->cmd ? -1 : a->cmd > b->cmd;
 }
 
 static int owners_has(const char *list, const char *o)
@@ -264,6 +282,7 @@ void abi_sort(struct abi *a)
 	a->ctrl.n = w;
 	qsort(a->cls.v, a->cls.n, sizeof(void *), cls_cmp);
 	qsort(a->uvm.v, a->uvm.n, sizeof(void *), uvm_cmp);
+	qsort(a->dep.v, a->dep.n, sizeof(void *), dep_cmp);
 }
 
 /* ---- pointer and fd fields ------------------------------------------------ */

@@ -197,10 +197,30 @@ struct uvmc {
 	struct ptype type;
 };
 
+/*
+ * A deprecated control: the driver converts its V1 params (@type) to the
+ * V2 control @v2 before looking at its method tables. Unless @custom, the
+ * V1 params hold a pointer (@list) to @count elements of @elem (bytes when
+ * !@is_count), at most @max, copied in and/or out; a custom converter
+ * follows its own code.
+ */
+struct dep {
+	uint32_t cmd, v2;
+	char *name;		/* provenance: the V1 command macro */
+	struct ptype type;
+	int custom;
+	char *list, *count;	/* field names in @type */
+	int is_count;
+	struct ptype elem;
+	uint32_t max;
+	int in, out;
+};
+
 struct abi {
 	char *release;
 	char *source;		/* provenance */
 	struct pvec esc, ctrl, cls, uvm;	/* sorted by key */
+	struct pvec dep;	/* struct dep, sorted by cmd */
 	struct pvec fdin;	/* struct fd_hit: fds the driver resolves, sorted */
 	int uvm_unknown;	/* UVM_UNKNOWN_*: the answer to a UVM command it lacks */
 	struct smap layouts;	/* "name#hash" -> struct layout (resolved) */
@@ -247,6 +267,7 @@ void format_esc(struct sbuf *b, const struct esc *e);	/* one line each */
 void format_ctrl(struct sbuf *b, const struct ctrl *c);
 void format_cls(struct sbuf *b, const struct cls *c);
 void format_uvm(struct sbuf *b, const struct uvmc *c);
+void format_dep(struct sbuf *b, const struct dep *d);
 char *abi_identity(const char *text);	/* text without provenance */
 int abi_parse(const char *text, const char *what, struct abi *a);
 int abi_load(struct store *s, const char *release_or_path, struct abi *a);
@@ -304,10 +325,29 @@ struct early_hit {		/* an entry of an up-front ioctl size check */
 	int array;
 };
 
+/*
+ * A deprecated control (interface/deprecated/rmapi_deprecated_control.c):
+ * the driver serves it before its method tables, converting the V1 params,
+ * whose embedded pointer it follows, to the V2 control it calls. Spellings
+ * as written, laid out by the compiler in extract.c.
+ */
+struct dep_hit {
+	char *name;		/* V1 command macro */
+	char *v2;		/* V2 command macro */
+	char *type;		/* V1 params type */
+	char *v2type;		/* V2 params type, NULL for a custom converter */
+	char *list, *v2list;	/* embedded pointer field, and V2's array field */
+	char *count;		/* the V1 field sizing the list */
+	int is_count;		/* count of elements (1) or bytes (0) */
+	char *elem;		/* element type */
+	int in, out;		/* the list is copied in, out */
+};
+
 struct scan {
 	struct pvec esc;	/* struct esc_hit */
 	struct pvec early;	/* struct early_hit */
 	struct pvec uvm;	/* struct uvm_hit */
+	struct pvec dep;	/* struct dep_hit */
 	struct pvec includes;	/* headers the RM dispatchers include, as written */
 };
 

@@ -808,6 +808,141 @@ static void scan_early(struct scanctx *sc, struct scan *out)
 	}
 }
 
+/*
+ * Deprecated controls: the rows "{ CMD, V2_CONVERTER(_NAME), ... }" of
+ * rmDeprecatedControlTable, and in each converter "V2_CONVERTER(_NAME)(...)
+ * { ... }" the CONVERT_TO_V2 or CONVERT_TO_V2_EX call that names the V2
+ * command, both params types, the list fields, the field sizing the list,
+ * whether it counts elements, the element type and the copy directions. A
+ * converter without that call is custom: its V1 type is the one of its
+ * CTRL_PARAMS_TOKEN_INIT (or of its local "T *pParams" when it copies the
+ * params in itself), its V2 command the one it passes to RmControl.
+ */
+static int call_args(const struct tfile *f, size_t open, size_t *b, size_t *e, int max);
+
+static char *arg_text(const struct tfile *f, size_t b, size_t e)
+{
+	struct sbuf s = { 0 };
+	size_t i;
+
+	for (i = b; i < e; i++)
+		sb_printf(&s, "%s%s", s.len ? " " : "", f->t[i].s);
+	return s.len ? sb_steal(&s) : xstrdup("");
+}
+
+/* The body of the converter of @name: [*bb, *be] are its braces. */
+static int find_converter(const struct tfile *f, const char *name, size_t *bb, size_t *be)
+{
+	size_t i, c;
+
+	for (i = 0; i + 5 < f->n; i++) {
+		if (f->t[i].depth || !teq(&f->t[i], "V2_CONVERTER") || !teq(&f->t[i + 1], "(") ||
+		    !teq(&f->t[i + 2], name) || !teq(&f->t[i + 3], ")") || !teq(&f->t[i + 4], "("))
+			continue;
+		c = match(f, i + 4);
+		if (c + 1 < f->n && teq(&f->t[c + 1], "{")) {
+			*bb = c + 1;
+			*be = match(f, c + 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int is_true(const char *s)
+{
+	return !strcmp(s, "NV_TRUE") || !strcmp(s, "1") || !strcmp(s, "TRUE");
+}
+
+static void converter(const struct tfile *f, struct dep_hit *d, size_t bb, size_t be)
+{
+	size_t i, b[12], e[12];
+	int n;
+
+	for (i = bb + 1; i + 1 < be; i++) {
+		/* a custom converter that copies in a "T *pParams" itself */
+		if (!d->type && i + 3 < be && is_ident(&f->t[i]) && teq(&f->t[i + 1], "*") &&
+		    teq(&f->t[i + 2], "pParams") &&
+		    (teq(&f->t[i + 3], "=") || teq(&f->t[i + 3], ";"))) {
+			d->type = xstrdup(f->t[i].s);
+			continue;
+		}
+		if (!teq(&f->t[i + 1], "("))
+			continue;
+		if (teq(&f->t[i], "CONVERT_TO_V2") || teq(&f->t[i], "CONVERT_TO_V2_EX")) {
+			n = call_args(f, i + 1, b, e, 12);
+			if (n < 10)
+				die("%s: %s: %s() with %d arguments", f->rel, d->name, f->t[i].s, n);
+			d->v2 = arg_text(f, b[0], e[0]);
+			d->type = arg_text(f, b[1], e[1]);
+			d->v2type = arg_text(f, b[2], e[2]);
+			d->list = arg_text(f, b[3], e[3]);
+			d->v2list = arg_text(f, b[4], e[4]);
+			d->count = arg_text(f, b[5], e[5]);
+			d->is_count = is_true(f->t[b[6]].s);
+			d->elem = arg_text(f, b[7], e[7]);
+			d->in = is_true(f->t[b[8]].s);
+			d->out = is_true(f->t[b[9]].s);
+			return;
+		}
+		if (teq(&f->t[i], "CTRL_PARAMS_TOKEN_INIT") && !d->type) {
+			n = call_args(f, i + 1, b, e, 4);
+			if (n == 3)
+				d->type = arg_text(f, b[1], e[1]);
+		} else if (teq(&f->t[i], "RmControl") && !d->v2) {
+			n = call_args(f, i + 1, b, e, 8);
+			if (n >= 4)
+				d->v2 = arg_text(f, b[3], e[3]);
+		}
+	}
+	if (!d->type || !d->v2)
+		die("%s: %s: its converter names no %s", f->rel, d->name,
+		    d->type ? "V2 command (RmControl)" :
+			      "V1 params type (CTRL_PARAMS_TOKEN_INIT or a T *pParams)");
+}
+
+static void scan_deprecated(struct scanctx *sc, struct scan *out)
+{
+	const struct tfile *f = NULL;
+	size_t i, j, close;
+	int fi;
+
+	for (fi = 0; fi < sc->nfiles; fi++)
+		if (strstr(sc->files[fi].rel, "rmapi_deprecated_control.c"))
+			f = &sc->files[fi];
+	if (!f)
+		return;
+	for (i = 0; i + 4 < f->n; i++)
+		if (teq(&f->t[i], "rmDeprecatedControlTable") && teq(&f->t[i + 1], "[") &&
+		    teq(&f->t[i + 3], "=") && teq(&f->t[i + 4], "{"))
+			break;
+	if (i + 4 >= f->n)
+		die("%s: no rmDeprecatedControlTable", f->rel);
+	close = match(f, i + 4);
+	for (j = i + 5; j < close; j++) {
+		size_t row, bb, be;
+		struct dep_hit *d;
+
+		if (!teq(&f->t[j], "{"))
+			continue;
+		row = match(f, j);
+		/* { CMD , V2_CONVERTER ( _NAME ) ... }; the end row is { 0, NULL ... } */
+		if (row > j + 6 && is_ident(&f->t[j + 1]) && teq(&f->t[j + 2], ",") &&
+		    teq(&f->t[j + 3], "V2_CONVERTER") && teq(&f->t[j + 4], "(")) {
+			d = xcalloc(1, sizeof(*d));
+			d->name = xstrdup(f->t[j + 1].s);
+			if (find_converter(f, f->t[j + 5].s, &bb, &be))
+				die("%s: no converter V2_CONVERTER(%s)", f->rel, f->t[j + 5].s);
+			converter(f, d, bb, be);
+			pv_push(&out->dep, d);
+		} else if (!teq(&f->t[j + 1], "0")) {
+			die("%s: rmDeprecatedControlTable row at token %zu is not understood",
+			    f->rel, j);
+		}
+		j = row;
+	}
+}
+
 void scan_tree(const char *root, struct scan *out)
 {
 	static const char *const files[] = {
@@ -816,6 +951,7 @@ void scan_tree(const char *root, struct scan *out)
 		"src/nvidia/arch/nvalloc/unix/src/escape.c",
 		"kernel-open/nvidia-uvm/uvm.c",
 		"kernel-open/nvidia-uvm/uvm_tools.c",
+		"src/nvidia/interface/deprecated/rmapi_deprecated_control.c",
 		NULL,
 	};
 	struct scanctx sc = { 0 };
@@ -841,6 +977,7 @@ void scan_tree(const char *root, struct scan *out)
 	scan_early(&sc, out);
 	scan_uvm(&sc, "uvm_ioctl", NODE_UVM, out);
 	scan_uvm(&sc, "uvm_tools_unlocked_ioctl", NODE_UVM_TOOLS, out);
+	scan_deprecated(&sc, out);
 	if (!out->esc.n)
 		die("%s: found no escape handlers in nvidia_ioctl()/RmIoctl()", root);
 	for (i = 0; i < sc.nfiles; i++)
@@ -880,6 +1017,20 @@ void scan_free(struct scan *sc)
 			free(h->types[k]);
 		free(h);
 	}
+	for (i = 0; i < sc->dep.n; i++) {
+		struct dep_hit *d = sc->dep.v[i];
+
+		free(d->name);
+		free(d->v2);
+		free(d->type);
+		free(d->v2type);
+		free(d->list);
+		free(d->v2list);
+		free(d->count);
+		free(d->elem);
+		free(d);
+	}
+	pv_free(&sc->dep);
 	pv_free(&sc->early);
 	pv_free(&sc->esc);
 	pv_free(&sc->uvm);

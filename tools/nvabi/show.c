@@ -159,10 +159,41 @@ static void show_json(struct store *s, const struct lookup *lk, struct abi *a, i
 		sb_printf(&b, "%s{\"cmd\":%u,\"size\":%lld,\"node\":\"%s\"}", i ? "," : "",
 			  c->cmd, c->type.size, node_json(c->node));
 	}
+	sb_add(&b, "],\"deprecated\":[");
+	for (i = 0; a && i < a->dep.n; i++) {
+		const struct dep *d = a->dep.v[i];
+
+		sb_printf(&b, "%s{\"cmd\":%u,\"v2\":%u,\"size\":%lld,\"custom\":%s", i ? "," : "",
+			  d->cmd, d->v2, d->type.size, d->custom ? "true" : "false");
+		if (!d->custom) {
+			sb_add(&b, ",\"list\":");
+			json_str(&b, d->list);
+			sb_add(&b, ",\"count\":");
+			json_str(&b, d->count);
+			sb_printf(&b, ",\"counts\":\"%s\",\"element_size\":%lld,\"max\":%u,"
+				  "\"copy_in\":%s,\"copy_out\":%s", d->is_count ? "elements" : "bytes",
+				  d->elem.size, d->max, d->in ? "true" : "false",
+				  d->out ? "true" : "false");
+		}
+		sb_add(&b, ",\"name\":");
+		json_str(&b, d->name);
+		sb_add(&b, "}");
+	}
 	sb_printf(&b, "],\"uvm_unknown\":\"%s\"}\n", a ? uvm_unknown_str(a->uvm_unknown) : "-");
 	fputs(b.s, stdout);
 	sb_free(&b);
 	(void)s;
+}
+
+/* The byte offset of field @name of @l, or -1. */
+static long long field_byte(const struct layout *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->nfields; i++)
+		if (!strcmp(l->fields[i].name, name))
+			return l->fields[i].off / 8;
+	return -1;
 }
 
 /* A plain listing, in the form tests/tools/lookup.c prints from the tables. */
@@ -207,6 +238,18 @@ static void show_table(const struct lookup *lk, struct abi *a)
 
 		printf("uvm 0x%08x %s %lld\n", c->cmd, node_str(c->node), c->type.size);
 	}
+	for (i = 0; i < a->dep.n; i++) {
+		const struct dep *d = a->dep.v[i];
+
+		printf("dep 0x%08x 0x%08x %lld", d->cmd, d->v2, d->type.size);
+		if (d->custom)
+			printf(" custom\n");
+		else
+			printf(" %lld %lld %lld %u %s%s%s\n", field_byte(d->type.rec, d->list),
+			       field_byte(d->type.rec, d->count), d->elem.size, d->max,
+			       d->is_count ? "count" : "bytes", d->in ? ",in" : "",
+			       d->out ? ",out" : "");
+	}
 	printf("uvm-unknown %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 
@@ -220,8 +263,8 @@ static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
 	printf("range    [%s, %s] (%zu releases, ABI %d)\n", lk->range->first, lk->range->last,
 	       lk->range->releases.n, abi_index);
 	printf("ABI of   %s\n", lk->release);
-	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu\n", a->esc.n,
-	       a->ctrl.n, a->cls.n, a->uvm.n);
+	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu, deprecated controls %zu\n",
+	       a->esc.n, a->ctrl.n, a->cls.n, a->uvm.n, a->dep.n);
 	printf("unknown UVM commands: %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 
@@ -260,7 +303,17 @@ int cmd_show(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	if (lk.release && abi_load(&s, lk.release, &a))
 		die("cannot read release %s", lk.release);
-	if (table)
+	if (table && a.dep.n) {
+		/* the offsets of the deprecated controls' fields: their layouts */
+		struct store full;
+
+		store_open(&full, s.dir);
+		abi_resolve(&full, &a);
+		show_table(&lk, &a);
+		abi_free(&a);
+		store_close(&full);
+		memset(&a, 0, sizeof(a));
+	} else if (table)
 		show_table(&lk, &a);
 	else if (json)
 		show_json(&s, &lk, lk.release ? &a : NULL,

@@ -603,6 +603,22 @@ void format_uvm(struct sbuf *b, const struct uvmc *c)
 	sb_printf(b, " @%s\n", c->name ? c->name : "-");
 }
 
+void format_dep(struct sbuf *b, const struct dep *d)
+{
+	sb_printf(b, "dep 0x%08x 0x%08x %lld ", d->cmd, d->v2, d->type.size);
+	ptype_format(b, &d->type);
+	if (d->custom) {
+		sb_add(b, " custom");
+	} else {
+		sb_printf(b, " list=%s %s=%s elem=%lld:", d->list, d->is_count ? "count" : "bytes",
+			  d->count, d->elem.size);
+		ptype_format(b, &d->elem);
+		sb_printf(b, " max=%u %s", d->max, d->in && d->out ? "inout" : d->in ? "in" :
+			  d->out ? "out" : "none");
+	}
+	sb_printf(b, " @%s\n", d->name ? d->name : "-");
+}
+
 char *abi_format(const struct abi *a)
 {
 	struct sbuf b = { 0 };
@@ -618,6 +634,8 @@ char *abi_format(const struct abi *a)
 		format_cls(&b, a->cls.v[i]);
 	for (i = 0; i < a->uvm.n; i++)
 		format_uvm(&b, a->uvm.v[i]);
+	for (i = 0; i < a->dep.n; i++)
+		format_dep(&b, a->dep.v[i]);
 	if (a->uvm_unknown)
 		sb_printf(&b, "uvm-unknown %s\n", uvm_unknown_str(a->uvm_unknown));
 	for (i = 0; i < a->fdin.n; i++) {
@@ -823,6 +841,43 @@ int abi_parse(const char *text, const char *what, struct abi *a)
 				BAD("%s:%d: bad UVM command", what, lineno);
 			parse_ptype(tok[4], v, &c->type);
 			c->name = xstrdup(np > 0 ? prov[0] : "-");
+		} else if (!strcmp(tok[0], "dep") && (n == 6 || n == 10)) {
+			struct dep *d = xcalloc(1, sizeof(*d));
+			long long v, ev;
+			char *colon, *eq;
+
+			pv_push(&a->dep, d);
+			d->name = xstrdup(np > 0 ? prov[0] : "-");
+			if (parse_u32(tok[1], &d->cmd) || parse_u32(tok[2], &d->v2) ||
+			    parse_ll(tok[3], &v))
+				BAD("%s:%d: bad deprecated control", what, lineno);
+			parse_ptype(tok[4], v, &d->type);
+			if (n == 6) {
+				if (strcmp(tok[5], "custom"))
+					BAD("%s:%d: bad deprecated control '%s'", what, lineno, tok[5]);
+				d->custom = 1;
+				d->elem.name = xstrdup("-");
+				continue;
+			}
+			eq = strchr(tok[6], '=');
+			colon = strchr(tok[7], ':');
+			if (strncmp(tok[5], "list=", 5) || !eq || strncmp(tok[7], "elem=", 5) ||
+			    !colon || strncmp(tok[8], "max=", 4) || parse_u32(tok[8] + 4, &d->max))
+				BAD("%s:%d: bad deprecated control list", what, lineno);
+			*eq = 0;
+			*colon = 0;
+			d->list = xstrdup(tok[5] + 5);
+			d->is_count = !strcmp(tok[6], "count");
+			if (!d->is_count && strcmp(tok[6], "bytes"))
+				BAD("%s:%d: bad list size '%s'", what, lineno, tok[6]);
+			d->count = xstrdup(eq + 1);
+			if (parse_ll(tok[7] + 5, &ev))
+				BAD("%s:%d: bad element size", what, lineno);
+			parse_ptype(colon + 1, ev, &d->elem);
+			d->in = !strcmp(tok[9], "in") || !strcmp(tok[9], "inout");
+			d->out = !strcmp(tok[9], "out") || !strcmp(tok[9], "inout");
+			if (!d->in && !d->out && strcmp(tok[9], "none"))
+				BAD("%s:%d: bad copy direction '%s'", what, lineno, tok[9]);
 		} else if (!strcmp(tok[0], "uvm-unknown") && n == 2) {
 			a->uvm_unknown = uvm_unknown_parse(tok[1]);
 			if (a->uvm_unknown <= 0)
@@ -882,6 +937,10 @@ void abi_resolve(struct store *s, struct abi *a)
 		resolve_ptype(s, &((struct cls *)a->cls.v[i])->type, a->release);
 	for (i = 0; i < a->uvm.n; i++)
 		resolve_ptype(s, &((struct uvmc *)a->uvm.v[i])->type, a->release);
+	for (i = 0; i < a->dep.n; i++) {
+		resolve_ptype(s, &((struct dep *)a->dep.v[i])->type, a->release);
+		resolve_ptype(s, &((struct dep *)a->dep.v[i])->elem, a->release);
+	}
 }
 
 /* Load a release by version (from abi/releases) or by file path. */
@@ -962,6 +1021,10 @@ void store_prune(struct store *s)
 			mark_ptype(s, &keep, &((struct cls *)a.cls.v[j])->type);
 		for (j = 0; j < a.uvm.n; j++)
 			mark_ptype(s, &keep, &((struct uvmc *)a.uvm.v[j])->type);
+		for (j = 0; j < a.dep.n; j++) {
+			mark_ptype(s, &keep, &((struct dep *)a.dep.v[j])->type);
+			mark_ptype(s, &keep, &((struct dep *)a.dep.v[j])->elem);
+		}
 		abi_free(&a);
 		free(rel.v[i]);
 	}

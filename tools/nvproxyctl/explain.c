@@ -53,6 +53,7 @@ static void lookup_version(__u64 key, struct lookup *lk)
 /* Lookups of the generated tables for one ABI, as the module does them. */
 NVABI_DEFINE_LOOKUP(static, find_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
 NVABI_DEFINE_LOOKUP(static, find_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
+NVABI_DEFINE_LOOKUP(static, find_dep, struct nvabi_dep, nvabi_deps, NVABI_NR_DEPS, cmd)
 NVABI_DEFINE_LOOKUP(static, find_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
 NVABI_DEFINE_LOOKUP(static, find_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
 
@@ -458,6 +459,53 @@ static void explain_ctrl(struct explain_out *o, unsigned int abi, const struct n
 	entry_verdict(o, &v, &m);
 }
 
+/* A deprecated control: the driver converts it before its method tables. */
+static void explain_dep(struct explain_out *o, unsigned int abi, const struct nvabi_dep *d,
+			const struct policy *pol)
+{
+	const struct nvabi_ctrl *e2 = find_ctrl(d->v2, abi);
+	const char *name = nvabi_dep_names[d - nvabi_deps];
+	struct verdict v = { 0 };
+	struct modcheck m;
+	int custom = d->flags & NVABI_DEP_CUSTOM;
+	const char *dir = (d->flags & NVABI_DEP_IN) && (d->flags & NVABI_DEP_OUT) ? "in and out" :
+			  d->flags & NVABI_DEP_IN ? "in" : d->flags & NVABI_DEP_OUT ? "out" : "neither";
+
+	modcheck_dep(abi, d, pol, &m);
+	verdict_of(&m, e2 ? e2->priv : NVABI_PRIV_UNKNOWN, &v);
+	if (strcmp(v.admit, "no"))
+		why_add(&v, "; decided as control 0x%x (privilege, profile); paramsSize must be %u",
+			d->v2, d->size);
+	entry_begin(o, "control", d->cmd);
+	if (o->json) {
+		printf(",\"size\":%u,\"node\":\"control\",\"privilege\":\"%s\",\"name\":", d->size,
+		       e2 && e2->priv < 6 ? priv_s[e2->priv] : "unknown");
+		json_str(stdout, name ? name : "");
+		printf(",\"deprecated\":{\"becomes\":%u,\"custom\":%s", d->v2,
+		       custom ? "true" : "false");
+		if (!custom)
+			printf(",\"list_offset\":%u,\"count_offset\":%u,\"counts\":\"%s\","
+			       "\"element_size\":%u,\"max\":%u,\"copied\":\"%s\"", d->list_off,
+			       d->count_off, d->flags & NVABI_DEP_COUNT ? "elements" : "bytes", d->elem,
+			       d->max, dir);
+		printf("}");
+	} else {
+		printf("  name:      %s\n", name && *name ? name : "-");
+		printf("  size:      %u (paramsSize of NV_ESC_RM_CONTROL: the V1 params)\n", d->size);
+		printf("  node:      control (/dev/nvidiactl), inside NV_ESC_RM_CONTROL\n");
+		printf("  becomes:   control 0x%x: a deprecated control the driver converts before "
+		       "its method tables\n", d->v2);
+		if (custom)
+			printf("  list:      none the tables describe (the converter's own code)\n");
+		else
+			printf("  list:      pointer at byte %u, %s at byte %u, %u bytes each, at most "
+			       "%u, copied %s\n", d->list_off,
+			       d->flags & NVABI_DEP_COUNT ? "count" : "size in bytes", d->count_off,
+			       d->elem, d->max, dir);
+	}
+	entry_verdict(o, &v, &m);
+}
+
 static void explain_class(struct explain_out *o, unsigned int abi, const struct nvabi_class *e,
 			 const char *release,
 			  const struct policy *pol)
@@ -657,9 +705,14 @@ int cmd_explain(int argc, char **argv)
 		}
 	}
 	if (fc) {
+		const struct nvabi_dep *d = find_dep(num, abi);
 		const struct nvabi_ctrl *e = find_ctrl(num, abi);
 
-		if (e) {
+		/* The driver converts a deprecated control before its method tables. */
+		if (d) {
+			explain_dep(&o, abi, d, &pol);
+			found++;
+		} else if (e) {
 			explain_ctrl(&o, abi, e, lk.release, &pol);
 			found++;
 		}

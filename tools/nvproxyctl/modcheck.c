@@ -202,3 +202,21 @@ void modcheck_uvm(unsigned int abi, const struct nvabi_uvm *e, const struct poli
 	decide_both(&c, pol, 0, m);
 	caps_of(e->caps, m);
 }
+
+/*
+ * A deprecated control: the plain call of its V1 params; the profile
+ * decides on the V2 control it becomes, whose capabilities these are.
+ */
+void modcheck_dep(unsigned int abi, const struct nvabi_dep *d, const struct policy *pol,
+		  struct modcheck *m)
+{
+	struct nvm_call c = { .abi = abi, .kind = NVM_NODE_CTL, .nr = NVM_NV_ESC_RM_CONTROL };
+	const struct nvabi_ctrl *e2 = nvm_abi_ctrl(d->v2, abi);
+	u8 buf[64];
+
+	memset(m, 0, sizeof(*m));
+	c.payload = buf;
+	c.size = nvos54(buf, abi, d->cmd, 0, d->size);
+	decide_both(&c, pol, 0, m);
+	caps_of(e2 ? e2->caps : 0, m);
+}

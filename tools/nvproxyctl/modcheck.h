@@ -9,6 +9,7 @@ struct nvabi_esc;
 struct nvabi_ctrl;
 struct nvabi_class;
 struct nvabi_uvm;
+struct nvabi_dep;
 struct policy;
 
 /**
@@ -47,6 +48,8 @@ void modcheck_ctrl(unsigned int abi, const struct nvabi_ctrl *e, const struct po
 void modcheck_class(unsigned int abi, const struct nvabi_class *e, const struct policy *pol,
 		    struct modcheck *m);
 void modcheck_uvm(unsigned int abi, const struct nvabi_uvm *e, const struct policy *pol,
+		  struct modcheck *m);
+void modcheck_dep(unsigned int abi, const struct nvabi_dep *d, const struct policy *pol,
 		  struct modcheck *m);
 
 #endif /* NVPROXYCTL_MODCHECK_H */
