@@ -160,7 +160,8 @@ static int nvm_check_writable(u64 uptr, u64 size)
 
 	if (!size)
 		return 0;
-	if (!access_ok(u64_to_user_ptr(uptr), size) || check_add_overflow(a, (unsigned long)size, &end))
+	if (!mm || !access_ok(u64_to_user_ptr(uptr), size) ||
+	    check_add_overflow(a, (unsigned long)size, &end))
 		return -EFAULT;
 	mmap_read_lock(mm);
 	while (a < end) {
@@ -246,6 +247,10 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	u64 list, bytes;
 	int ret;
 
+	/* The generated table keeps both fields inside the V1 params. */
+	if (WARN_ON_ONCE(d->size > sizeof(p) || d->count_off + sizeof(count) > d->size ||
+			 d->list_off + sizeof(list) > d->size))
+		return nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
 	if (copy_from_user(p, u64_to_user_ptr(after->readable), d->size))
 		return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
 	memcpy(&count, p + d->count_off, sizeof(count));
