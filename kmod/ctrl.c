@@ -45,9 +45,13 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
 	const struct nvabi_ctrl *e2;
 
 	v->name = nvm_abi_dep_name(d);
-	/* Other calls miss the conversion and find no method the driver serves. */
+	/*
+	 * Other calls miss the conversion; where the method tables do not
+	 * list the V1 number too (nvm_ctrl_decide()), no method serves them.
+	 */
 	if (flags)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, "ctrl-deprecated-flags");
+	/* The driver reads the V1 size whatever paramsSize says: refused. */
 	if (psize != d->size)
 		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, status_off, "ctrl-size");
 	if (d->size > NVM_DEP_PARAMS_MAX)
@@ -55,15 +59,17 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
 	e2 = nvm_abi_ctrl(d->v2, c->abi);
 	if (!e2)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, "ctrl-unknown");
+	/* From here the V2 control decides, and a refusal names it. */
+	v->number = d->v2;
+	v->name = nvm_abi_ctrl_name(e2);
 	if (!nvm_priv_check(e2->priv, c->policy, v, "ctrl-root"))
 		return false;
 	if (e2->size == NVABI_SIZE_UNKNOWN)
 		return nvm_refuse(v, -EPERM, "kernel-only");
-	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, d->v2, e2->caps)) {
-		v->name = nvm_abi_ctrl_name(e2);
+	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, d->v2, e2->caps))
 		return false;
-	}
 	v->number = d->cmd;
+	v->name = nvm_abi_dep_name(d);
 	v->nested = params;
 	v->nested_size = d->size;
 	v->dep = d;
@@ -118,9 +124,10 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 				  "ctrl-params-null");
 
 	d = nvm_abi_dep(cmd, c->abi);
-	if (d)
-		return nvm_ctrl_dep(c, v, d, flags, params, psize, l->ctl_status);
 	e = nvm_abi_ctrl(cmd, c->abi);
+	/* With flags the driver skips the conversion, to a method if there is one. */
+	if (d && (!flags || !e))
+		return nvm_ctrl_dep(c, v, d, flags, params, psize, l->ctl_status);
 	if (!e)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");
 	v->name = nvm_abi_ctrl_name(e);

@@ -155,7 +155,7 @@ static int nvm_check_readable(u64 uptr, u64 size)
 static int nvm_check_writable(u64 uptr, u64 size)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long a = (unsigned long)uptr, end;
+	unsigned long a = untagged_addr((unsigned long)uptr), end;
 	int ret = 0;
 
 	if (!size)

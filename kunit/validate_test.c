@@ -557,13 +557,22 @@ static bool nvm_oracle(unsigned int abi, enum nvm_kind kind, unsigned int policy
 		for (i = 0; i < NVABI_NR_DEPS; i++)
 			if (nvabi_deps[i].cmd == cmd && nvabi_set_has(nvabi_deps[i].set, abi))
 				de = &nvabi_deps[i];
-		/* A deprecated control: plain, V1 size, as the V2 control it becomes. */
+		for (i = 0; i < NVABI_NR_CTRLS; i++)
+			if (nvabi_ctrls[i].cmd == cmd && nvabi_set_has(nvabi_ctrls[i].set, abi))
+				ce = &nvabi_ctrls[i];
+		/*
+		 * A deprecated control: plain, V1 size, as the V2 control it
+		 * becomes; with flags, the method of the V1 number if any.
+		 */
+		if (de && flags && ce)
+			de = NULL;
 		if (de) {
 			if (flags || psize != de->size || !params)
 				return false;
 			cmd = de->v2;
+			ce = NULL;
 		}
-		for (i = 0; i < NVABI_NR_CTRLS; i++)
+		for (i = 0; i < NVABI_NR_CTRLS && !ce; i++)
 			if (nvabi_ctrls[i].cmd == cmd && nvabi_set_has(nvabi_ctrls[i].set, abi))
 				ce = &nvabi_ctrls[i];
 		if (!ce || (flags & 3) || psize > (1U << 20) || (params == 0) != (psize == 0))
@@ -779,12 +788,25 @@ static void validate_test_deprecated(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, v.nested_size, 16U);
 		KUNIT_EXPECT_STREQ(test, v.name, "NV2080_CTRL_CMD_BUS_GET_INFO");
 
-		/* FINN-serialized or any other flag: not converted. */
+		/*
+		 * FINN-serialized or any other flag: not converted; a method
+		 * where the tables list the V1 number (535), else nothing.
+		 */
 		nvm_test_ctl(buf, abi, 0x20801802, 4, NVM_TEST_PARAMS_PTR, 16);
-		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_POLICY_FINN,
-							 NVM_NV_ESC_RM_CONTROL, size, buf, &v));
-		KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
-		KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-deprecated-flags");
+		if (nvm_abi_ctrl(0x20801802, abi)) {
+			KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL,
+								    NVM_POLICY_FINN,
+								    NVM_NV_ESC_RM_CONTROL, size,
+								    buf, &v), "%s", v.rule);
+			KUNIT_EXPECT_NULL(test, v.dep);
+		} else {
+			KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL,
+								 NVM_POLICY_FINN,
+								 NVM_NV_ESC_RM_CONTROL, size, buf,
+								 &v));
+			KUNIT_EXPECT_EQ(test, v.status, (u32)NVM_NV_ERR_NOT_SUPPORTED);
+			KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-deprecated-flags");
+		}
 
 		/* Another size: the driver would read 16 bytes whatever it says. */
 		nvm_test_ctl(buf, abi, 0x20801802, 0, NVM_TEST_PARAMS_PTR, 24);
