@@ -4,8 +4,8 @@
  * call when the call's table entry (its capabilities, from
  * abi/capabilities.txt) gives it a capability the profile has, or the base
  * capability every profile has, or when the profile lists the call as an
- * explicit allow entry.  The decisions are pure; the validator asks them after a call's
- * shape has passed (escape.c, ctrl.c, alloc.c, uvm.c).
+ * explicit allow entry.  The decisions are pure; the validator asks them
+ * after a call's shape has passed (escape.c, ctrl.c, alloc.c, uvm.c).
  *
  * A profile is an immutable object; how a set publishes and replaces its
  * own is in sets.c.

@@ -209,7 +209,8 @@ static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int e
 /**
  * struct nvm_after - the user memory a verdict still needs, outside the
  *	profile's read side
- * @answer_at: where the status of an answer goes, or NULL
+ * @answer_at: where the status of an answer goes, or NULL; for a forwarded
+ *	deprecated control, where the list check's answer would go
  * @answer: that status
  * @readable: user address of nested params that must be readable
  * @readable_size: their size
@@ -217,7 +218,6 @@ static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int e
  *	nothing is to be checked
  * @dep: a forwarded deprecated control whose list is to be checked; its
  *	V1 params are at @readable
- * @status_at: where its status goes when it is answered
  */
 struct nvm_after {
 	void __user *answer_at;
@@ -226,7 +226,6 @@ struct nvm_after {
 	u32 readable_size;
 	const char *readable_rule;
 	const struct nvabi_dep *dep;
-	void __user *status_at;
 };
 
 /*
@@ -258,7 +257,7 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	if (!count)
 		return 0;
 	if (count > d->max) {
-		if (copy_to_user(after->status_at, &status, sizeof(status)))
+		if (copy_to_user(after->answer_at, &status, sizeof(status)))
 			return nvm_report_unreadable(rep, "ctrl-deprecated-count", -EFAULT);
 		rep->outcome = NVM_OUT_ANSWERED;
 		rep->rule = "ctrl-deprecated-count";
@@ -309,7 +308,7 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 		}
 		if (v->dep && !(v->dep->flags & NVABI_DEP_CUSTOM)) {
 			after->dep = v->dep;
-			after->status_at = req->payload + nvm_abi_rmlayout(c->abi)->ctl_status;
+			after->answer_at = req->payload + nvm_abi_rmlayout(c->abi)->ctl_status;
 		}
 		return nvm_report_set(rep, c, v, NVM_OUT_FORWARDED, 0);
 	}

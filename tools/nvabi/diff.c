@@ -177,16 +177,6 @@ static void types_str(char *buf, size_t n, const struct ent *e)
 		snprintf(buf, n, "no size check");
 }
 
-static const struct field *find_field(const struct layout *l, const char *name)
-{
-	size_t i;
-
-	for (i = 0; l && i < l->nfields; i++)
-		if (!strcmp(l->fields[i].name, name))
-			return &l->fields[i];
-	return NULL;
-}
-
 static void fmt_off(char *b, size_t n, const struct field *f)
 {
 	if (f->off % 8 || f->bitfield)
@@ -213,7 +203,7 @@ static void layout_diff(struct dctx *d, const char *path, const struct layout *a
 		detail(d, "%s: %s -> %s", path, a->is_union ? "union" : "struct",
 		       b->is_union ? "union" : "struct");
 	for (i = 0; i < a->nfields; i++) {
-		const struct field *fa = &a->fields[i], *fb = find_field(b, fa->name);
+		const struct field *fa = &a->fields[i], *fb = layout_field(b, fa->name);
 		char oa[32], ob[32];
 
 		if (!fb) {
@@ -242,7 +232,7 @@ static void layout_diff(struct dctx *d, const char *path, const struct layout *a
 		const struct field *fb = &b->fields[i];
 		char ob[32];
 
-		if (find_field(a, fb->name))
+		if (layout_field(a, fb->name))
 			continue;
 		fmt_off(ob, sizeof(ob), fb);
 		detail(d, "%s.%s: added at offset %s (%s)", path, fb->name, ob, fb->type);

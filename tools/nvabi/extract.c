@@ -961,16 +961,10 @@ static void dep_add(struct xctx *x, const struct dep_hit *h, const int *p)
 	d->out = h->out;
 	ptype_set(x, &d->elem, probe_get(x, p[3])->type);
 	d->max = (uint32_t)probe_get(x, p[4])->val;
-	for (k = 0; k < 2; k++) {
-		const char *f = k ? d->count : d->list;
-		size_t i;
-
-		for (i = 0; i < d->type.rec->nfields && strcmp(d->type.rec->fields[i].name, f); i++)
-			;
-		if (i == d->type.rec->nfields)
+	for (k = 0; k < 2; k++)
+		if (!layout_field(d->type.rec, k ? d->count : d->list))
 			die("%s: deprecated control %s: %s has no field %s", x->t->label, h->name,
-			    h->type, f);
-	}
+			    h->type, k ? d->count : d->list);
 	pv_push(&x->abi->dep, d);
 }
 

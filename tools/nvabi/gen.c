@@ -513,15 +513,13 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 /* Byte offset of field @name in @l, or 0xff when there is none. */
 static unsigned field_off(const struct layout *l, const char *name)
 {
-	size_t i;
+	const struct field *f = layout_field(l, name);
 
-	for (i = 0; l && i < l->nfields; i++)
-		if (!l->fields[i].bitfield && !strcmp(l->fields[i].name, name)) {
-			if (l->fields[i].off / 8 >= 0xff)
-				die("%s.%s: offset does not fit the layout table", l->name, name);
-			return (unsigned)(l->fields[i].off / 8);
-		}
-	return 0xff;
+	if (!f || f->bitfield)
+		return 0xff;
+	if (f->off / 8 >= 0xff)
+		die("%s.%s: offset does not fit the layout table", l->name, name);
+	return (unsigned)(f->off / 8);
 }
 
 static void rml_rec(struct sbuf *b, const struct layout *l, const char *const *names)

@@ -282,6 +282,7 @@ void layout_format(struct sbuf *b, const struct layout *l);
 uint64_t layout_hash(struct layout *l);
 void layout_free(struct layout *l);
 struct layout *layout_dup(const struct layout *l);
+const struct field *layout_field(const struct layout *l, const char *name);	/* or NULL */
 
 /* ---- tree.c: access to a source tree ------------------------------------ */
 

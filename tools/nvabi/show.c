@@ -188,12 +188,9 @@ static void show_json(struct store *s, const struct lookup *lk, struct abi *a, i
 /* The byte offset of field @name of @l, or -1. */
 static long long field_byte(const struct layout *l, const char *name)
 {
-	size_t i;
+	const struct field *f = layout_field(l, name);
 
-	for (i = 0; l && i < l->nfields; i++)
-		if (!strcmp(l->fields[i].name, name))
-			return l->fields[i].off / 8;
-	return -1;
+	return f ? f->off / 8 : -1;
 }
 
 /* A plain listing, in the form tests/tools/lookup.c prints from the tables. */

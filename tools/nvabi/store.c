@@ -378,6 +378,17 @@ void store_close(struct store *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The field of @l named @name; NULL when there is none (or no @l). */
+const struct field *layout_field(const struct layout *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->nfields; i++)
+		if (!strcmp(l->fields[i].name, name))
+			return &l->fields[i];
+	return NULL;
+}
+
 struct layout *layout_dup(const struct layout *l)
 {
 	struct layout *d = xcalloc(1, sizeof(*d));
