@@ -207,6 +207,44 @@ struct nvabi_dep {
 };
 
 /*
+ * The lists a control's params point to that the driver copies itself
+ * before the control runs (nvabi_embs[], keyed by command; src/kernel/
+ * rmapi/embedded_param_copy.c, embeddedParamCopyIn()), at most
+ * NVABI_EMB_LISTS per command, none for a custom one (a helper picks the
+ * list). Each: a pointer (NvP64 at list_off) to count elements of elem
+ * bytes, count the NvU32 at count_off (squared with NVABI_EMB_SQUARE) or,
+ * with NVABI_EMB_CONST, count_off itself; the size is 0 while the pointer
+ * is NULL with NVABI_EMB_IFPTR. The driver refuses a NULL pointer with a
+ * size, a pointer without one, a size over 32 bits and, unless
+ * NVABI_EMB_NOMAX, over 1 MiB; it copies the list in and/or back out.
+ */
+#define NVABI_EMB_LISTS		2
+#define NVABI_EMB_IN		0x01
+#define NVABI_EMB_OUT		0x02
+#define NVABI_EMB_NOMAX		0x04
+#define NVABI_EMB_IFPTR		0x08
+#define NVABI_EMB_SQUARE	0x10
+#define NVABI_EMB_CONST		0x20
+#define NVABI_EMB_MAX_BYTES	(1U << 20)
+
+struct nvabi_emb_list {
+	__u16 list_off;
+	__u16 count_off;
+	__u16 elem;
+	__u8 flags;			/* NVABI_EMB_* */
+	__u8 rsvd;
+};
+
+struct nvabi_emb {
+	__u32 cmd;
+	__u32 size;			/* params size */
+	__u16 set;
+	__u8 nlist;			/* 0: custom */
+	__u8 rsvd;
+	struct nvabi_emb_list list[NVABI_EMB_LISTS];
+};
+
+/*
  * The layouts of the RM payloads whose fields the validator reads, per ABI
  * (nvabi_rmlayouts[nvabi_abi_rmlayout[abi]]): NVOS54_PARAMETERS
  * (NV_ESC_RM_CONTROL), NVOS21_PARAMETERS and NVOS64_PARAMETERS (the two

@@ -503,6 +503,10 @@ const __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS] = {
 	{ 0x000000001fffffffULL },	/* 211 */
 	{ 0x3ffffe001fffffffULL },	/* 212 */
 	{ 0x0000007fe0000000ULL },	/* 213 */
+	{ 0x3fffffee80000000ULL },	/* 214 */
+	{ 0x0000000ffffffa00ULL },	/* 215 */
+	{ 0x000000000000043fULL },	/* 216 */
+	{ 0x3ffffffffffffbc0ULL },	/* 217 */
 };
 
 const struct nvabi_fd nvabi_fds[NVABI_NR_FDS] = {
@@ -3177,6 +3181,62 @@ const struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {
 	{ 0x20801802, 0x20801823, 16, 52, 46, 8, 0, 8, NVABI_DEP_COUNT | NVABI_DEP_IN | NVABI_DEP_OUT, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
 };
 
+const struct nvabi_emb nvabi_embs[NVABI_NR_EMBS] = {
+	/* cmd, size, set, nlist, rsvd, { list_off, count_off, elem, flags } */
+	{ 0x00000127, 168, 11, 1, 0, { { 160, 128, 4, 0x1a, 0 } } },	/* 515.43.04..545.29.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000127, 176, 188, 1, 0, { { 160, 128, 4, 0x1a, 0 } } },	/* 550.40.07..555.42.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000127, 176, 214, 2, 0, { { 160, 128, 4, 0x1a, 0 }, { 168, 128, 4, 0x1a, 0 } } },	/* 550.40.65..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000130, 40, 31, 2, 0, { { 8, 16, 1, 0x01, 0 }, { 24, 32, 1, 0x02, 0 } } },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000602, 16, 25, 1, 0, { { 0, 12, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00410110, 16, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV0041_CTRL_GET_SURFACE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410110, 16, 46, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..595.45.04 NV0041_CTRL_GET_SURFACE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00730120, 40, 59, 2, 0, { { 8, 16, 1, 0x01, 0 }, { 24, 32, 1, 0x02, 0 } } },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730168, 40, 215, 2, 0, { { 8, 16, 1, 0x01, 0 }, { 24, 32, 1, 0x02, 0 } } },	/* 525.47.22..550.163.01 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073136a, 64, 41, 1, 0, { { 56, 1, 26, 0x2a, 0 } } },	/* 515.43.04..515.105.01 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00800201, 16, 25, 1, 0, { { 8, 0, 4, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00801102, 16, 25, 1, 0, { { 8, 0, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801104, 16, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV0080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801104, 16, 46, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..595.45.04 NV0080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801301, 16, 25, 1, 0, { { 8, 0, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_FB_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
+	{ 0x00801401, 16, 25, 1, 0, { { 8, 0, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_HOST_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080host.h */
+	{ 0x00801701, 16, 25, 1, 0, { { 8, 0, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801705, 48, 2, 1, 0, { { 40, 0, 4, 0x03, 0 } } },	/* 515.43.04..520.61.07 NV0080_CTRL_FIFO_START_SELECTED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801705, 48, 101, 1, 0, { { 40, 0, 4, 0x03, 0 } } },	/* 525.47.04..560.35.03 NV0080_CTRL_FIFO_START_SELECTED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x0080170d, 24, 25, 2, 0, { { 8, 0, 4, 0x01, 0 }, { 16, 0, 4, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x0080180f, 64, 216, 1, 0, { { 48, 1, 8, 0x22, 0 } } },	/* 515.43.04..525.53 NV0080_CTRL_DMA_UPDATE_PDE_2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180f, 64, 217, 1, 0, { { 48, 1, 16, 0x22, 0 } } },	/* 525.47.04..595.45.04 NV0080_CTRL_DMA_UPDATE_PDE_2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801b01, 16, 62, 1, 0, { { 8, 0, 1, 0x02, 0 } } },	/* 515.43.04..550.163.01 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x20800122, 48, 25, 1, 0, { { 24, 20, 32, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800123, 16, 25, 1, 0, { { 8, 0, 4, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800124, 16, 25, 1, 0, { { 8, 4, 4, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080016e, 16, 30, 1, 0, { { 8, 0, 32, 0x02, 0 } } },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e8, 32, 52, 1, 0, { { 24, 4, 4, 0x03, 0 } } },	/* 575.51.02..595.45.04 NV2080_CTRL_GPU_RPC_GSP_TEST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800610, 40, 25, 1, 0, { { 16, 28, 1, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
+	{ 0x20800802, 16, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV2080_CTRL_BIOS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800802, 16, 46, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..595.45.04 NV2080_CTRL_BIOS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800803, 1064, 31, 1, 0, { { 1048, 1056, 1, 0x02, 0 } } },	/* 525.47.04..595.45.04 NV2080_CTRL_BIOS_GET_NBSI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800806, 40, 31, 1, 0, { { 16, 24, 1, 0x02, 0 } } },	/* 525.47.04..595.45.04 NV2080_CTRL_BIOS_GET_NBSI_OBJ_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20801201, 32, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV2080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801201, 32, 46, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..595.45.04 NV2080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801301, 16, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801301, 16, 64, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..550.163.01 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801802, 16, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801802, 16, 64, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..550.163.01 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20802204, 32, 25, 1, 0, { { 16, 24, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_READ_VIRTUAL_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802402, 16, 25, 1, 0, { { 0, 12, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x20802a01, 16, 25, 1, 0, { { 8, 4, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x402c0102, 32, 25, 1, 0, { { 24, 16, 1, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_INDEXED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x402c0105, 96, 25, 0, 0, { } },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_TRANSACTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x83de0315, 24, 25, 1, 0, { { 16, 4, 1, 0x06, 0 } } },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0316, 24, 25, 1, 0, { { 16, 4, 1, 0x05, 0 } } },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_WRITE_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0326, 3616, 25, 1, 0, { { 0, 8, 1, 0x06, 0 } } },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0327, 3616, 25, 1, 0, { { 0, 8, 1, 0x05, 0 } } },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0xa0830103, 16, 1, 1, 0, { { 0, 8, 1, 0x02, 0 } } },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_DEFAULT_EDID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0bc0101, 32, 30, 1, 0, { { 24, 16, 16, 0x03, 0 } } },	/* 550.40.07..595.45.04 NVA0BC_CTRL_NVENC_SW_SESSION_UPDATE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bc.h */
+	{ 0xb06f010c, 16, 25, 1, 0, { { 8, 4, 1, 0x06, 0 } } },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f010d, 16, 25, 1, 0, { { 8, 4, 1, 0x07, 0 } } },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+};
+
 /* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then
  * the offsets of the fields struct nvabi_rmlayout names */
 const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {
@@ -5825,4 +5885,59 @@ const char *const nvabi_dep_names[NVABI_NR_DEPS] = {
 	"NV2080_CTRL_CMD_FB_GET_INFO",
 	"NV2080_CTRL_CMD_BUS_GET_INFO",
 	"NV2080_CTRL_CMD_BUS_GET_INFO",
+};
+
+const char *const nvabi_emb_names[NVABI_NR_EMBS] = {
+	"NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS",
+	"NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS",
+	"NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS",
+	"NV0000_CTRL_CMD_SYSTEM_EXECUTE_ACPI_METHOD",
+	"NV0000_CTRL_CMD_NVD_GET_DUMP",
+	"NV0041_CTRL_CMD_GET_SURFACE_INFO",
+	"NV0041_CTRL_CMD_GET_SURFACE_INFO",
+	"NV0073_CTRL_CMD_SYSTEM_EXECUTE_ACPI_METHOD",
+	"NV0073_CTRL_CMD_SYSTEM_EXECUTE_ACPI_METHOD",
+	"NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES",
+	"NV0080_CTRL_CMD_GPU_GET_CLASSLIST",
+	"NV0080_CTRL_CMD_GR_GET_CAPS",
+	"NV0080_CTRL_CMD_GR_GET_INFO",
+	"NV0080_CTRL_CMD_GR_GET_INFO",
+	"NV0080_CTRL_CMD_FB_GET_CAPS",
+	"NV0080_CTRL_CMD_HOST_GET_CAPS",
+	"NV0080_CTRL_CMD_FIFO_GET_CAPS",
+	"NV0080_CTRL_CMD_FIFO_START_SELECTED_CHANNELS",
+	"NV0080_CTRL_CMD_FIFO_START_SELECTED_CHANNELS",
+	"NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST",
+	"NV0080_CTRL_CMD_DMA_UPDATE_PDE_2",
+	"NV0080_CTRL_CMD_DMA_UPDATE_PDE_2",
+	"NV0080_CTRL_CMD_MSENC_GET_CAPS",
+	"NV2080_CTRL_CMD_GPU_EXEC_REG_OPS",
+	"NV2080_CTRL_CMD_GPU_GET_ENGINES",
+	"NV2080_CTRL_CMD_GPU_GET_ENGINE_CLASSLIST",
+	"NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO",
+	"NV2080_CTRL_CMD_GPU_RPC_GSP_TEST",
+	"NV2080_CTRL_CMD_I2C_ACCESS",
+	"NV2080_CTRL_CMD_BIOS_GET_INFO",
+	"NV2080_CTRL_CMD_BIOS_GET_INFO",
+	"NV2080_CTRL_CMD_BIOS_GET_NBSI",
+	"NV2080_CTRL_CMD_BIOS_GET_NBSI_OBJ",
+	"NV2080_CTRL_CMD_GR_GET_INFO",
+	"NV2080_CTRL_CMD_GR_GET_INFO",
+	"NV2080_CTRL_CMD_FB_GET_INFO",
+	"NV2080_CTRL_CMD_FB_GET_INFO",
+	"NV2080_CTRL_CMD_BUS_GET_INFO",
+	"NV2080_CTRL_CMD_BUS_GET_INFO",
+	"NV2080_CTRL_CMD_RC_READ_VIRTUAL_MEM",
+	"NV2080_CTRL_CMD_NVD_GET_DUMP",
+	"NV2080_CTRL_CMD_CE_GET_CAPS",
+	"NV402C_CTRL_CMD_I2C_INDEXED",
+	"NV402C_CTRL_CMD_I2C_TRANSACTION",
+	"NV83DE_CTRL_CMD_DEBUG_READ_MEMORY",
+	"NV83DE_CTRL_CMD_DEBUG_WRITE_MEMORY",
+	"NV83DE_CTRL_CMD_DEBUG_READ_BATCH_MEMORY",
+	"NV83DE_CTRL_CMD_DEBUG_WRITE_BATCH_MEMORY",
+	"NVA083_CTRL_CMD_VIRTUAL_DISPLAY_GET_DEFAULT_EDID",
+	"NVA0BC_CTRL_CMD_NVENC_SW_SESSION_UPDATE_INFO",
+	"NVB06F_CTRL_CMD_GET_ENGINE_CTX_DATA",
+	"NVB06F_CTRL_CMD_MIGRATE_ENGINE_CTX_DATA",
 };

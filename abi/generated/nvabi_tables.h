@@ -12,13 +12,14 @@
 #define NVABI_NR_RANGES		79
 #define NVABI_NR_ABIS		62
 #define NVABI_SET_WORDS		1
-#define NVABI_NR_SETS		214
+#define NVABI_NR_SETS		218
 #define NVABI_NR_FDS		48
 #define NVABI_NR_ESCS		83
 #define NVABI_NR_CTRLS		2018
 #define NVABI_NR_CLASSES	416
 #define NVABI_NR_UVMS		64
 #define NVABI_NR_DEPS		19
+#define NVABI_NR_EMBS		52
 #define NVABI_NR_RMLAYOUTS	3
 
 extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];
@@ -30,6 +31,7 @@ extern const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS];
 extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];
 extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];
 extern const struct nvabi_dep nvabi_deps[NVABI_NR_DEPS];
+extern const struct nvabi_emb nvabi_embs[NVABI_NR_EMBS];
 extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];
 extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];
 extern const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS];
@@ -38,6 +40,7 @@ extern const char *const nvabi_ctrl_names[NVABI_NR_CTRLS];
 extern const char *const nvabi_class_names[NVABI_NR_CLASSES];
 extern const char *const nvabi_uvm_names[NVABI_NR_UVMS];
 extern const char *const nvabi_dep_names[NVABI_NR_DEPS];
+extern const char *const nvabi_emb_names[NVABI_NR_EMBS];
 
 /* Does entry set @set include ABI number @abi? */
 static inline int nvabi_set_has(unsigned int set, unsigned int abi)

@@ -16,6 +16,10 @@
 #   ptr       a params struct turns a NvU64 into a NvP64 (same size)
 #   fd        a params struct gains an fd field (same size)
 #   early     nv.c checks sizes up front, in a table (as 595.44 does)
+#   emb       RM copies lists the params of two controls point to
+#             (embedded_param_copy.c): a count field, a helper, and a case
+#             under an #ifdef the build does not define
+#   embbad    ... and one more case whose count nvabi cannot read
 #   bad       a header no longer compiles
 
 fixture_has() {
@@ -149,6 +153,9 @@ typedef struct NV2080_CTRL_FIX_SET_PARAMS {
 typedef struct NV2080_CTRL_FIX_OLD_PARAMS {
     NvU32 old;
 } NV2080_CTRL_FIX_OLD_PARAMS;
+#define NV2080_CTRL_CMD_FIX_SET 0x20800102u
+#define NV2080_CTRL_CMD_FIX_PTR 0x20800110u
+#define NV2080_CTRL_CMD_FIX_FD 0x20800111u
 typedef struct NV2080_CTRL_FIX_PTR_PARAMS {
     NvU32 count;
     NvU32 pad;
@@ -582,6 +589,68 @@ typedef struct {
 #define UVM_DEINITIALIZE 0x30000002
 #endif
 EOF
+	if fixture_has emb "$@" || fixture_has embbad "$@"; then
+		{
+			cat <<'EOF'
+/* fixture: lists RM copies around a control */
+#include "ctrl/ctrl2080fix.h"
+static NvBool _fixCopyIn(RMAPI_PARAM_COPY *paramCopies, RmCtrlParams *pRmCtrlParams)
+{
+    return NV_FALSE;
+}
+NV_STATUS embeddedParamCopyIn(RMAPI_PARAM_COPY *paramCopies, RmCtrlParams *pRmCtrlParams)
+{
+    void *pParams = pRmCtrlParams->pParams;
+
+    switch (pRmCtrlParams->cmd)
+    {
+        case NV2080_CTRL_CMD_FIX_PTR:
+        {
+            CHECK_PARAMS_OR_RETURN(pRmCtrlParams, NV2080_CTRL_FIX_PTR_PARAMS);
+            RMAPI_PARAM_COPY_INIT(paramCopies[0],
+                ((NV2080_CTRL_FIX_PTR_PARAMS*)pParams)->data,
+                ((NV2080_CTRL_FIX_PTR_PARAMS*)pParams)->data,
+                ((NV2080_CTRL_FIX_PTR_PARAMS*)pParams)->count, sizeof(NvU32));
+            paramCopies[0].flags |= RMAPI_PARAM_COPY_FLAGS_SKIP_COPYIN;
+            break;
+        }
+#ifdef FIX_NOT_BUILT
+        case NV2080_CTRL_CMD_FIX_SET:
+        {
+            RMAPI_PARAM_COPY_INIT(paramCopies[0], p->z, p->z, mystery(p), 1);
+            break;
+        }
+#endif
+        case NV2080_CTRL_CMD_FIX_FD:
+        {
+            CHECK_PARAMS_OR_RETURN(pRmCtrlParams, NV2080_CTRL_FIX_FD_PARAMS);
+            if (!_fixCopyIn(paramCopies, pRmCtrlParams))
+                return NV_OK;
+            break;
+        }
+EOF
+			if fixture_has embbad "$@"; then
+				cat <<'EOF'
+        case NV2080_CTRL_CMD_FIX_SET:
+        {
+            RMAPI_PARAM_COPY_INIT(paramCopies[0],
+                ((NV2080_CTRL_FIX_SET_PARAMS*)pParams)->z,
+                ((NV2080_CTRL_FIX_SET_PARAMS*)pParams)->z,
+                mystery(pParams), 1);
+            break;
+        }
+EOF
+			fi
+			cat <<'EOF'
+        default:
+            return NV_OK;
+    }
+    return NV_OK;
+}
+EOF
+		} >"$d/src/nvidia/src/kernel/rmapi/embedded_param_copy.c"
+	fi
+
 	cat >"$d/kernel-open/nvidia-uvm/uvm.c" <<'EOF'
 /* fixture: the UVM ioctl entry */
 #include "uvm_linux_ioctl.h"

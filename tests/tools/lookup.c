@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 {
 	const struct nvabi_range *r;
 	const char *tier;
-	unsigned int i, abi, ndeps = NVABI_NR_DEPS;
+	unsigned int i, abi, ndeps = NVABI_NR_DEPS, nembs = NVABI_NR_EMBS;
 	__u64 key;
 
 	if (argc != 2 || nvabi_parse_version(argv[1], &key)) {
@@ -82,6 +82,28 @@ int main(int argc, char **argv)
 			printf(" %u %u %u %u %s%s%s\n", d->list_off, d->count_off, d->elem, d->max,
 			       d->flags & NVABI_DEP_COUNT ? "count" : "bytes",
 			       d->flags & NVABI_DEP_IN ? ",in" : "", d->flags & NVABI_DEP_OUT ? ",out" : "");
+	}
+	for (i = 0; i < nembs; i++) {	/* a table that may be empty */
+		const struct nvabi_emb *x = &nvabi_embs[i];
+		unsigned int k;
+
+		if (!nvabi_set_has(x->set, abi))
+			continue;
+		if (!x->nlist)
+			printf("emb 0x%08x 0 %u custom\n", x->cmd, x->size);
+		for (k = 0; k < x->nlist && k < NVABI_EMB_LISTS; k++) {
+			const struct nvabi_emb_list *l = &x->list[k];
+
+			printf("emb 0x%08x %u %u %u ", x->cmd, k, x->size, l->list_off);
+			if (l->flags & NVABI_EMB_CONST)
+				printf("=%u", l->count_off);
+			else
+				printf("%u%s", l->count_off, l->flags & NVABI_EMB_SQUARE ? "^2" : "");
+			printf(" %u %s%s%s%s\n", l->elem, l->flags & NVABI_EMB_IN ? "in" : "-",
+			       l->flags & NVABI_EMB_OUT ? ",out" : "",
+			       l->flags & NVABI_EMB_IFPTR ? ",ifptr" : "",
+			       l->flags & NVABI_EMB_NOMAX ? ",nomax" : "");
+		}
 	}
 	printf("uvm-unknown %s\n", nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_EINVAL ? "EINVAL" :
 	       nvabi_abi_uvm_unknown[abi] == NVABI_UVM_UNKNOWN_ENOSYS ? "ENOSYS" : "-");

@@ -98,6 +98,29 @@ has "size check found through two calls" "$A" "esc 0xd2 ctl user exact 72 nv_ioc
 has "escape handled in osapi.c rm_ioctl" "$A" "@NV_ESC_ALLOC_OS_EVENT @rm_ioctl"
 has "unchecked escape keeps the type it reads" "$A" "esc 0xda any user unchecked 8 nv_ioctl_wait_open_complete#"
 has "up-front size table" "$X/releases/100.20.01.abi" "esc 0xc8 ctl user array 16 nv_ioctl_card_info#f212234c6ff8 early=array:16"
+
+# Lists RM copies around a control (embedded_param_copy.c)
+fixture_tree "$T/e" 100.30.01 ptr emb
+fixture_tree "$T/ebad" 100.30.02 ptr embbad
+if "$NVABI" extract --abi "$T/xe" "$T/e" >"$T/exe.out" 2>&1; then
+	ok "extract a fixture with embedded lists"
+else
+	nok "extract a fixture with embedded lists" "$T/exe.out"
+fi
+E="$T/xe/releases/100.30.01.abi"
+has "embedded list: pointer, count field, element, copied out only" "$E" "emb 0x20800110 0 16 NV2080_CTRL_FIX_PTR_PARAMS#"
+has "... its fields" "$E" "list=data count=count elem=4:NvU32 out @NV2080_CTRL_CMD_FIX_PTR"
+has "embedded list a helper picks: custom" "$E" "emb 0x20800111 0 8 NV2080_CTRL_FIX_FD_PARAMS#"
+if grep -q "emb 0x20800102" "$E"; then
+	nok "a case under an #ifdef the build lacks is not recorded" "$E"
+else
+	ok "a case under an #ifdef the build lacks is not recorded"
+fi
+if "$NVABI" extract --abi "$T/xebad" "$T/ebad" >"$T/exebad.out" 2>&1; then
+	nok "a case nvabi cannot read stops the extraction" "$T/exebad.out"
+else
+	has "a case nvabi cannot read stops the extraction" "$T/exebad.out" "case NV2080_CTRL_CMD_FIX_SET is not understood"
+fi
 has "non-privileged control" "$A" "ctrl 0x20800101 user 8 NV2080_CTRL_FIX_GET_INFO_PARAMS#"
 has "privileged control" "$A" "ctrl 0x20800102 root 16 NV2080_CTRL_FIX_SET_PARAMS#"
 has "internal control" "$A" "ctrl 0x20800a01 internal @Subdevice"

@@ -13,9 +13,9 @@
 
 #include "nvabi.h"
 
-enum cat { C_ESC, C_CTRL, C_CLASS, C_UVM, C_DEP, NCAT };
+enum cat { C_ESC, C_CTRL, C_CLASS, C_UVM, C_DEP, C_EMB, NCAT };
 static const char *const cat_name[NCAT] = { "escape", "control", "class", "uvm",
-					    "deprecated control" };
+					    "deprecated control", "embedded lists of control" };
 
 struct ent {
 	uint32_t key;
@@ -61,7 +61,7 @@ static void detail(struct dctx *d, const char *fmt, ...)
 
 static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, m = 0;
 	struct ent *v;
 
 	switch (c) {
@@ -70,11 +70,12 @@ static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 	case C_CLASS: n = a->cls.n; break;
 	case C_UVM: n = a->uvm.n; break;
 	case C_DEP: n = a->dep.n; break;
+	case C_EMB: n = a->emb.n; break;	/* at most: one entry per command */
 	default: break;
 	}
 	v = xcalloc(n + 1, sizeof(*v));
 	for (i = 0; i < n; i++) {
-		struct ent *e = &v[i];
+		struct ent *e = &v[m];
 		int k;
 
 		switch (c) {
@@ -150,12 +151,47 @@ static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 					 x->in ? " in" : "", x->out ? " out" : "");
 			break;
 		}
+		case C_EMB: {
+			/* all lists of one command in one entry */
+			const struct emb *x = a->emb.v[i];
+			struct sbuf t = { 0 };
+			size_t j;
+
+			e = &v[m++];
+			e->key = x->cmd;
+			e->label = x->name;
+			e->ntypes = 1;
+			e->types[0] = &x->type;
+			for (j = i; j < a->emb.n && ((struct emb *)a->emb.v[j])->cmd == x->cmd; j++) {
+				const struct emb *y = a->emb.v[j];
+
+				if (e->ntypes < 4 && strcmp(y->elem.name, "-"))
+					e->types[e->ntypes++] = &y->elem;
+				if (y->custom) {
+					sb_printf(&t, "%scustom", j > i ? "; " : "");
+					continue;
+				}
+				sb_printf(&t, "%s%s, ", j > i ? "; " : "", y->list);
+				if (y->count)
+					sb_printf(&t, "%s%s", y->count, y->count2 ? " squared" : "");
+				else
+					sb_printf(&t, "%u", y->cnum);
+				sb_printf(&t, " x %lld bytes%s%s%s%s", y->elem.size, y->in ? " in" : "",
+					  y->out ? " out" : "", y->ifptr ? " ifptr" : "",
+					  y->nomax ? " nomax" : "");
+			}
+			snprintf(e->attrs, sizeof(e->attrs), "%s", t.s ? t.s : "");
+			sb_free(&t);
+			i = j - 1;
+			continue;
+		}
 		default:
 			break;
 		}
+		m++;
 	}
 	*out = v;
-	return n;
+	return m;
 }
 
 static void types_str(char *buf, size_t n, const struct ent *e)

@@ -968,6 +968,91 @@ static void dep_add(struct xctx *x, const struct dep_hit *h, const int *p)
 	pv_push(&x->abi->dep, d);
 }
 
+/* Does the RM build define @m (rm_defines)? */
+static int rm_defined(const char *m)
+{
+	size_t n = strlen(m);
+	int i;
+
+	for (i = 0; rm_defines[i]; i++)
+		if (!strncmp(rm_defines[i] + 2, m, n) &&
+		    (rm_defines[i][2 + n] == 0 || rm_defines[i][2 + n] == '='))
+			return 1;
+	return 0;
+}
+
+static uint32_t number(const struct xctx *x, const char *what, const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+		end++;
+	if (*end || v > 0xffffffffUL)
+		die("%s: %s: '%s' is not a number", x->t->label, what, s);
+	return (uint32_t)v;
+}
+
+/*
+ * A list the driver copies for a method-table control (scan_embedded()),
+ * from its probes @p: the command, the params type, the element type. A
+ * case under "#ifdef M" counts only where the build defines M, or where M
+ * is the command's own macro and the headers define it.
+ */
+static void emb_add(struct xctx *x, const struct emb_hit *h, const int *p)
+{
+	struct emb *e;
+	int k;
+
+	if (h->cond) {
+		const char *m = h->cond + 6;
+
+		if (strncmp(h->cond, "ifdef ", 6))
+			die("%s: embedded list of %s under '#%s' is not understood", x->t->label,
+			    h->name, h->cond);
+		if (strcmp(m, h->name) ? !rm_defined(m) : probe_get(x, p[0])->ok != 1)
+			return;
+	}
+	if (h->custom == 2)
+		die("%s: embeddedParamCopyIn(): case %s is not understood", x->t->label, h->name);
+	for (k = 0; k < 3; k++)
+		if (p[k] >= 0 && probe_get(x, p[k])->ok != 1)
+			die("%s: embedded list of %s: %s has no value in the headers", x->t->label,
+			    h->name, k == 0 ? h->name : k == 1 ? h->type : h->elem);
+	e = xcalloc(1, sizeof(*e));
+	e->cmd = (uint32_t)probe_get(x, p[0])->val;
+	e->slot = h->slot;
+	e->name = xstrdup(h->name);
+	ptype_set(x, &e->type, probe_get(x, p[1])->type);
+	if (!e->type.rec)
+		die("%s: embedded list of %s: params %s are no struct", x->t->label, h->name,
+		    h->type);
+	pv_push(&x->abi->emb, e);
+	if (h->custom) {
+		e->custom = 1;
+		e->elem.name = xstrdup("-");
+		return;
+	}
+	e->list = xstrdup(h->list);
+	e->count = h->count ? xstrdup(h->count) : NULL;
+	e->count2 = h->count2 ? xstrdup(h->count2) : NULL;
+	e->cnum = h->cnum ? number(x, h->name, h->cnum) : 0;
+	e->ifptr = h->ifptr;
+	e->in = h->in;
+	e->out = h->out;
+	e->nomax = h->nomax;
+	if (h->elem) {
+		ptype_set(x, &e->elem, probe_get(x, p[2])->type);
+	} else {
+		e->elem.name = xstrdup("-");
+		e->elem.size = number(x, h->name, h->elemnum);
+	}
+	if (!layout_field(e->type.rec, e->list) || (e->count && !layout_field(e->type.rec, e->count)) ||
+	    (e->count2 && !layout_field(e->type.rec, e->count2)))
+		die("%s: embedded list of %s: %s lacks a field named in %s/%s", x->t->label, h->name,
+		    h->type, e->list, e->count ? e->count : "-");
+}
+
 static void rm_unit(struct xctx *x, struct scan *sc)
 {
 	struct sbuf src = { 0 };
@@ -975,7 +1060,7 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 	unsigned line = 1;
 	char *dir;
 	size_t i;
-	int fp[NFLAGS], (*ep)[5], (*xp)[2], (*dp)[5];
+	int fp[NFLAGS], (*ep)[5], (*xp)[2], (*dp)[5], (*mp)[3];
 	char *p;
 
 	dir = path_join(x->t->root, "src/nvidia/generated");
@@ -1040,6 +1125,19 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 			dp[i][4] = probe_expr(x, &src, &line, e);
 			free(e);
 		}
+	}
+
+	mp = xcalloc(sc->emb.n + 1, sizeof(*mp));
+	for (i = 0; i < sc->emb.n; i++) {
+		struct emb_hit *h = sc->emb.v[i];
+
+		mp[i][0] = mp[i][1] = mp[i][2] = -1;
+		if (h->cond && !strncmp(h->cond, "ifdef ", 6) && strcmp(h->cond + 6, h->name) &&
+		    !rm_defined(h->cond + 6))
+			continue;	/* not built: emb_add() drops it */
+		mp[i][0] = probe_add(x, &src, &line, h->name, 0);
+		mp[i][1] = h->type ? probe_add(x, &src, &line, h->type, 1) : -1;
+		mp[i][2] = h->elem ? probe_add(x, &src, &line, h->elem, 1) : -1;
 	}
 
 	xp = xcalloc(sc->early.n + 1, sizeof(*xp));
@@ -1144,6 +1242,9 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 	}
 	for (i = 0; i < sc->dep.n; i++)
 		dep_add(x, sc->dep.v[i], dp[i]);
+	for (i = 0; i < sc->emb.n; i++)
+		emb_add(x, sc->emb.v[i], mp[i]);
+	free(mp);
 	free(ep);
 	free(xp);
 	free(dp);
@@ -1319,6 +1420,14 @@ void extract_tree(struct tree *t, struct abi *out, struct xstats *st)
 			d->type.hash = d->type.rec->hash;
 		if (d->elem.rec)
 			d->elem.hash = d->elem.rec->hash;
+	}
+	for (i = 0; i < out->emb.n; i++) {
+		struct emb *e = out->emb.v[i];
+
+		if (e->type.rec)
+			e->type.hash = e->type.rec->hash;
+		if (e->elem.rec)
+			e->elem.hash = e->elem.rec->hash;
 	}
 	pv_free(&keep);
 	free(x.main_path);

@@ -17,8 +17,8 @@
 #include "../../abi/nvabi_types.h"
 #include "../../uapi/nvmediate.h"
 
-enum { K_ESC, K_CTRL, K_CLASS, K_UVM, K_DEP, NK };
-static const char *const kname[NK] = { "esc", "ctrl", "class", "uvm", "dep" };
+enum { K_ESC, K_CTRL, K_CLASS, K_UVM, K_DEP, K_EMB, NK };
+static const char *const kname[NK] = { "esc", "ctrl", "class", "uvm", "dep", "emb" };
 
 /* capabilities.txt names the kinds as the profiles do, in the same order. */
 static const char *const fam_words[] = NVM_FAMILY_NAMES;
@@ -43,6 +43,8 @@ struct pent {
 	int caps;		/* NVABI_CAP_* bits, from capabilities.txt */
 	uint32_t v2, max;	/* a deprecated control: its V2, the list's maximum, */
 	unsigned list_off, count_off, elem;	/* ... the list fields, element size */
+	int nlist;		/* embedded lists (K_EMB): how many, and each */
+	struct nvabi_emb_list emb[NVABI_EMB_LISTS];
 	const char *first_rel, *last_rel;
 };
 
@@ -172,7 +174,7 @@ static int caps_apply(struct gctx *g, const char *path)
 		snprintf(key, sizeof(key), "%d %08x", cl->kind, cl->nr);
 		smap_put(&byk, key, cl);
 	}
-	for (k = 0; k < NK; k++)
+	for (k = 0; k < K_EMB; k++)
 		for (i = 0; i < g->ents[k].n; i++) {
 			struct pent *p = g->ents[k].v[i];
 			struct capline *cl;
@@ -366,6 +368,7 @@ static struct pent *pool_get(struct gctx *g, int kind, uint32_t key, const char 
 }
 
 static unsigned field_off(const struct layout *l, const char *name);
+static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size_t n);
 
 static void add_abi(struct gctx *g, struct abi *a, int abi)
 {
@@ -500,6 +503,20 @@ static void add_abi(struct gctx *g, struct abi *a, int abi)
 			die("%s: deprecated control 0x%08x: list %s or count %s not found in %s",
 			    a->release, d->cmd, d->list, d->count, d->type.name);
 	}
+	for (i = 0; i < a->emb.n;) {
+		const struct emb *e0 = a->emb.v[i];
+		struct sbuf b = { 0 };
+		struct pent *p;
+		size_t j;
+
+		for (j = i; j < a->emb.n && ((struct emb *)a->emb.v[j])->cmd == e0->cmd; j++)
+			format_emb(&b, a->emb.v[j]);
+		p = pool_get(g, K_EMB, e0->cmd, b.s, abi, &fresh);
+		sb_free(&b);
+		if (fresh)
+			emb_facts(p, a, a->emb.v + i, j - i);
+		i = j;
+	}
 	for (i = 0; i < a->fdin.n; i++) {
 		const struct fd_hit *h = a->fdin.v[i];
 
@@ -520,6 +537,66 @@ static unsigned field_off(const struct layout *l, const char *name)
 	if (f->off / 8 >= 0xff)
 		die("%s.%s: offset does not fit the layout table", l->name, name);
 	return (unsigned)(f->off / 8);
+}
+
+/* Byte offset of a plain field @name of @l, or 0xffff. */
+static unsigned field_off16(const struct layout *l, const char *name)
+{
+	const struct field *f = layout_field(l, name);
+
+	return !f || f->bitfield || f->off / 8 >= 0xffff ? 0xffffU : (unsigned)(f->off / 8);
+}
+
+/* The table entry of the @n embedded lists @ev of one command, by slot. */
+static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size_t n)
+{
+	const struct emb *e = ev[0];
+	size_t k;
+
+	p->name = xstrdup(e->name);
+	p->size = (uint32_t)e->type.size;
+	p->tyname = xstrdup(e->type.name);
+	p->header = xstrdup(e->type.rec && e->type.rec->header ? e->type.rec->header : "");
+	if (e->custom)
+		return;
+	if (n > NVABI_EMB_LISTS)
+		die("%s: ctrl 0x%08x: %zu embedded lists, the table holds %d", a->release, e->cmd, n,
+		    NVABI_EMB_LISTS);
+	p->nlist = (int)n;
+	for (k = 0; k < n; k++) {
+		const struct emb *x = ev[k];
+		struct nvabi_emb_list *l = &p->emb[k];
+
+		if (x->slot != (int)k || x->custom)
+			die("%s: ctrl 0x%08x: embedded list %zu missing", a->release, e->cmd, k);
+		l->list_off = (uint16_t)field_off16(x->type.rec, x->list);
+		l->flags = (x->in ? NVABI_EMB_IN : 0) | (x->out ? NVABI_EMB_OUT : 0) |
+			   (x->nomax ? NVABI_EMB_NOMAX : 0) | (x->ifptr ? NVABI_EMB_IFPTR : 0);
+		if (x->count) {
+			l->count_off = (uint16_t)field_off16(x->type.rec, x->count);
+			if (x->count2 && strcmp(x->count2, x->count))
+				die("%s: ctrl 0x%08x: a count of two fields (%s*%s) the table cannot "
+				    "hold", a->release, e->cmd, x->count, x->count2);
+			if (x->count2)
+				l->flags |= NVABI_EMB_SQUARE;
+			if (l->count_off == 0xffff || l->count_off % 4 ||
+			    l->count_off + 4 > x->type.size)
+				die("%s: ctrl 0x%08x: count %s not found in %s", a->release, e->cmd,
+				    x->count, x->type.name);
+		} else {
+			if (x->cnum > 0xffff)
+				die("%s: ctrl 0x%08x: constant count %u", a->release, e->cmd, x->cnum);
+			l->count_off = (uint16_t)x->cnum;
+			l->flags |= NVABI_EMB_CONST;
+		}
+		if (x->elem.size <= 0 || x->elem.size > 0xffff)
+			die("%s: ctrl 0x%08x: element of %lld bytes", a->release, e->cmd,
+			    x->elem.size);
+		l->elem = (uint16_t)x->elem.size;
+		if (l->list_off == 0xffff || l->list_off % 8 || l->list_off + 8 > x->type.size)
+			die("%s: ctrl 0x%08x: list %s not found in %s", a->release, e->cmd, x->list,
+			    x->type.name);
+	}
 }
 
 static void rml_rec(struct sbuf *b, const struct layout *l, const char *const *names)
@@ -695,6 +772,7 @@ static char *gen_header(struct gctx *g)
 	sb_printf(&b, "#define NVABI_NR_CLASSES\t%zu\n", g->ents[K_CLASS].n);
 	sb_printf(&b, "#define NVABI_NR_UVMS\t\t%zu\n", g->ents[K_UVM].n);
 	sb_printf(&b, "#define NVABI_NR_DEPS\t\t%zu\n", g->ents[K_DEP].n);
+	sb_printf(&b, "#define NVABI_NR_EMBS\t\t%zu\n", g->ents[K_EMB].n);
 	sb_printf(&b, "#define NVABI_NR_RMLAYOUTS\t%zu\n\n", g->rml.n);
 	sb_add(&b,
 	       "extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];\n"
@@ -706,6 +784,7 @@ static char *gen_header(struct gctx *g)
 	       "extern const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES];\n"
 	       "extern const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS];\n"
 	       "extern const struct nvabi_dep nvabi_deps[NVABI_NR_DEPS];\n"
+	       "extern const struct nvabi_emb nvabi_embs[NVABI_NR_EMBS];\n"
 	       "extern const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS];\n"
 	       "extern const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS];\n"
 	       "extern const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS];\n"
@@ -713,7 +792,8 @@ static char *gen_header(struct gctx *g)
 	       "extern const char *const nvabi_ctrl_names[NVABI_NR_CTRLS];\n"
 	       "extern const char *const nvabi_class_names[NVABI_NR_CLASSES];\n"
 	       "extern const char *const nvabi_uvm_names[NVABI_NR_UVMS];\n"
-	       "extern const char *const nvabi_dep_names[NVABI_NR_DEPS];\n\n"
+	       "extern const char *const nvabi_dep_names[NVABI_NR_DEPS];\n"
+	       "extern const char *const nvabi_emb_names[NVABI_NR_EMBS];\n\n"
 	       "/* Does entry set @set include ABI number @abi? */\n"
 	       "static inline int nvabi_set_has(unsigned int set, unsigned int abi)\n"
 	       "{\n"
@@ -863,6 +943,20 @@ static char *gen_source(struct gctx *g)
 		sb_free(&f);
 		comment(&b, p);
 	}
+	sb_add(&b, "};\n\nconst struct nvabi_emb nvabi_embs[NVABI_NR_EMBS] = {\n"
+		   "\t/* cmd, size, set, nlist, rsvd, { list_off, count_off, elem, flags } */\n");
+	for (i = 0; i < g->ents[K_EMB].n; i++) {
+		const struct pent *p = g->ents[K_EMB].v[i];
+		int k;
+
+		sb_printf(&b, "\t{ 0x%08x, %u, %d, %d, 0, {", p->key, p->size, p->set, p->nlist);
+		for (k = 0; k < p->nlist; k++)
+			sb_printf(&b, "%s { %u, %u, %u, 0x%02x, 0 }", k ? "," : "",
+				  p->emb[k].list_off, p->emb[k].count_off, p->emb[k].elem,
+				  p->emb[k].flags);
+		sb_add(&b, p->nlist ? " } }," : " } },");
+		comment(&b, p);
+	}
 	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then\n"
 		   " * the offsets of the fields struct nvabi_rmlayout names */\n"
 		   "const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {\n");
@@ -884,6 +978,7 @@ static char *gen_source(struct gctx *g)
 	names_c(&b, g, K_CLASS, "nvabi_class_names[NVABI_NR_CLASSES]");
 	names_c(&b, g, K_UVM, "nvabi_uvm_names[NVABI_NR_UVMS]");
 	names_c(&b, g, K_DEP, "nvabi_dep_names[NVABI_NR_DEPS]");
+	names_c(&b, g, K_EMB, "nvabi_emb_names[NVABI_NR_EMBS]");
 	return sb_steal(&b);
 }
 
@@ -978,13 +1073,14 @@ int cmd_gen(int argc, char **argv)
 			       g.sets.n * 8 * ((g.nabi + 63) / 64) + g.fdpool.n * 8 +
 			       g.ents[K_ESC].n * 20 + g.ents[K_CTRL].n * 20 +
 			       g.ents[K_CLASS].n * 20 + g.ents[K_UVM].n * 16 +
-			       g.ents[K_DEP].n * 28;
+			       g.ents[K_DEP].n * 28 + g.ents[K_EMB].n * sizeof(struct nvabi_emb);
 
 		printf("%s %zu ranges, %d ABIs, %zu escapes, %zu controls, %zu classes, "
-		       "%zu UVM commands, %zu deprecated controls, %zu sets: about %zu KiB of data\n",
+		       "%zu UVM commands, %zu deprecated controls, %zu controls with embedded "
+		       "lists, %zu sets: about %zu KiB of data\n",
 		       check ? "up to date:" : "wrote", g.rs.ranges.n, g.nabi, g.ents[K_ESC].n,
 		       g.ents[K_CTRL].n, g.ents[K_CLASS].n, g.ents[K_UVM].n, g.ents[K_DEP].n,
-		       g.sets.n,
+		       g.ents[K_EMB].n, g.sets.n,
 		       (bytes + 1023) / 1024);
 	}
 	for (k = 0; k < g.rml.n; k++)

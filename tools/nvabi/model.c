@@ -121,6 +121,18 @@ void abi_free(struct abi *a)
 		free(d->count);
 		free(d);
 	}
+	for (i = 0; i < a->emb.n; i++) {
+		struct emb *e = a->emb.v[i];
+
+		ptype_free(&e->type);
+		ptype_free(&e->elem);
+		free(e->name);
+		free(e->list);
+		free(e->count);
+		free(e->count2);
+		free(e);
+	}
+	pv_free(&a->emb);
 	pv_free(&a->esc);
 	pv_free(&a->ctrl);
 	pv_free(&a->cls);
@@ -200,6 +212,15 @@ static int dep_cmp(const void *pa, const void *pb)
 	const struct dep *a = *(void *const *)pa, *b = *(void *const *)pb;
 
 	return a->cmd < b->cmd ? -1 : a->cmd > b->cmd;
+}
+
+static int emb_cmp(const void *pa, const void *pb)
+{
+	const struct emb *a = *(void *const *)pa, *b = *(void *const *)pb;
+
+	if (a->cmd != b->cmd)
+		return a->cmd < b->cmd ? -1 : 1;
+	return a->slot - b->slot;
 }
 
 static int owners_has(const char *list, const char *o)
@@ -283,6 +304,7 @@ void abi_sort(struct abi *a)
 	qsort(a->cls.v, a->cls.n, sizeof(void *), cls_cmp);
 	qsort(a->uvm.v, a->uvm.n, sizeof(void *), uvm_cmp);
 	qsort(a->dep.v, a->dep.n, sizeof(void *), dep_cmp);
+	qsort(a->emb.v, a->emb.n, sizeof(void *), emb_cmp);
 }
 
 /* ---- pointer and fd fields ------------------------------------------------ */

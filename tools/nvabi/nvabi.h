@@ -216,11 +216,33 @@ struct dep {
 	int in, out;
 };
 
+/*
+ * A list a method-table control's params point to, copied by the driver
+ * before the control runs (embeddedParamCopyIn()): slot @slot of command
+ * @cmd, @list in @type holds the pointer; @count elements (times @count2
+ * when set, or the constant @cnum when @count is NULL; 0 while the pointer
+ * is NULL when @ifptr) of @elem.size bytes; copied in and/or out, at most
+ * 1 MiB unless @nomax. A @custom one: a helper picks the list.
+ */
+struct emb {
+	uint32_t cmd;
+	int slot;
+	char *name;		/* provenance: the command macro */
+	struct ptype type;
+	int custom;
+	char *list, *count, *count2;
+	uint32_t cnum;
+	int ifptr;
+	struct ptype elem;	/* name "-" for a size written as a number */
+	int in, out, nomax;
+};
+
 struct abi {
 	char *release;
 	char *source;		/* provenance */
 	struct pvec esc, ctrl, cls, uvm;	/* sorted by key */
 	struct pvec dep;	/* struct dep, sorted by cmd */
+	struct pvec emb;	/* struct emb, sorted by cmd and slot */
 	struct pvec fdin;	/* struct fd_hit: fds the driver resolves, sorted */
 	int uvm_unknown;	/* UVM_UNKNOWN_*: the answer to a UVM command it lacks */
 	struct smap layouts;	/* "name#hash" -> struct layout (resolved) */
@@ -268,6 +290,7 @@ void format_ctrl(struct sbuf *b, const struct ctrl *c);
 void format_cls(struct sbuf *b, const struct cls *c);
 void format_uvm(struct sbuf *b, const struct uvmc *c);
 void format_dep(struct sbuf *b, const struct dep *d);
+void format_emb(struct sbuf *b, const struct emb *e);
 char *abi_identity(const char *text);	/* text without provenance */
 int abi_parse(const char *text, const char *what, struct abi *a);
 int abi_load(struct store *s, const char *release_or_path, struct abi *a);
@@ -344,8 +367,30 @@ struct dep_hit {
 	int in, out;		/* the list is copied in, out */
 };
 
+/*
+ * A list a method-table control's params point to, which the driver copies
+ * itself before the control runs (src/kernel/rmapi/embedded_param_copy.c,
+ * embeddedParamCopyIn()): one per RMAPI_PARAM_COPY_INIT of the command's
+ * case. Spellings as written.
+ */
+struct emb_hit {
+	char *name;		/* command macro */
+	char *type;		/* params type */
+	char *cond;		/* the #ifdef around the case ("ifdef X"), or NULL */
+	int custom;		/* a helper picks the list (NULL below) */
+	int slot;		/* paramCopies[slot] */
+	char *list;		/* the pointer field */
+	char *count, *count2;	/* count field, or the two fields multiplied */
+	char *cnum;		/* or a constant count */
+	int ifptr;		/* count is 0 while the pointer is NULL */
+	char *elem;		/* element type (sizeof), or NULL ... */
+	char *elemnum;		/* ... and its size as written */
+	int in, out, nomax;
+};
+
 struct scan {
 	struct pvec esc;	/* struct esc_hit */
+	struct pvec emb;	/* struct emb_hit */
 	struct pvec early;	/* struct early_hit */
 	struct pvec uvm;	/* struct uvm_hit */
 	struct pvec dep;	/* struct dep_hit */

@@ -26,12 +26,14 @@ struct tok {
 	char *s;
 	int kind;		/* CXTokenKind */
 	int depth;		/* brace depth before the token */
+	const char *cond;	/* innermost #if around it ("ifdef X", "else ifdef X" ...) */
 };
 
 struct tfile {
 	char *rel;		/* tree-relative path */
 	struct tok *t;
 	size_t n;
+	struct pvec conds;	/* the strings tok.cond points to */
 };
 
 struct fn {
@@ -93,6 +95,56 @@ static void grab_include(CXTranslationUnit tu, CXToken *t, size_t n, unsigned li
 	sb_free(&b);
 }
 
+static char *tok_on_line(CXTranslationUnit tu, CXToken t, unsigned line)
+{
+	CXString s;
+	unsigned l;
+	char *r;
+
+	clang_getSpellingLocation(clang_getTokenLocation(tu, t), NULL, &l, NULL, NULL);
+	if (l != line)
+		return NULL;
+	s = clang_getTokenSpelling(tu, t);
+	r = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/*
+ * Follow the conditional directives: @cond[*@n - 1] names the innermost
+ * one around the tokens that follow ("ifdef X", "ifndef X", "if" for an
+ * expression, "else " before any of them in its #else or #elif part).
+ */
+static void cond_track(CXTranslationUnit tu, CXToken *t, size_t n, unsigned line,
+		       struct tfile *tf, const char **cond, int *ncond)
+{
+	char *d = tok_on_line(tu, t[1], line), *m = n > 2 ? tok_on_line(tu, t[2], line) : NULL;
+	char *c = NULL;
+
+	if (!d)
+		goto out;
+	if (!strcmp(d, "ifdef") || !strcmp(d, "ifndef"))
+		c = xasprintf("%s %s", d, m ? m : "?");
+	else if (!strcmp(d, "if"))
+		c = xstrdup("if");
+	if (c) {
+		if (*ncond == 32)
+			die("%s: #if nested too deep", tf->rel);
+		pv_push(&tf->conds, c);
+		cond[(*ncond)++] = c;
+	} else if ((!strcmp(d, "else") || !strcmp(d, "elif")) && *ncond &&
+		   strncmp(cond[*ncond - 1], "else ", 5)) {
+		c = xasprintf("else %s", cond[*ncond - 1]);
+		pv_push(&tf->conds, c);
+		cond[*ncond - 1] = c;
+	} else if (!strcmp(d, "endif") && *ncond) {
+		(*ncond)--;
+	}
+out:
+	free(d);
+	free(m);
+}
+
 static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struct pvec *incs)
 {
 	char *path = path_join(sc->root, rel);
@@ -106,7 +158,8 @@ static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struc
 	size_t *line_start;
 	unsigned char *directive;
 	unsigned prev_line = 0;
-	int depth = 0;
+	int depth = 0, ncond = 0;
+	const char *cond[32];
 
 	memset(tf, 0, sizeof(*tf));
 	tf->rel = xstrdup(rel);
@@ -156,6 +209,8 @@ static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struc
 
 			if (incs && i + 2 < nraw)
 				grab_include(tu, raw + i, nraw - i, line, incs);
+			if (i + 1 < nraw)
+				cond_track(tu, raw + i, nraw - i, line, tf, cond, &ncond);
 
 			for (;;) {
 				size_t end = l < nlines ? line_start[l + 1] : len;
@@ -178,6 +233,7 @@ static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struc
 		tf->t[ntok_raw].s = xstrdup(clang_getCString(s));
 		tf->t[ntok_raw].kind = k;
 		tf->t[ntok_raw].depth = depth;
+		tf->t[ntok_raw].cond = ncond ? cond[ncond - 1] : NULL;
 		if (k == CXToken_Punctuation) {
 			if (!strcmp(tf->t[ntok_raw].s, "{"))
 				depth++;
@@ -205,6 +261,9 @@ static void tfile_free(struct tfile *tf)
 
 	for (i = 0; i <= tf->n && tf->t; i++)
 		free(tf->t[i].s);
+	for (i = 0; i < tf->conds.n; i++)
+		free(tf->conds.v[i]);
+	pv_free(&tf->conds);
 	free(tf->t);
 	free(tf->rel);
 }
@@ -943,6 +1002,297 @@ static void scan_deprecated(struct scanctx *sc, struct scan *out)
 	}
 }
 
+/* ---- lists the driver copies for method-table controls ------------------ */
+
+/* "... -> F" as the whole of [b, e): F, and in *@type the T of "( ( T * ) ...". */
+static const char *field_ref(const struct tfile *f, size_t b, size_t e, const char **type)
+{
+	size_t i;
+
+	if (e < b + 3 || !teq(&f->t[e - 2], "->") || !is_ident(&f->t[e - 1]))
+		return NULL;
+	if (type) {
+		*type = NULL;
+		for (i = b; i + 3 < e; i++)
+			if (teq(&f->t[i], "(") && is_ident(&f->t[i + 1]) &&
+			    teq(&f->t[i + 2], "*") && teq(&f->t[i + 3], ")"))
+				*type = f->t[i + 1].s;
+	}
+	return f->t[e - 1].s;
+}
+
+static int is_number(const struct tok *t)
+{
+	return t->kind == CXToken_Literal && isdigit((unsigned char)t->s[0]);
+}
+
+/*
+ * The count of RMAPI_PARAM_COPY_INIT's argument [b, e) in case tokens
+ * [cb, ce): a field, a constant, or a local last assigned a field or the
+ * product of two before the call (inside "if (... list ...)": ifptr).
+ */
+static int emb_count(const struct tfile *f, size_t cb, size_t b, size_t e, struct emb_hit *h)
+{
+	const char *fld = field_ref(f, b, e, NULL);
+	size_t i, a = 0, end, star = 0;
+	int d;
+
+	if (fld) {
+		h->count = xstrdup(fld);
+		return 0;
+	}
+	if (e != b + 1)
+		return -1;
+	if (is_number(&f->t[b])) {
+		h->cnum = xstrdup(f->t[b].s);
+		return 0;
+	}
+	if (!is_ident(&f->t[b]))
+		return -1;
+	for (i = b; i > cb; i--)
+		if (teq(&f->t[i - 1], f->t[b].s) && teq(&f->t[i], "=")) {
+			a = i;
+			break;
+		}
+	if (!a)
+		return -1;
+	for (end = a + 1, d = 0; end < e && !(d == 0 && teq(&f->t[end], ";")); end++) {
+		if (teq(&f->t[end], "("))
+			d++;
+		else if (teq(&f->t[end], ")"))
+			d--;
+		else if (d == 0 && teq(&f->t[end], "*") && !star)
+			star = end;
+	}
+	fld = field_ref(f, a + 1, star ? star : end, NULL);
+	if (!fld)
+		return -1;
+	h->count = xstrdup(fld);
+	if (star) {
+		fld = field_ref(f, star + 1, end, NULL);
+		if (!fld)
+			return -1;
+		h->count2 = xstrdup(fld);
+	}
+	if (f->t[a].depth > f->t[b].depth) {
+		/* "if ( ... ) {" around the assignment must test the pointer */
+		size_t ob, oc = 0;
+
+		for (ob = a; ob > cb && !(teq(&f->t[ob], "{") && f->t[ob].depth == f->t[b].depth); ob--)
+			;
+		if (ob > cb && teq(&f->t[ob - 1], ")"))
+			for (oc = ob - 1; oc > cb && match(f, oc - 1) != ob - 1; oc--)
+				;
+		if (!oc || oc < 2 || !teq(&f->t[oc - 2], "if"))
+			return -1;
+		for (i = oc; i < ob - 1; i++)
+			if (teq(&f->t[i], h->list))
+				h->ifptr = 1;
+		if (!h->ifptr)
+			return -1;
+	}
+	return 0;
+}
+
+static int emb_slot(const struct tfile *f, size_t cb, size_t ce, size_t at, struct emb_hit *h)
+{
+	size_t b[6], e[6], i, eb, ee;
+	const char *ty = NULL, *fld;
+	char *lty = NULL;
+	int bad;
+
+	if (call_args(f, at + 1, b, e, 6) != 5 || e[0] != b[0] + 4 ||
+	    !teq(&f->t[b[0]], "paramCopies") || !is_number(&f->t[b[0] + 2]))
+		return -1;
+	h->slot = atoi(f->t[b[0] + 2].s);
+	fld = field_ref(f, b[2], e[2], &ty);
+	if (fld && !ty && e[2] == b[2] + 3 && is_ident(&f->t[b[2]])) {
+		/* "p -> F" with "T * p" declared in the case */
+		lty = decl_type(f, cb, ce, f->t[b[2]].s, 1, -1);
+		ty = lty;
+	}
+	if (!fld || !ty) {
+		free(lty);
+		return -1;
+	}
+	h->list = xstrdup(fld);
+	if (!h->type)
+		h->type = xstrdup(ty);
+	bad = strcmp(h->type, ty);
+	free(lty);
+	if (bad || emb_count(f, cb, b[3], e[3], h))
+		return -1;
+	eb = b[4];
+	ee = e[4];
+	if (ee == eb + 1 && is_ident(&f->t[eb])) {
+		/* a local "L = ( ... list ... ) ? sizeof ( X ) : 0" */
+		size_t a = 0, q;
+
+		for (i = eb; i > cb; i--)
+			if (teq(&f->t[i - 1], f->t[eb].s) && teq(&f->t[i], "=")) {
+				a = i;
+				break;
+			}
+		for (q = a + 1; a && q < ee && !teq(&f->t[q], "?") && !teq(&f->t[q], ";"); q++)
+			if (teq(&f->t[q], h->list))
+				h->ifptr = 1;
+		if (!a || !h->ifptr || !teq(&f->t[q], "?") || !teq(&f->t[q + 1], "sizeof") ||
+		    !teq(&f->t[q + 2], "("))
+			return -1;
+		eb = q + 1;
+		ee = match(f, q + 2) + 1;
+		if (!teq(&f->t[ee], ":") || !teq(&f->t[ee + 1], "0") || !teq(&f->t[ee + 2], ";"))
+			return -1;
+	}
+	if (ee == eb + 1 && is_number(&f->t[eb]))
+		h->elemnum = xstrdup(f->t[eb].s);
+	else if (teq(&f->t[eb], "sizeof") && teq(&f->t[eb + 1], "(") &&
+		 match(f, eb + 1) == ee - 1)
+		h->elem = arg_text(f, eb + 2, ee - 1);
+	else
+		return -1;
+	h->in = h->out = 1;
+	/* paramCopies [ k ] . flags |= RMAPI_PARAM_COPY_FLAGS_X ; */
+	for (i = cb; i + 7 < ce; i++) {
+		const char *fl;
+
+		if (!teq(&f->t[i], "paramCopies") || !teq(&f->t[i + 5], "flags") ||
+		    atoi(f->t[i + 2].s) != h->slot || !teq(&f->t[i + 6], "|="))
+			continue;
+		if (f->t[i].depth != f->t[at].depth)
+			return -1;	/* a flag set on a condition */
+		fl = f->t[i + 7].s;
+		if (!strcmp(fl, "RMAPI_PARAM_COPY_FLAGS_SKIP_COPYIN"))
+			h->in = 0;
+		else if (!strcmp(fl, "RMAPI_PARAM_COPY_FLAGS_SKIP_COPYOUT"))
+			h->out = 0;
+		else if (!strcmp(fl, "RMAPI_PARAM_COPY_FLAGS_DISABLE_MAX_SIZE_CHECK"))
+			h->nomax = 1;
+		else if (strcmp(fl, "RMAPI_PARAM_COPY_FLAGS_ZERO_BUFFER"))
+			return -1;
+	}
+	return 0;
+}
+
+static void emb_hit_free(struct emb_hit *h)
+{
+	free(h->name);
+	free(h->type);
+	free(h->cond);
+	free(h->list);
+	free(h->count);
+	free(h->count2);
+	free(h->cnum);
+	free(h->elem);
+	free(h->elemnum);
+	free(h);
+}
+
+/*
+ * The cases of embeddedParamCopyIn()'s switch on the command: each names
+ * the params type (CHECK_PARAMS_OR_RETURN or the casts) and initializes
+ * one RMAPI_PARAM_COPY per list, flags after it; a case that leaves that
+ * to a helper function is custom. A case under an #ifdef is recorded with
+ * it even where its code is not understood (extract.c decides whether the
+ * driver compiles it); any other case not understood stops the scan.
+ */
+static void scan_embedded(struct scanctx *sc, struct scan *out)
+{
+	struct fn fn;
+	const struct tfile *f;
+	size_t i, sb = 0, se;
+	int sd;
+
+	if (find_fn(sc, "embeddedParamCopyIn", &fn))
+		return;
+	f = fn.f;
+	for (i = fn.bb; i + 5 < fn.be; i++)
+		if (teq(&f->t[i], "switch") && teq(&f->t[i + 2], "pRmCtrlParams") &&
+		    teq(&f->t[i + 4], "cmd")) {
+			sb = match(f, i + 1) + 1;
+			break;
+		}
+	if (!sb || !teq(&f->t[sb], "{"))
+		die("%s: embeddedParamCopyIn() has no switch on the command", f->rel);
+	se = match(f, sb);
+	sd = f->t[sb].depth + 1;
+	for (i = sb + 1; i < se; i++) {
+		size_t ce, j;
+		struct emb_hit proto = { 0 }, *h;
+		int nslot = 0, bad = 0;
+
+		if (f->t[i].depth != sd || !teq(&f->t[i], "case"))
+			continue;
+		for (ce = i + 1; ce < se; ce++)
+			if (f->t[ce].depth == sd &&
+			    (teq(&f->t[ce], "case") || teq(&f->t[ce], "default")))
+				break;
+		proto.name = xstrdup(f->t[i + 1].s);
+		if (f->t[i].cond)
+			proto.cond = xstrdup(f->t[i].cond);
+		for (j = i + 2; j + 4 < ce; j++)
+			if (teq(&f->t[j], "CHECK_PARAMS_OR_RETURN") && teq(&f->t[j + 3], ","))
+				proto.type = xstrdup(f->t[j + 4].s);
+		for (j = i + 2; j + 1 < ce && !bad; j++) {
+			if (!teq(&f->t[j + 1], "("))
+				continue;
+			if (teq(&f->t[j], "RMAPI_PARAM_COPY_INIT")) {
+				h = xcalloc(1, sizeof(*h));
+				h->name = xstrdup(proto.name);
+				h->cond = proto.cond ? xstrdup(proto.cond) : NULL;
+				h->type = proto.type ? xstrdup(proto.type) : NULL;
+				if (emb_slot(f, i, ce, j, h) || h->slot != nslot) {
+					emb_hit_free(h);
+					bad = 1;
+					break;
+				}
+				nslot++;
+				pv_push(&out->emb, h);
+			} else if (is_ident(&f->t[j]) && strcmp(f->t[j].s, "CHECK_PARAMS_OR_RETURN") &&
+				   strcmp(f->t[j].s, "sizeof") && strcmp(f->t[j].s, "NvP64_VALUE") &&
+				   !nslot) {
+				/* a helper that sets the copies up itself */
+				size_t k, m = match(f, j + 1);
+
+				for (k = j + 1; k < m; k++)
+					if (teq(&f->t[k], "paramCopies"))
+						break;
+				if (k == m)
+					continue;
+				h = xcalloc(1, sizeof(*h));
+				h->name = xstrdup(proto.name);
+				h->cond = proto.cond ? xstrdup(proto.cond) : NULL;
+				h->type = proto.type ? xstrdup(proto.type) : NULL;
+				h->custom = 1;
+				pv_push(&out->emb, h);
+				nslot = -1;
+				break;
+			}
+		}
+		if (bad || !nslot) {
+			/* drop what this case pushed */
+			while (out->emb.n && !strcmp(((struct emb_hit *)out->emb.v[out->emb.n - 1])->name,
+						     proto.name))
+				emb_hit_free(out->emb.v[--out->emb.n]);
+			if (!proto.cond)
+				die("%s: embeddedParamCopyIn(): case %s is not understood", f->rel,
+				    proto.name);
+			h = xcalloc(1, sizeof(*h));
+			h->name = xstrdup(proto.name);
+			h->cond = xstrdup(proto.cond);
+			h->custom = 2;	/* not understood: must not be compiled */
+			pv_push(&out->emb, h);
+		} else if (nslot > 0 && !proto.type) {
+			die("%s: embeddedParamCopyIn(): case %s names no params type", f->rel,
+			    proto.name);
+		}
+		free(proto.name);
+		free(proto.cond);
+		free(proto.type);
+		i = ce - 1;
+	}
+}
+
 void scan_tree(const char *root, struct scan *out)
 {
 	static const char *const files[] = {
@@ -952,6 +1302,7 @@ void scan_tree(const char *root, struct scan *out)
 		"kernel-open/nvidia-uvm/uvm.c",
 		"kernel-open/nvidia-uvm/uvm_tools.c",
 		"src/nvidia/interface/deprecated/rmapi_deprecated_control.c",
+		"src/nvidia/src/kernel/rmapi/embedded_param_copy.c",
 		NULL,
 	};
 	struct scanctx sc = { 0 };
@@ -978,6 +1329,7 @@ void scan_tree(const char *root, struct scan *out)
 	scan_uvm(&sc, "uvm_ioctl", NODE_UVM, out);
 	scan_uvm(&sc, "uvm_tools_unlocked_ioctl", NODE_UVM_TOOLS, out);
 	scan_deprecated(&sc, out);
+	scan_embedded(&sc, out);
 	if (!out->esc.n)
 		die("%s: found no escape handlers in nvidia_ioctl()/RmIoctl()", root);
 	for (i = 0; i < sc.nfiles; i++)
@@ -1030,6 +1382,9 @@ void scan_free(struct scan *sc)
 		free(d->elem);
 		free(d);
 	}
+	for (i = 0; i < sc->emb.n; i++)
+		emb_hit_free(sc->emb.v[i]);
+	pv_free(&sc->emb);
 	pv_free(&sc->dep);
 	pv_free(&sc->early);
 	pv_free(&sc->esc);

@@ -179,6 +179,30 @@ static void show_json(struct store *s, const struct lookup *lk, struct abi *a, i
 		json_str(&b, d->name);
 		sb_add(&b, "}");
 	}
+	sb_add(&b, "],\"embedded\":[");
+	for (i = 0; a && i < a->emb.n; i++) {
+		const struct emb *e = a->emb.v[i];
+
+		sb_printf(&b, "%s{\"cmd\":%u,\"slot\":%d,\"size\":%lld,\"custom\":%s", i ? "," : "",
+			  e->cmd, e->slot, e->type.size, e->custom ? "true" : "false");
+		if (!e->custom) {
+			sb_add(&b, ",\"list\":");
+			json_str(&b, e->list);
+			sb_add(&b, ",\"count\":");
+			if (e->count)
+				json_str(&b, e->count);
+			else
+				sb_printf(&b, "%u", e->cnum);
+			sb_printf(&b, ",\"squared\":%s,\"element_size\":%lld,\"copy_in\":%s,"
+				  "\"copy_out\":%s,\"null_when_empty\":%s,\"max_bytes\":%s",
+				  e->count2 ? "true" : "false", e->elem.size, e->in ? "true" : "false",
+				  e->out ? "true" : "false", e->ifptr ? "true" : "false",
+				  e->nomax ? "null" : "1048576");
+		}
+		sb_add(&b, ",\"name\":");
+		json_str(&b, e->name);
+		sb_add(&b, "}");
+	}
 	sb_printf(&b, "],\"uvm_unknown\":\"%s\"}\n", a ? uvm_unknown_str(a->uvm_unknown) : "-");
 	fputs(b.s, stdout);
 	sb_free(&b);
@@ -247,6 +271,22 @@ static void show_table(const struct lookup *lk, struct abi *a)
 			       d->is_count ? "count" : "bytes", d->in ? ",in" : "",
 			       d->out ? ",out" : "");
 	}
+	for (i = 0; i < a->emb.n; i++) {
+		const struct emb *e = a->emb.v[i];
+
+		printf("emb 0x%08x %d %lld", e->cmd, e->slot, e->type.size);
+		if (e->custom) {
+			printf(" custom\n");
+			continue;
+		}
+		printf(" %lld ", field_byte(e->type.rec, e->list));
+		if (e->count)
+			printf("%lld%s", field_byte(e->type.rec, e->count), e->count2 ? "^2" : "");
+		else
+			printf("=%u", e->cnum);
+		printf(" %lld %s%s%s%s\n", e->elem.size, e->in ? "in" : "-", e->out ? ",out" : "",
+		       e->ifptr ? ",ifptr" : "", e->nomax ? ",nomax" : "");
+	}
 	printf("uvm-unknown %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 
@@ -260,8 +300,8 @@ static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
 	printf("range    [%s, %s] (%zu releases, ABI %d)\n", lk->range->first, lk->range->last,
 	       lk->range->releases.n, abi_index);
 	printf("ABI of   %s\n", lk->release);
-	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu, deprecated controls %zu\n",
-	       a->esc.n, a->ctrl.n, a->cls.n, a->uvm.n, a->dep.n);
+	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu, deprecated controls %zu, "
+	       "embedded lists %zu\n", a->esc.n, a->ctrl.n, a->cls.n, a->uvm.n, a->dep.n, a->emb.n);
 	printf("unknown UVM commands: %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 

@@ -630,6 +630,33 @@ void format_dep(struct sbuf *b, const struct dep *d)
 	sb_printf(b, " @%s\n", d->name ? d->name : "-");
 }
 
+void format_emb(struct sbuf *b, const struct emb *e)
+{
+	sb_printf(b, "emb 0x%08x %d %lld ", e->cmd, e->slot, e->type.size);
+	ptype_format(b, &e->type);
+	if (e->custom) {
+		sb_add(b, " custom");
+	} else {
+		sb_printf(b, " list=%s count=", e->list);
+		if (e->count)
+			sb_printf(b, "%s%s%s", e->count, e->count2 ? "*" : "",
+				  e->count2 ? e->count2 : "");
+		else
+			sb_printf(b, "%u", e->cnum);
+		sb_printf(b, " elem=%lld", e->elem.size);
+		if (strcmp(e->elem.name, "-")) {
+			sb_addc(b, ':');
+			ptype_format(b, &e->elem);
+		}
+		sb_printf(b, " %s", e->in && e->out ? "inout" : e->in ? "in" : e->out ? "out" : "none");
+		if (e->ifptr)
+			sb_add(b, " ifptr");
+		if (e->nomax)
+			sb_add(b, " nomax");
+	}
+	sb_printf(b, " @%s\n", e->name ? e->name : "-");
+}
+
 char *abi_format(const struct abi *a)
 {
 	struct sbuf b = { 0 };
@@ -647,6 +674,8 @@ char *abi_format(const struct abi *a)
 		format_uvm(&b, a->uvm.v[i]);
 	for (i = 0; i < a->dep.n; i++)
 		format_dep(&b, a->dep.v[i]);
+	for (i = 0; i < a->emb.n; i++)
+		format_emb(&b, a->emb.v[i]);
 	if (a->uvm_unknown)
 		sb_printf(&b, "uvm-unknown %s\n", uvm_unknown_str(a->uvm_unknown));
 	for (i = 0; i < a->fdin.n; i++) {
@@ -889,6 +918,61 @@ int abi_parse(const char *text, const char *what, struct abi *a)
 			d->out = !strcmp(tok[9], "out") || !strcmp(tok[9], "inout");
 			if (!d->in && !d->out && strcmp(tok[9], "none"))
 				BAD("%s:%d: bad copy direction '%s'", what, lineno, tok[9]);
+		} else if (!strcmp(tok[0], "emb") && n >= 6) {
+			struct emb *e = xcalloc(1, sizeof(*e));
+			long long v, ev;
+			char *colon, *star;
+			int k;
+
+			pv_push(&a->emb, e);
+			e->name = xstrdup(np > 0 ? prov[0] : "-");
+			if (parse_u32(tok[1], &e->cmd) || parse_ll(tok[2], &v) || v < 0 || v > 3 ||
+			    parse_ll(tok[3], &ev))
+				BAD("%s:%d: bad embedded list", what, lineno);
+			e->slot = (int)v;
+			parse_ptype(tok[4], ev, &e->type);
+			if (n == 6 && !strcmp(tok[5], "custom")) {
+				e->custom = 1;
+				e->elem.name = xstrdup("-");
+				continue;
+			}
+			if (n < 9 || strncmp(tok[5], "list=", 5) || strncmp(tok[6], "count=", 6) ||
+			    strncmp(tok[7], "elem=", 5))
+				BAD("%s:%d: bad embedded list", what, lineno);
+			e->list = xstrdup(tok[5] + 5);
+			if (isdigit((unsigned char)tok[6][6])) {
+				if (parse_u32(tok[6] + 6, &e->cnum))
+					BAD("%s:%d: bad count '%s'", what, lineno, tok[6]);
+			} else {
+				star = strchr(tok[6] + 6, '*');
+				if (star)
+					*star++ = 0;
+				e->count = xstrdup(tok[6] + 6);
+				e->count2 = star ? xstrdup(star) : NULL;
+			}
+			colon = strchr(tok[7], ':');
+			if (colon)
+				*colon = 0;
+			if (parse_ll(tok[7] + 5, &ev))
+				BAD("%s:%d: bad element size", what, lineno);
+			if (colon) {
+				parse_ptype(colon + 1, ev, &e->elem);
+			} else {
+				e->elem.name = xstrdup("-");
+				e->elem.size = ev;
+			}
+			e->in = !strcmp(tok[8], "in") || !strcmp(tok[8], "inout");
+			e->out = !strcmp(tok[8], "out") || !strcmp(tok[8], "inout");
+			if (!e->in && !e->out && strcmp(tok[8], "none"))
+				BAD("%s:%d: bad copy direction '%s'", what, lineno, tok[8]);
+			for (k = 9; k < n; k++) {
+				if (!strcmp(tok[k], "ifptr"))
+					e->ifptr = 1;
+				else if (!strcmp(tok[k], "nomax"))
+					e->nomax = 1;
+				else
+					BAD("%s:%d: unknown list attribute '%s'", what, lineno, tok[k]);
+			}
 		} else if (!strcmp(tok[0], "uvm-unknown") && n == 2) {
 			a->uvm_unknown = uvm_unknown_parse(tok[1]);
 			if (a->uvm_unknown <= 0)
@@ -951,6 +1035,10 @@ void abi_resolve(struct store *s, struct abi *a)
 	for (i = 0; i < a->dep.n; i++) {
 		resolve_ptype(s, &((struct dep *)a->dep.v[i])->type, a->release);
 		resolve_ptype(s, &((struct dep *)a->dep.v[i])->elem, a->release);
+	}
+	for (i = 0; i < a->emb.n; i++) {
+		resolve_ptype(s, &((struct emb *)a->emb.v[i])->type, a->release);
+		resolve_ptype(s, &((struct emb *)a->emb.v[i])->elem, a->release);
 	}
 }
 
@@ -1035,6 +1123,10 @@ void store_prune(struct store *s)
 		for (j = 0; j < a.dep.n; j++) {
 			mark_ptype(s, &keep, &((struct dep *)a.dep.v[j])->type);
 			mark_ptype(s, &keep, &((struct dep *)a.dep.v[j])->elem);
+		}
+		for (j = 0; j < a.emb.n; j++) {
+			mark_ptype(s, &keep, &((struct emb *)a.emb.v[j])->type);
+			mark_ptype(s, &keep, &((struct emb *)a.emb.v[j])->elem);
 		}
 		abi_free(&a);
 		free(rel.v[i]);

@@ -34,6 +34,7 @@ static const char *const wanted_files[] = {
 	"src/nvidia/arch/nvalloc/unix/src/escape.c",
 	"src/nvidia/arch/nvalloc/unix/src/osapi.c",
 	"src/nvidia/interface/deprecated/rmapi_deprecated_control.c",
+	"src/nvidia/src/kernel/rmapi/embedded_param_copy.c",
 	"kernel-open/nvidia/nv.c",
 	"kernel-open/nvidia-uvm/uvm.c",
 	"kernel-open/nvidia-uvm/uvm_tools.c",
