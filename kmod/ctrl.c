@@ -147,5 +147,8 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	v->nested = params;
 	v->nested_size = psize;
+	/* The lists its params point to (validate.c); FINN params hold none. */
+	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED))
+		v->emb = nvm_abi_emb(cmd, c->abi);
 	return true;
 }

@@ -17,6 +17,7 @@ NVABI_DEFINE_LOOKUP(, nvm_abi_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTR
 NVABI_DEFINE_LOOKUP(, nvm_abi_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
 NVABI_DEFINE_LOOKUP(, nvm_abi_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
 NVABI_DEFINE_LOOKUP(, nvm_abi_dep, struct nvabi_dep, nvabi_deps, NVABI_NR_DEPS, cmd)
+NVABI_DEFINE_LOOKUP(, nvm_abi_emb, struct nvabi_emb, nvabi_embs, NVABI_NR_EMBS, cmd)
 
 /**
  * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi

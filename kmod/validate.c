@@ -218,6 +218,8 @@ static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int e
  *	nothing is to be checked
  * @dep: a forwarded deprecated control whose list is to be checked; its
  *	V1 params are at @readable
+ * @emb: a forwarded control whose embedded lists are to be checked; its
+ *	params are at @readable, @readable_size bytes
  */
 struct nvm_after {
 	void __user *answer_at;
@@ -226,7 +228,21 @@ struct nvm_after {
 	u32 readable_size;
 	const char *readable_rule;
 	const struct nvabi_dep *dep;
+	const struct nvabi_emb *emb;
 };
+
+/* Answer a forwarded call after all, in its status: the driver's answer. */
+static int nvm_answer_late(const struct nvm_after *after, struct nvm_report *rep, u32 status,
+			   const char *rule)
+{
+	if (copy_to_user(after->answer_at, &status, sizeof(status)))
+		return nvm_report_unreadable(rep, rule, -EFAULT);
+	rep->outcome = NVM_OUT_ANSWERED;
+	rep->rule = rule;
+	rep->err = 0;
+	rep->status = status;
+	return NVM_ANSWERED;
+}
 
 /*
  * The list of a deprecated control (nvabi_types.h), read from its V1
@@ -241,7 +257,7 @@ struct nvm_after {
 static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *rep)
 {
 	const struct nvabi_dep *d = after->dep;
-	u32 count, status = NVM_NV_ERR_OUT_OF_RANGE;
+	u32 count;
 	u8 p[NVM_DEP_PARAMS_MAX];
 	u64 list, bytes;
 	int ret;
@@ -256,15 +272,8 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	memcpy(&list, p + d->list_off, sizeof(list));
 	if (!count)
 		return 0;
-	if (count > d->max) {
-		if (copy_to_user(after->answer_at, &status, sizeof(status)))
-			return nvm_report_unreadable(rep, "ctrl-deprecated-count", -EFAULT);
-		rep->outcome = NVM_OUT_ANSWERED;
-		rep->rule = "ctrl-deprecated-count";
-		rep->err = 0;
-		rep->status = status;
-		return NVM_ANSWERED;
-	}
+	if (count > d->max)
+		return nvm_answer_late(after, rep, NVM_NV_ERR_OUT_OF_RANGE, "ctrl-deprecated-count");
 	bytes = d->flags & NVABI_DEP_COUNT ? (u64)count * d->elem : count;
 	if (d->flags & NVABI_DEP_IN) {
 		ret = nvm_check_readable(list, bytes);
@@ -275,6 +284,68 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 		ret = nvm_check_writable(list, bytes);
 		if (ret)
 			return nvm_report_unreadable(rep, "ctrl-deprecated-list-unwritable", ret);
+	}
+	return 0;
+}
+
+/*
+ * The lists a control's params point to, which the driver copies before
+ * the control runs (nvabi_types.h), read from the params as it will read
+ * them and checked in its order: a size it refuses (a NULL pointer with a
+ * size, a pointer without one, over 32 bits or, unless the entry says
+ * otherwise, over 1 MiB; a square count is not wrapped) is answered as it
+ * answers it, NV_ERR_INVALID_ARGUMENT in the status; a list it copies in
+ * must be readable, one it writes back writable.  As for deprecated
+ * controls, this answers the call early and does not confine the driver.
+ */
+static int nvm_emb_check(const struct nvm_after *after, struct nvm_report *rep)
+{
+	const struct nvabi_emb *e = after->emb;
+	const char __user *params = u64_to_user_ptr(after->readable);
+	unsigned int i;
+	int ret;
+
+	if (after->readable_size != e->size)	/* the driver's CHECK_PARAMS_OR_RETURN */
+		return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
+				       "ctrl-embedded-params-size");
+	for (i = 0; i < e->nlist && i < NVABI_EMB_LISTS; i++) {
+		const struct nvabi_emb_list *l = &e->list[i];
+		u64 list, count, bytes;
+		u32 n;
+
+		if (WARN_ON_ONCE(l->list_off + sizeof(list) > e->size ||
+				 (!(l->flags & NVABI_EMB_CONST) && l->count_off + sizeof(n) > e->size)))
+			return nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
+		if (copy_from_user(&list, params + l->list_off, sizeof(list)))
+			return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
+		if (l->flags & NVABI_EMB_CONST) {
+			count = l->count_off;
+		} else {
+			if (copy_from_user(&n, params + l->count_off, sizeof(n)))
+				return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
+			count = l->flags & NVABI_EMB_SQUARE ? (u64)n * n : n;
+		}
+		bytes = (l->flags & NVABI_EMB_IFPTR) && !list ? 0 : count * l->elem;
+		if (bytes > U32_MAX || !list != !bytes ||
+		    (!(l->flags & NVABI_EMB_NOMAX) && bytes > NVABI_EMB_MAX_BYTES))
+			return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
+					       "ctrl-embedded-size");
+		/*
+		 * Unbounded by the driver, which allocates a kernel buffer of
+		 * that size for the call, charged to no cgroup: bounded here.
+		 */
+		if (bytes > NVM_EMB_NOMAX_MAX)
+			return nvm_report_unreadable(rep, "ctrl-embedded-too-big", -E2BIG);
+		if (l->flags & NVABI_EMB_IN) {
+			ret = nvm_check_readable(list, bytes);
+			if (ret)
+				return nvm_report_unreadable(rep, "ctrl-embedded-unreadable", ret);
+		}
+		if (l->flags & NVABI_EMB_OUT) {
+			ret = nvm_check_writable(list, bytes);
+			if (ret)
+				return nvm_report_unreadable(rep, "ctrl-embedded-unwritable", ret);
+		}
 	}
 	return 0;
 }
@@ -306,10 +377,12 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 			after->readable_rule = v->family == NVM_FAM_CTRL ?
 					       "ctrl-params-unreadable" : "class-params-unreadable";
 		}
-		if (v->dep && !(v->dep->flags & NVABI_DEP_CUSTOM)) {
+		if (v->dep && !(v->dep->flags & NVABI_DEP_CUSTOM))
 			after->dep = v->dep;
+		if (v->emb && v->emb->nlist)
+			after->emb = v->emb;
+		if (after->dep || after->emb)
 			after->answer_at = req->payload + nvm_abi_rmlayout(c->abi)->ctl_status;
-		}
 		return nvm_report_set(rep, c, v, NVM_OUT_FORWARDED, 0);
 	}
 	if (v->err)
@@ -339,7 +412,9 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_report 
 	ret = nvm_check_readable(after->readable, after->readable_size);
 	if (ret)
 		return nvm_report_unreadable(rep, after->readable_rule, ret);
-	return after->dep ? nvm_dep_list_check(after, rep) : 0;
+	if (after->dep)
+		return nvm_dep_list_check(after, rep);
+	return after->emb ? nvm_emb_check(after, rep) : 0;
 }
 
 /**

@@ -81,6 +81,9 @@ struct nvm_call {
  * @dep: a deprecated control the driver converts (nvabi_types.h): its
  *	V1 params are at @nested, and the validator checks the list they
  *	point to after the decision; NULL for any other call
+ * @emb: the lists a forwarded control's params (at @nested) point to,
+ *	which the driver copies itself (nvabi_types.h); checked after the
+ *	decision; NULL for a control without them
  * @audited: @rule would have refused the call, but the profile audits:
  *	recorded, and the call goes to the driver
  */
@@ -101,11 +104,20 @@ struct nvm_verdict {
 	unsigned int nfds;
 	u32 payload_size;
 	const struct nvabi_dep *dep;
+	const struct nvabi_emb *emb;
 	bool audited;
 };
 
 struct nvabi_fd;
 struct nvabi_dep;
+struct nvabi_emb;
+
+/*
+ * The largest list the driver copies without its own 1 MiB bound
+ * (NVABI_EMB_NOMAX: the debugger's memory reads and writes, engine context
+ * data) that a call may name.
+ */
+#define NVM_EMB_NOMAX_MAX	(64U << 20)
 
 /* The largest V1 params of a deprecated control the validator reads. */
 #define NVM_DEP_PARAMS_MAX	64

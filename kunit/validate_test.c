@@ -839,6 +839,64 @@ static void validate_test_deprecated(struct kunit *test)
 }
 
 /*
+ * Controls whose params point to lists the driver copies around the
+ * method: the forwarded verdict carries the entry (checked after the
+ * decision, validate.c), for plain calls only; as the driver reads them.
+ */
+static void validate_test_embedded(struct kunit *test)
+{
+	static const char *const rels[] = { "515.43.04", "535.288.01", "595.45.04" };
+	struct nvm_verdict v;
+	unsigned int r, size;
+	u8 buf[64];
+
+	for (r = 0; r < ARRAY_SIZE(rels); r++) {
+		unsigned int abi = nvm_test_abi_of(rels[r]);
+		const struct nvabi_emb *x = nvm_abi_emb(0x800201, abi);
+
+		/* GPU_GET_CLASSLIST: { numClasses; classList }, NvU32s in and out */
+		KUNIT_ASSERT_NOT_NULL_MSG(test, x, "%s", rels[r]);
+		KUNIT_EXPECT_EQ(test, x->size, 16U);
+		KUNIT_EXPECT_EQ(test, x->nlist, 1U);
+		KUNIT_EXPECT_EQ(test, x->list[0].list_off, 8U);
+		KUNIT_EXPECT_EQ(test, x->list[0].count_off, 0U);
+		KUNIT_EXPECT_EQ(test, x->list[0].elem, 4U);
+		KUNIT_EXPECT_EQ(test, x->list[0].flags, NVABI_EMB_IN | NVABI_EMB_OUT);
+		size = nvm_test_ctl(buf, abi, 0x800201, 0, NVM_TEST_PARAMS_PTR, 16);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							    NVM_NV_ESC_RM_CONTROL, size, buf, &v),
+				      "%s: %s", rels[r], v.rule);
+		KUNIT_EXPECT_PTR_EQ(test, v.emb, x);
+		KUNIT_EXPECT_NULL(test, v.dep);
+
+		/* FINN-serialized params hold no pointer the driver follows. */
+		nvm_test_ctl(buf, abi, 0x800201, 4, NVM_TEST_PARAMS_PTR, 16);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_POLICY_FINN,
+							    NVM_NV_ESC_RM_CONTROL, size, buf, &v),
+				      "%s", v.rule);
+		KUNIT_EXPECT_NULL(test, v.emb);
+
+		/* A control without lists carries none. */
+		size = nvm_test_ctl(buf, abi, 0x800280, 0, NVM_TEST_PARAMS_PTR, 4);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							    NVM_NV_ESC_RM_CONTROL, size, buf, &v),
+				      "%s", v.rule);
+		KUNIT_EXPECT_NULL(test, v.emb);
+
+		/* P2P_CAPS: gpuCount squared, nothing while the pointer is NULL. */
+		x = nvm_abi_emb(0x127, abi);
+		KUNIT_ASSERT_NOT_NULL(test, x);
+		KUNIT_EXPECT_EQ(test, x->list[0].flags,
+				NVABI_EMB_OUT | NVABI_EMB_IFPTR | NVABI_EMB_SQUARE);
+		KUNIT_EXPECT_EQ(test, x->list[0].count_off, 128U);
+		/* The debugger's memory read: no 1 MiB bound in the driver. */
+		x = nvm_abi_emb(0x83de0315, abi);
+		KUNIT_ASSERT_NOT_NULL(test, x);
+		KUNIT_EXPECT_TRUE(test, x->list[0].flags & NVABI_EMB_NOMAX);
+	}
+}
+
+/*
  * The decision on XFER and under audit, from the copies nvm_fetch() hands
  * it: XFER's header, the inner payload, or the errors reading them.
  */
@@ -947,6 +1005,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_reports_family),
 	KUNIT_CASE(validate_test_xfer_and_audit),
 	KUNIT_CASE(validate_test_deprecated),
+	KUNIT_CASE(validate_test_embedded),
 	{}
 };
 

@@ -116,6 +116,19 @@ if setup 595.45.04; then
 	refused ctrl-dep-count "ret=0 status=0x5b" $CTL 0x2a 32 8=0x20801802 16=buf:16 24=16 +0=53 +8=buf:8 st=28
 	refused ctrl-dep-list-unreadable "ret=-EFAULT" $CTL 0x2a 32 8=0x20801802 16=buf:16 24=16 +0=2 +8=bad
 	refused ctrl-dep-list-unwritable "ret=-EFAULT" $CTL 0x2a 32 8=0x20801802 16=buf:16 24=16 +0=2 +8=ro:16
+	# A list the driver copies around the method itself: GPU_GET_CLASSLIST
+	# (V1 { numClasses at 0, classList pointer at 8 }, NvU32 entries, in
+	# and out), checked as the driver will copy it: a size without a
+	# pointer and over 1 MiB answered as it answers them, the list readable
+	# and writable.
+	refused ctrl-emb-size "ret=0 status=0x1f" $CTL 0x2a 32 8=0x800201 16=buf:16 24=16 +0=4 st=28
+	refused ctrl-emb-too-big "ret=0 status=0x1f" $CTL 0x2a 32 8=0x800201 16=buf:16 24=16 +0=262145 +8=buf:8 st=28
+	refused ctrl-emb-unreadable "ret=-EFAULT" $CTL 0x2a 32 8=0x800201 16=buf:16 24=16 +0=2 +8=bad
+	refused ctrl-emb-unwritable "ret=-EFAULT" $CTL 0x2a 32 8=0x800201 16=buf:16 24=16 +0=2 +8=ro:8
+	# DEBUG_READ_MEMORY (length at 4, buffer at 16): no 1 MiB bound in the
+	# driver, 64 MiB in nvmediate
+	refused ctrl-emb-nomax "ret=-E2BIG" $CTL 0x2a 32 8=0x83de0315 16=buf:24 24=24 +4=0x4000001 +16=buf:8
+	forwarded ctrl-emb-list $CTL 0x2a 32 8=0x800201 16=buf:16 24=16 +0=2 +8=buf:8 st=28
 	refused class-unknown-nvos64 "ret=0 status=0x22" $CTL 0x2b 48 12=0xbeef st=40
 	refused class-unknown-nvos21 "ret=0 status=0x22" $CTL 0x2b 32 12=0xbeef st=28
 	refused class-kernel-callback "ret=-EPERM" $CTL 0x2b 48 12=0x78 16=buf:24

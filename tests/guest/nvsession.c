@@ -541,6 +541,34 @@ static int step_deprecated(struct sess *s)
 	return ok;
 }
 
+/*
+ * A list the driver copies around the method, as CUDA asks for the
+ * device's classes: the count first, then the list, then a list one short.
+ */
+static int step_classlist(struct sess *s)
+{
+	struct nv_classlist *cl = aalloc(s, sizeof(*cl));
+	uint32_t *list, n;
+	int ok;
+
+	ok = rm_control(s, "ctrl-classlist-count", H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST, cl,
+			sizeof(*cl), NV_OK, NULL);
+	n = cl->numClasses;
+	emit(s, "%-24s count=%u", "  classlist", n);
+	if (!ok || !n || n > 4096)
+		return 0;
+	list = aalloc(s, n * sizeof(*list));
+	cl->classList = ptr(list);
+	ok &= rm_control(s, "ctrl-classlist", H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST, cl,
+			 sizeof(*cl), NV_OK, NULL);
+	emit(s, "%-24s first=0x%x last=0x%x", "  classlist", list[0], list[n - 1]);
+	ok &= cl->numClasses == n && list[n - 1] != 0;
+	cl->numClasses = n - 1;
+	ok &= rm_control(s, "ctrl-classlist-short", H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST,
+			 cl, sizeof(*cl), NV_ERR_INVALID_PARAM_STRUCT, NULL);
+	return ok;
+}
+
 static int step_controls(struct sess *s)
 {
 	uint32_t bsize = version_at_least(s, 560, 28, 3) ? NV_BUILD_VERSION_V2_SIZE_NEW :
@@ -612,6 +640,7 @@ static int step_controls(struct sess *s)
 	ok &= check(s, "ctrl-via-xfer", ret, 0, c->status, NV_OK, "id=0x%x",
 		    ids2->gpuIds[0]);
 	ok &= step_deprecated(s);
+	ok &= step_classlist(s);
 	return ok;
 }
 

@@ -224,6 +224,19 @@ struct nv_set_notification {		/* NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS */
 #define NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE	52
 #define NV_ERR_OUT_OF_RANGE			0x5bu
 
+/*
+ * A control whose params point to a list the driver copies itself around
+ * the method (src/kernel/rmapi/embedded_param_copy.c).
+ */
+#define NV0080_CTRL_CMD_GPU_GET_CLASSLIST	0x00800201u
+#define NV_ERR_INVALID_PARAM_STRUCT		0x3au
+
+struct nv_classlist {			/* NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS */
+	uint32_t numClasses;
+	uint32_t pad;
+	uint64_t classList;
+};
+
 struct nv_build_version_v1 {		/* NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS */
 	uint32_t sizeOfStrings;
 	uint32_t pad;

@@ -164,6 +164,13 @@
 #define NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECTS_TO_FD	0x00003d0bu
 #define NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD	0x00003d0cu
 #define NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES		0x00800280u
+/*
+ * GPU_GET_CLASSLIST (ctrl0080gpu.h): { NvU32 numClasses; NvP64 classList }
+ * (16 bytes), the list of NvU32 class numbers copied by RM around the
+ * method (src/kernel/rmapi/embedded_param_copy.c).
+ */
+#define NV0080_CTRL_CMD_GPU_GET_CLASSLIST		0x00800201u
+#define NVS_CLASSLIST_SIZE				16
 #define NV2080_CTRL_CMD_GPU_GET_GID_INFO		0x2080014au
 #define NV2080_CTRL_CMD_GPU_GET_PIDS			0x2080018du
 #define NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION		0x20800301u

@@ -767,6 +767,33 @@ static u32 nvs_ctrl_num_subdevices(struct nvs_ctrl *x)
 	return NV_OK;
 }
 
+/*
+ * GPU_GET_CLASSLIST (gpuGetClassList()): without a list the number of
+ * classes; with one, the classes, as many as numClasses says it holds, and
+ * NV_ERR_INVALID_PARAM_STRUCT (numClasses left alone) when it is short.
+ * The list is RM's kernel copy (nvs_emb_in()).
+ */
+static u32 nvs_ctrl_classlist(struct nvs_ctrl *x)
+{
+	static const u32 classes[] = {
+		NV01_MEMORY_SYSTEM, NV01_EVENT_OS_EVENT, NV01_DEVICE_0, NV20_SUBDEVICE_0,
+	};
+	u32 *num = x->params, *list;
+	unsigned int i;
+	u64 p;
+
+	memcpy(&p, x->params + 8, sizeof(p));
+	list = (u32 *)(uintptr_t)p;
+	if (list) {
+		if (*num < ARRAY_SIZE(classes))
+			return NV_ERR_INVALID_PARAM_STRUCT;
+		for (i = 0; i < ARRAY_SIZE(classes); i++)
+			list[i] = classes[i];
+	}
+	*num = ARRAY_SIZE(classes);
+	return NV_OK;
+}
+
 static u32 nvs_ctrl_gid_info(struct nvs_ctrl *x)
 {
 	struct nvs_ctrl_gid_info *p = x->params;
@@ -1257,6 +1284,8 @@ static const struct nvs_method {
 	  sizeof(struct nvs_ctrl_probed_ids), nvs_ctrl_probed_ids },
 	{ NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO, NV01_ROOT_CLIENT,
 	  sizeof(struct nvs_ctrl_cpu_info), nvs_ctrl_cpu_info },
+	{ NV0080_CTRL_CMD_GPU_GET_CLASSLIST, NV01_DEVICE_0, NVS_CLASSLIST_SIZE,
+	  nvs_ctrl_classlist },
 	{ NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, NV01_DEVICE_0,
 	  sizeof(struct nvs_ctrl_num_subdevices), nvs_ctrl_num_subdevices },
 	{ NV2080_CTRL_CMD_GPU_GET_GID_INFO, NV20_SUBDEVICE_0,
@@ -1437,6 +1466,55 @@ static bool nvs_deprecated(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_c
 	return false;
 }
 
+/*
+ * A list the params point to that RM copies around the method itself
+ * (embeddedParamCopyIn/Out): GPU_GET_CLASSLIST's classList, numClasses
+ * NvU32s.  A pointer without a size, a size without a pointer or over
+ * 1 MiB is NV_ERR_INVALID_ARGUMENT; the list is copied into a kernel
+ * buffer that the method sees in place of the pointer, and back to the
+ * caller after it succeeds, when a failed copy becomes the status.
+ */
+struct nvs_emb {
+	u64 user;
+	void *kbuf;
+	u32 bytes;
+};
+
+static u32 nvs_emb_in(struct nvs_os54 *p, void *params, struct nvs_emb *e, struct nvs_call *c)
+{
+	u32 num;
+
+	if (p->cmd != NV0080_CTRL_CMD_GPU_GET_CLASSLIST || p->paramsSize != NVS_CLASSLIST_SIZE)
+		return NV_OK;
+	memcpy(&num, params, sizeof(num));
+	memcpy(&e->user, params + 8, sizeof(e->user));
+	if ((u64)num * 4 > SZ_1M || !e->user != !num)
+		return NV_ERR_INVALID_ARGUMENT;
+	if (!num)
+		return NV_OK;
+	e->bytes = num * 4;
+	e->kbuf = kvzalloc(e->bytes, GFP_KERNEL);
+	if (!e->kbuf)
+		return NV_ERR_NO_MEMORY;
+	if (copy_from_user(e->kbuf, u64_to_user_ptr(e->user), e->bytes))
+		return NV_ERR_INVALID_ADDRESS;
+	nvs_call_add(c, " emb=%u:%016llx", e->bytes, nvs_fnv1a(NVS_FNV_INIT, e->kbuf, e->bytes));
+	*(u64 *)(params + 8) = (u64)(uintptr_t)e->kbuf;
+	return NV_OK;
+}
+
+static u32 nvs_emb_out(void *params, struct nvs_emb *e, u32 status)
+{
+	if (!e->kbuf)
+		return status;
+	*(u64 *)(params + 8) = e->user;
+	if (status == NV_OK && copy_to_user(u64_to_user_ptr(e->user), e->kbuf, e->bytes))
+		status = NV_ERR_INVALID_ADDRESS;
+	kvfree(e->kbuf);
+	e->kbuf = NULL;
+	return status;
+}
+
 /* rmapiControlWithSecInfo(), serverControl(): checks in the real order. */
 static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 			     struct nvs_call *c)
@@ -1444,6 +1522,7 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 	struct nvs_os54 *p = buf;
 	const struct nvs_method *m;
 	struct nvs_ctrl x = {};
+	struct nvs_emb emb = {};
 	void *params = NULL;
 	u32 status = NV_OK;
 
@@ -1489,6 +1568,9 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 		}
 		nvs_call_add(c, " psum=%016llx",
 			     nvs_fnv1a(NVS_FNV_INIT, params, p->paramsSize));
+		status = nvs_emb_in(p, params, &emb, c);
+		if (status)
+			goto out;
 	}
 
 	mutex_lock(&nvs.lock);
@@ -1513,12 +1595,14 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 		}
 	}
 	mutex_unlock(&nvs.lock);
+	status = nvs_emb_out(params, &emb, status);
 
 	/* Params go back on success only, unless the copy-in itself failed. */
 	if ((status == NV_OK || x.copyout_on_error) && p->paramsSize &&
 	    copy_to_user(u64_to_user_ptr(p->params), params, p->paramsSize))
 		status = NV_ERR_INVALID_POINTER;
 out:
+	kvfree(emb.kbuf);
 	kvfree(params);
 	p->status = status;
 	return 0;

@@ -23,6 +23,7 @@
 #include "nvabi_lookup.h"
 #include "nvproxyctl.h"
 #include "modcheck.h"
+#include "verdict.h"
 
 /* Escapes whose payload another family decides (abi/nvabi_fixed.h). */
 #define ESC_RM_CONTROL		0x2a
@@ -54,6 +55,7 @@ static void lookup_version(__u64 key, struct lookup *lk)
 NVABI_DEFINE_LOOKUP(static, find_esc, struct nvabi_esc, nvabi_escs, NVABI_NR_ESCS, nr)
 NVABI_DEFINE_LOOKUP(static, find_ctrl, struct nvabi_ctrl, nvabi_ctrls, NVABI_NR_CTRLS, cmd)
 NVABI_DEFINE_LOOKUP(static, find_dep, struct nvabi_dep, nvabi_deps, NVABI_NR_DEPS, cmd)
+NVABI_DEFINE_LOOKUP(static, find_emb, struct nvabi_emb, nvabi_embs, NVABI_NR_EMBS, cmd)
 NVABI_DEFINE_LOOKUP(static, find_class, struct nvabi_class, nvabi_classes, NVABI_NR_CLASSES, hclass)
 NVABI_DEFINE_LOOKUP(static, find_uvm, struct nvabi_uvm, nvabi_uvms, NVABI_NR_UVMS, cmd)
 
@@ -411,10 +413,66 @@ static void explain_esc(struct explain_out *o, unsigned int abi, const struct nv
 	entry_verdict(o, &v, &m);
 }
 
+/*
+ * The lists a control's params point to that the driver copies before the
+ * control runs, which nvmediate checks after the decision (validate.c).
+ */
+static void print_embedded(const struct explain_out *o, const struct nvabi_emb *x)
+{
+	unsigned int i;
+
+	if (o->json) {
+		printf(",\"embedded\":");
+		if (!x->nlist) {
+			printf("\"custom\"");
+			return;
+		}
+		printf("[");
+	} else if (!x->nlist) {
+		printf("  lists:     the driver follows a pointer in the params its own code picks "
+		       "(not checked here)\n");
+		return;
+	}
+	for (i = 0; i < x->nlist && i < NVABI_EMB_LISTS; i++) {
+		const struct nvabi_emb_list *l = &x->list[i];
+		const char *dir = (l->flags & NVABI_EMB_IN) && (l->flags & NVABI_EMB_OUT) ?
+				  "in and out" : l->flags & NVABI_EMB_IN ? "in" :
+				  l->flags & NVABI_EMB_OUT ? "out" : "neither";
+
+		if (o->json) {
+			printf("%s{\"list_offset\":%u,", i ? "," : "", l->list_off);
+			if (l->flags & NVABI_EMB_CONST)
+				printf("\"count\":%u", l->count_off);
+			else
+				printf("\"count_offset\":%u", l->count_off);
+			printf(",\"squared\":%s,\"element_size\":%u,\"copied\":\"%s\","
+			       "\"empty_while_null\":%s,\"max_bytes\":%u}",
+			       l->flags & NVABI_EMB_SQUARE ? "true" : "false", l->elem, dir,
+			       l->flags & NVABI_EMB_IFPTR ? "true" : "false",
+			       l->flags & NVABI_EMB_NOMAX ? NVM_EMB_NOMAX_MAX : NVABI_EMB_MAX_BYTES);
+			continue;
+		}
+		printf("  list:      pointer at byte %u, ", l->list_off);
+		if (l->flags & NVABI_EMB_CONST)
+			printf("%u", l->count_off);
+		else
+			printf("count at byte %u%s", l->count_off,
+			       l->flags & NVABI_EMB_SQUARE ? " squared" : "");
+		printf(" x %u bytes%s; the driver copies it %s around the control; at most "
+		       "%u bytes%s\n", l->elem, l->flags & NVABI_EMB_IFPTR ? " (none while the "
+		       "pointer is NULL)" : "", dir,
+		       l->flags & NVABI_EMB_NOMAX ? NVM_EMB_NOMAX_MAX : NVABI_EMB_MAX_BYTES,
+		       l->flags & NVABI_EMB_NOMAX ? " (nvmediate's bound: the driver has none)" : "");
+	}
+	if (o->json)
+		printf("]");
+}
+
 static void explain_ctrl(struct explain_out *o, unsigned int abi, const struct nvabi_ctrl *e,
 			 const char *release,
 			 const struct policy *pol)
 {
+	const struct nvabi_emb *x;
 	struct verdict v = { 0 };
 	struct modcheck m;
 	struct names n;
@@ -456,6 +514,9 @@ static void explain_ctrl(struct explain_out *o, unsigned int abi, const struct n
 	}
 	print_names(o, &n, have, "resource:");
 	print_flags(o, e->flags, e->fd, e->nfd);
+	x = find_emb(e->cmd, abi);
+	if (x)
+		print_embedded(o, x);
 	entry_verdict(o, &v, &m);
 }
 
