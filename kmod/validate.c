@@ -294,15 +294,19 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
  * them and checked in its order: a size it refuses (a NULL pointer with a
  * size, a pointer without one, over 32 bits or, unless the entry says
  * otherwise, over 1 MiB; a square count is not wrapped) is answered as it
- * answers it, NV_ERR_INVALID_ARGUMENT in the status; a list it copies in
- * must be readable, one it writes back writable.  As for deprecated
- * controls, this answers the call early and does not confine the driver.
+ * answers it: NV_ERR_INVALID_ARGUMENT in the status, and the params given
+ * back with the pointers of that list and the lists before it cleared
+ * (the driver's copy of them, which it writes back, loses each list it
+ * had taken).  A list it copies in must be readable, one it writes back
+ * writable.  As for deprecated controls, this answers the call early and
+ * does not confine the driver.
  */
 static int nvm_emb_check(const struct nvm_after *after, struct nvm_report *rep)
 {
 	const struct nvabi_emb *e = after->emb;
-	const char __user *params = u64_to_user_ptr(after->readable);
-	unsigned int i;
+	char __user *params = u64_to_user_ptr(after->readable);
+	unsigned int i, j;
+	const u64 zero = 0;
 	int ret;
 
 	if (after->readable_size != e->size)	/* the driver's CHECK_PARAMS_OR_RETURN */
@@ -327,9 +331,14 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_report *rep)
 		}
 		bytes = (l->flags & NVABI_EMB_IFPTR) && !list ? 0 : count * l->elem;
 		if (bytes > U32_MAX || !list != !bytes ||
-		    (!(l->flags & NVABI_EMB_NOMAX) && bytes > NVABI_EMB_MAX_BYTES))
+		    (!(l->flags & NVABI_EMB_NOMAX) && bytes > NVABI_EMB_MAX_BYTES)) {
+			for (j = 0; j <= i; j++)
+				if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero)))
+					return nvm_report_unreadable(rep, "ctrl-embedded-size",
+								     -EFAULT);
 			return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
 					       "ctrl-embedded-size");
+		}
 		/*
 		 * Unbounded by the driver, which allocates a kernel buffer of
 		 * that size for the call, charged to no cgroup: bounded here.

@@ -543,7 +543,9 @@ static int step_deprecated(struct sess *s)
 
 /*
  * A list the driver copies around the method, as CUDA asks for the
- * device's classes: the count first, then the list, then a list one short.
+ * device's classes: the count first, then the list, then a list one short;
+ * then a list without a count and a count without a list, which the driver
+ * refuses, giving the params back with the pointer cleared.
  */
 static int step_classlist(struct sess *s)
 {
@@ -566,6 +568,15 @@ static int step_classlist(struct sess *s)
 	cl->numClasses = n - 1;
 	ok &= rm_control(s, "ctrl-classlist-short", H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST,
 			 cl, sizeof(*cl), NV_ERR_INVALID_PARAM_STRUCT, NULL);
+	cl->numClasses = 0;
+	ok &= rm_control(s, "ctrl-classlist-no-count", H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST,
+			 cl, sizeof(*cl), NV_ERR_INVALID_ARGUMENT, NULL);
+	emit(s, "%-24s count=%u list=0x%llx", "  classlist-no-count", cl->numClasses,
+	     (unsigned long long)cl->classList);
+	ok &= cl->classList == 0;
+	cl->numClasses = n;
+	ok &= rm_control(s, "ctrl-classlist-no-list", H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST,
+			 cl, sizeof(*cl), NV_ERR_INVALID_ARGUMENT, NULL);
 	return ok;
 }
 

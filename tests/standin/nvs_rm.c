@@ -1470,9 +1470,12 @@ static bool nvs_deprecated(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_c
  * A list the params point to that RM copies around the method itself
  * (embeddedParamCopyIn/Out): GPU_GET_CLASSLIST's classList, numClasses
  * NvU32s.  A pointer without a size, a size without a pointer or over
- * 1 MiB is NV_ERR_INVALID_ARGUMENT; the list is copied into a kernel
- * buffer that the method sees in place of the pointer, and back to the
- * caller after it succeeds, when a failed copy becomes the status.
+ * 1 MiB is NV_ERR_INVALID_ARGUMENT, and a list that cannot be read
+ * NV_ERR_INVALID_ADDRESS: then RM gives the params back, its copy of the
+ * pointer cleared where the list copy failed.  Else the list is copied
+ * into a kernel buffer that the method sees in place of the pointer, and
+ * back to the caller after it succeeds, when a failed copy becomes the
+ * status.
  */
 struct nvs_emb {
 	u64 user;
@@ -1569,8 +1572,12 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 		nvs_call_add(c, " psum=%016llx",
 			     nvs_fnv1a(NVS_FNV_INIT, params, p->paramsSize));
 		status = nvs_emb_in(p, params, &emb, c);
-		if (status)
+		if (status) {
+			memset(params + 8, 0, 8);
+			if (copy_to_user(u64_to_user_ptr(p->params), params, p->paramsSize))
+				status = NV_ERR_INVALID_POINTER;
 			goto out;
+		}
 	}
 
 	mutex_lock(&nvs.lock);
