@@ -36,10 +36,22 @@ calls_clear
 nvsession > "$T/direct.txt" 2>&1
 direct_rc=$?
 calls_save "$T/direct.calls"
+STATS=/sys/class/nvmediate/stats
+own_counts() {	# own_counts: nvmediate's refusals (errno) and its own answers so far
+	r=0
+	a=0
+	for f in escape ctrl alloc uvm; do
+		r=$((r + $(cat "$STATS/${f}_refused") + $(cat "$STATS/${f}_audited")))
+		a=$((a + $(cat "$STATS/${f}_answered")))
+	done
+	echo "$r $a"
+}
 calls_clear
+own0=$(own_counts)
 # shellcheck disable=SC2086
 nvsession $MED > "$T/med.txt" 2>&1
 med_rc=$?
+own1=$(own_counts)
 calls_save "$T/med.calls"
 
 check session-direct "the session fails on the real nodes: $(failures "$T/direct.txt")" \
@@ -56,6 +68,17 @@ calls_norm "$T/direct.calls" | grep -Ev "$REFUSED_CALLS" > "$T/direct.norm"
 calls_norm "$T/med.calls" > "$T/med.norm"
 check session-same-calls "the driver received different calls: $(diff "$T/direct.norm" "$T/med.norm" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')" \
 	cmp -s "$T/direct.norm" "$T/med.norm"
+
+# Nothing the driver serves was kept from it: the calls nvmediate refused
+# (errno) or answered itself are exactly the calls the driver refuses in the
+# direct run (REFUSED_CALLS), and its errno refusals are the steps the
+# session expects (REFUSED_STEPS).
+want_r=$(grep -Ec "$REFUSED_STEPS" "$T/med.txt")
+want_k=$(calls_norm "$T/direct.calls" | grep -Ec "$REFUSED_CALLS")
+# shellcheck disable=SC2086
+set -- $own0 $own1
+check session-no-refusal "nvmediate refused $(($3 - $1)) calls (want $want_r) and answered $(($4 - $2)) itself: $(($3 - $1 + $4 - $2)) kept from the driver, want $want_k (the driver's refusals)" \
+	[ "$(($3 - $1)) $(($3 - $1 + $4 - $2))" = "$want_r $want_k" ]
 
 pid=$(sed -n 's/^pid=//p' "$T/med.txt")
 in_caller() {	# in_caller CALLS PID: every ioctl, mmap, poll under PID

@@ -10,11 +10,16 @@
  *   refuses a call itself with an answer other than the driver's (a
  *   kernel-callback event: -EPERM).
  *
- * A session: version check, card info, root client, GPU node + REGISTER_FD,
- * device, subdevice, controls (one unknown), memory allocated and mapped
- * twice (RM_ALLOC_MEMORY, RM_MAP_MEMORY, mmap of each fd, a pattern written
- * through one and read through the other), an OS event triggered and polled,
- * UVM initialise + MM fd + GPU registration + mapping, frees, close.
+ * A session, in the order a CUDA program's context makes its calls as far
+ * as the stand-in serves them: creation (version check, card info, root
+ * client, GPU node + REGISTER_FD, device, subdevice, the controls CUDA and
+ * NVML ask at start, among them the deprecated ones and the class list,
+ * one unknown), memory allocated and mapped twice (RM_ALLOC_MEMORY,
+ * RM_MAP_MEMORY, mmap of each fd, a pattern written through one and read
+ * through the other), the completion path of a launch (an OS event on the
+ * subdevice, triggered and polled: the stand-in has no engine to run
+ * work), UVM initialise + MM fd + GPU registration + mapping, teardown
+ * (frees, close).
  *
  * Output: "pid=<pid>" once, then one line per step -- name, ioctl return,
  * status, values that do not depend on pids or fd numbers -- ending in "ok"
