@@ -168,6 +168,13 @@ for rel in $releases; do
 		--sweep "$REAL/$rel/nv0000.txt" > "$T/med.txt" 2>&1 < /dev/null
 	check "real-$rel-same-answers" "user space saw different answers: $(diff_line "$T/direct.txt" "$T/med.txt")" \
 		cmp -s "$T/direct.txt" "$T/med.txt"
+	# A deprecated control the driver converts before its method tables:
+	# its strings come back through the V1 params' pointers, mediated too
+	# (the line is part of the comparison above).
+	dep=$(grep '^ctrl-dep-version ' "$T/med.txt")
+	echo "  $rel: SYSTEM_GET_BUILD_VERSION through nvmediate: $dep"
+	check "real-$rel-deprecated-control" "mediated: '$dep', want ret=0 status=0x0 driver=$rel" \
+		sh -c "echo '$dep' | grep -q ' ret=0 status=0x0 driver=$rel '"
 	state="$(cat $SYS/driver_version) $(cat $SYS/tier) $(cat $SYS/version_source)"
 	check "real-$rel-detected" "nvmediate detected '$state', wanted '$rel exact module'" \
 		[ "$state" = "$rel exact module" ]
@@ -187,10 +194,11 @@ for rel in $releases; do
 		sed -n 's/.* ret=\([^ ]*\) status=\([^ ]*\) .*/\1\/\2/p' | sort | uniq -c |
 		awk '{ print $2 " x" $1 }' | tr '\n' ' '); size passed by the driver: $(grep '^sweep-' "$T/direct.txt" | grep -vc ' status=0x1f ')"
 	# The stand-in cannot know what NVIDIA's build wrote into the build
-	# version (title, changelist) nor the RM's CPUID description of the
-	# CPU: those two payloads count by return and status only.
+	# version (title, changelist; the V2 control and the deprecated V1 one
+	# that becomes it) nor the RM's CPUID description of the
+	# CPU: those payloads count by return and status only.
 	for f in direct standin; do
-		sed -E '/^(ctrl-build-version|ctrl-cpu-info|sweep-SYSTEM_GET_BUILD_VERSION_V2|sweep-SYSTEM_GET_CPU_INFO) /s/ sum=[0-9a-f]+$//' \
+		sed -E '/^(ctrl-build-version|ctrl-dep-version-size|ctrl-dep-version|ctrl-cpu-info|sweep-SYSTEM_GET_BUILD_VERSION_V2|sweep-SYSTEM_GET_CPU_INFO) /s/ sum=[0-9a-f]+$//' \
 			"$T/$f.txt" > "$T/$f.cmp"
 	done
 	check "real-$rel-standin-alike" "the stand-in answers otherwise: $(diff_line "$T/direct.cmp" "$T/standin.cmp")" \

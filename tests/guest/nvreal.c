@@ -54,6 +54,10 @@ static union {
 	uint64_t align;
 } pay, params;
 static uint32_t peer_ids[32 * 32];
+static struct {				/* a deprecated control's params and strings */
+	struct nv_build_version_v1 p;
+	char s[3][256];
+} bv;
 
 /*
  * The driver's handle h as c<N>, N counting the handles it gave in order:
@@ -182,6 +186,40 @@ static void control(int fd, const char *name, uint32_t client, uint32_t cmd, uin
 		    uint32_t want_size)
 {
 	control_set(fd, name, client, cmd, size, want_size, size, 0);
+}
+
+/*
+ * SYSTEM_GET_BUILD_VERSION, which the driver converts to its V2 control
+ * before its method tables: with NULL buffers the size its three strings
+ * need, then the strings, through the pointers in the V1 params.
+ */
+static void build_version_v1(int fd, uint32_t client)
+{
+	struct nvos54 *a = (void *)pay.bytes;
+	char extra[64];
+	uint32_t need;
+	int rc, i;
+
+	memset(&bv, 0, sizeof(bv));
+	for (i = 0; i < 2; i++) {
+		memset(a, 0, sizeof(*a));
+		a->hClient = client;
+		a->hObject = client;
+		a->cmd = NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION;
+		a->params = (uintptr_t)&bv.p;
+		a->paramsSize = sizeof(bv.p);
+		rc = nv_ioctl(fd, NV_ESC_RM_CONTROL, a, sizeof(*a));
+		a->hClient = a->hObject = hname(client);
+		snprintf(extra, sizeof(extra), "driver=%.32s", bv.s[0]);
+		line(i ? "ctrl-dep-version" : "ctrl-dep-version-size", rc, a->status,
+		     i ? extra : NULL, a, sizeof(*a), &bv, sizeof(bv));
+		need = bv.p.sizeOfStrings;
+		if (i || rc || a->status || need < 2 || need > sizeof(bv.s[0]))
+			return;
+		bv.p.pDriverVersionBuffer = (uintptr_t)bv.s[0];
+		bv.p.pVersionBuffer = (uintptr_t)bv.s[1];
+		bv.p.pTitleBuffer = (uintptr_t)bv.s[2];
+	}
 }
 
 static void os_event(int fd, const char *name, unsigned int nr, uint32_t client, int efd)
@@ -316,6 +354,7 @@ int main(int argc, char **argv)
 	c2 = alloc_client(ctl, "alloc-client-2");
 	control(ctl, "ctrl-build-version", c1, NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, sz_bv,
 		sz_bv);
+	build_version_v1(ctl, c1);
 	control(ctl, "ctrl-attached-ids", c1, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS,
 		sizeof(struct nv_attached_ids), sizeof(struct nv_attached_ids));
 	control(ctl, "ctrl-probed-ids", c1, NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, sz_probed,
