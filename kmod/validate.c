@@ -231,6 +231,29 @@ struct nvm_after {
 	const struct nvabi_emb *emb;
 };
 
+/*
+ * A list the driver copies in (@in) and/or writes back (@out), @bytes at
+ * @list: readable, mapped writable; else refused by rule @unreadable or
+ * @unwritable.
+ */
+static int nvm_list_access(u64 list, u64 bytes, bool in, bool out, struct nvm_report *rep,
+			   const char *unreadable, const char *unwritable)
+{
+	int ret;
+
+	if (in) {
+		ret = nvm_check_readable(list, bytes);
+		if (ret)
+			return nvm_report_unreadable(rep, unreadable, ret);
+	}
+	if (out) {
+		ret = nvm_check_writable(list, bytes);
+		if (ret)
+			return nvm_report_unreadable(rep, unwritable, ret);
+	}
+	return 0;
+}
+
 /* Answer a forwarded call after all, in its status: the driver's answer. */
 static int nvm_answer_late(const struct nvm_after *after, struct nvm_report *rep, u32 status,
 			   const char *rule)
@@ -260,7 +283,6 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	u32 count;
 	u8 p[NVM_DEP_PARAMS_MAX];
 	u64 list, bytes;
-	int ret;
 
 	/* The generated table keeps both fields inside the V1 params. */
 	if (WARN_ON_ONCE(d->size > sizeof(p) || d->count_off + sizeof(count) > d->size ||
@@ -275,17 +297,8 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	if (count > d->max)
 		return nvm_answer_late(after, rep, NVM_NV_ERR_OUT_OF_RANGE, "ctrl-deprecated-count");
 	bytes = d->flags & NVABI_DEP_COUNT ? (u64)count * d->elem : count;
-	if (d->flags & NVABI_DEP_IN) {
-		ret = nvm_check_readable(list, bytes);
-		if (ret)
-			return nvm_report_unreadable(rep, "ctrl-deprecated-list-unreadable", ret);
-	}
-	if (d->flags & NVABI_DEP_OUT) {
-		ret = nvm_check_writable(list, bytes);
-		if (ret)
-			return nvm_report_unreadable(rep, "ctrl-deprecated-list-unwritable", ret);
-	}
-	return 0;
+	return nvm_list_access(list, bytes, d->flags & NVABI_DEP_IN, d->flags & NVABI_DEP_OUT, rep,
+			       "ctrl-deprecated-list-unreadable", "ctrl-deprecated-list-unwritable");
 }
 
 /*
@@ -345,16 +358,10 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_report *rep)
 		 */
 		if (bytes > NVM_EMB_NOMAX_MAX)
 			return nvm_report_unreadable(rep, "ctrl-embedded-too-big", -E2BIG);
-		if (l->flags & NVABI_EMB_IN) {
-			ret = nvm_check_readable(list, bytes);
-			if (ret)
-				return nvm_report_unreadable(rep, "ctrl-embedded-unreadable", ret);
-		}
-		if (l->flags & NVABI_EMB_OUT) {
-			ret = nvm_check_writable(list, bytes);
-			if (ret)
-				return nvm_report_unreadable(rep, "ctrl-embedded-unwritable", ret);
-		}
+		ret = nvm_list_access(list, bytes, l->flags & NVABI_EMB_IN, l->flags & NVABI_EMB_OUT,
+				      rep, "ctrl-embedded-unreadable", "ctrl-embedded-unwritable");
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
