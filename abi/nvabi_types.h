@@ -212,8 +212,9 @@ struct nvabi_dep {
  * rmapi/embedded_param_copy.c, embeddedParamCopyIn()), at most
  * NVABI_EMB_LISTS per command, none for a custom one (a helper picks the
  * list). Each: a pointer (NvP64 at list_off) to count elements of elem
- * bytes, count the NvU32 at count_off (squared with NVABI_EMB_SQUARE) or,
- * with NVABI_EMB_CONST, count_off itself; the size is 0 while the pointer
+ * bytes, count the NvU32 at count_off (an NvU16 with NVABI_EMB_COUNT16;
+ * squared in 32 bits with NVABI_EMB_SQUARE) or, with NVABI_EMB_CONST,
+ * count_off itself; the size is 0 while the pointer
  * is NULL with NVABI_EMB_IFPTR. The driver refuses a NULL pointer with a
  * size, a pointer without one, a size over 32 bits and, unless
  * NVABI_EMB_NOMAX, over 1 MiB; it copies the list in and/or back out.
@@ -225,6 +226,7 @@ struct nvabi_dep {
 #define NVABI_EMB_IFPTR		0x08
 #define NVABI_EMB_SQUARE	0x10
 #define NVABI_EMB_CONST		0x20
+#define NVABI_EMB_COUNT16	0x40
 #define NVABI_EMB_MAX_BYTES	(1U << 20)
 
 struct nvabi_emb_list {

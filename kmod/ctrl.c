@@ -76,6 +76,17 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
 	return true;
 }
 
+/* Has @x a list the driver sizes by the caller's count alone? */
+static bool nvm_emb_unbounded(const struct nvabi_emb *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nlist && i < NVABI_EMB_LISTS; i++)
+		if (x->list[i].flags & NVABI_EMB_NOMAX)
+			return true;
+	return false;
+}
+
 /**
  * nvm_ctrl_decide() - check an RM control call
  * @c: the call; @c->payload is the NVOS54 of @c->size bytes
@@ -87,7 +98,9 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
  * FINN-serialized (-EPERM unless allow_finn), GSS-legacy command (-EPERM
  * unless allow_gss), privilege (-EPERM), paramsSize not the command's (not
  * checked for FINN-serialized params, whose size is the serialized one), not
- * admitted by the profile (status NV_ERR_NOT_SUPPORTED, policy.c).  The
+ * admitted by the profile (status NV_ERR_NOT_SUPPORTED, policy.c), FINN-
+ * serialized params of a control with a list the driver does not bound
+ * (-EPERM, whatever allow_finn says).  The
  * flags, the params/size pair and the size are the driver's own checks
  * (rmControl): refused, they are answered as it answers them, ioctl 0 and
  * status NV_ERR_INVALID_ARGUMENT.
@@ -97,6 +110,7 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
 bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 {
 	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
+	const struct nvabi_emb *x;
 	const struct nvabi_ctrl *e;
 	const struct nvabi_dep *d;
 	u32 cmd, flags, psize;
@@ -147,8 +161,16 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	v->nested = params;
 	v->nested_size = psize;
-	/* The lists its params point to (validate.c); FINN params hold none. */
+	/*
+	 * The lists its params point to (validate.c).  Serialized params are
+	 * not checked: a release with FINN unpacks them itself, allocating
+	 * what they say, so a control with a list the driver does not bound
+	 * is refused that way whatever allow_finn says.
+	 */
+	x = nvm_abi_emb(cmd, c->abi);
 	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED))
-		v->emb = nvm_abi_emb(cmd, c->abi);
+		v->emb = x;
+	else if (x && nvm_emb_unbounded(x))
+		return nvm_refuse(v, -EPERM, "ctrl-finn-unbounded");
 	return true;
 }

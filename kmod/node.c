@@ -186,12 +186,20 @@ static unsigned int nvm_bounce_mask_at(const struct nvm_req *req, unsigned int h
 	return req->rights_read ? ALIGN(hdr + req->size, 8) : 0;
 }
 
+/* Where a control's checked params go in the bounce area, or 0: none. */
+static unsigned int nvm_bounce_params_at(const struct nvm_req *req, unsigned int hdr)
+{
+	return req->params_bounce ? ALIGN(hdr + req->size, 8) : 0;
+}
+
 /*
  * Place the checked payload in the bounce area (bounce.c) and point the
  * call at it: @bc->uaddr replaces the caller's argument; for XFER, the
  * header is rewritten to point at the inner payload just after it.  An
  * NVOS64's rights mask, read by the validator, goes after the payload and
- * the bounced pRightsRequested points at it.
+ * the bounced pRightsRequested points at it; so do a control's params the
+ * validator copied to check the lists the driver will size by them
+ * (validate.c), with the bounced NVOS54's params pointing at them.
  *
  * Return: 0; -ENOSPC when the call has no payload to bounce or the caller
  * can map memory below vm.mmap_min_addr itself (then the bounce parameter
@@ -204,8 +212,14 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 {
 	unsigned int hdr = req->xfer ? sizeof(req->xfer_hdr) : 0;
 	unsigned int mask_at = nvm_bounce_mask_at(req, hdr);
+	unsigned int params_at = nvm_bounce_params_at(req, hdr);
+	unsigned int end = hdr + req->size;
 	int ret;
 
+	if (mask_at)
+		end = mask_at + sizeof(req->rights_mask);
+	else if (params_at)
+		end = params_at + req->params_size;
 	if (!req->kbuf || !req->size || !nvm_bounce_mode)
 		return -ENOSPC;
 	/*
@@ -220,7 +234,7 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	if (READ_ONCE(nf->nobounce_mm) == current->mm &&
 	    time_before(jiffies, READ_ONCE(nf->nobounce_until)))
 		return -ENOSPC;
-	ret = nvm_bounce_get(bc, mask_at ? mask_at + sizeof(req->rights_mask) : hdr + req->size);
+	ret = nvm_bounce_get(bc, end);
 	if (ret == -ENOSPC) {
 		if (nvm_bounce_log_due(nf))
 			pr_warn("pid %d (%s): no payload bounce possible: this process can map memory at the area's addresses (vm.mmap_min_addr is below 64 KiB); %s. Remedy: sysctl vm.mmap_min_addr=65536 (docs/security.md)\n",
@@ -251,16 +265,24 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 		memcpy(bc->kaddr + mask_at, req->rights_mask, sizeof(req->rights_mask));
 		memcpy(bc->kaddr + hdr + req->verdict.rights_off, &p, sizeof(p));
 	}
+	if (params_at) {
+		u64 p = bc->uaddr + params_at;
+
+		memcpy(bc->kaddr + params_at, req->params, req->params_size);
+		memcpy(bc->kaddr + hdr + req->params_ptr_off, &p, sizeof(p));
+	}
 	return 0;
 }
 
 /*
  * What the driver wrote back goes to the caller's own payload, with the
- * caller's own pRightsRequested where the bounce pointed it elsewhere.
+ * caller's own pRightsRequested or params pointer where the bounce pointed
+ * it elsewhere; bounced params the driver changed go to the caller's own.
  */
 static int nvm_bounce_finish(struct nvm_req *req, struct nvm_bounce_call *bc)
 {
 	unsigned int hdr = req->xfer ? sizeof(req->xfer_hdr) : 0;
+	unsigned int params_at = nvm_bounce_params_at(req, hdr);
 	int ret = 0;
 
 	if (!nvm_bounce_written(bc))
@@ -268,6 +290,14 @@ static int nvm_bounce_finish(struct nvm_req *req, struct nvm_bounce_call *bc)
 	if (nvm_bounce_mask_at(req, hdr))
 		memcpy(bc->kaddr + hdr + req->verdict.rights_off,
 		       req->kbuf + req->verdict.rights_off, sizeof(u64));
+	if (params_at) {
+		if (memcmp(bc->kaddr + params_at, req->params, req->params_size) &&
+		    copy_to_user(u64_to_user_ptr(req->params_user), bc->kaddr + params_at,
+				 req->params_size))
+			ret = -EFAULT;
+		memcpy(bc->kaddr + hdr + req->params_ptr_off, req->kbuf + req->params_ptr_off,
+		       sizeof(u64));
+	}
 	if (copy_to_user(req->payload, bc->kaddr + hdr, req->size))
 		ret = -EFAULT;
 out:

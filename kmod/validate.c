@@ -100,6 +100,8 @@ void nvm_req_free(struct nvm_req *req)
 	if (req->kbuf != req->small)
 		kfree(req->kbuf);
 	req->kbuf = NULL;
+	kfree(req->params);
+	req->params = NULL;
 }
 
 /*
@@ -132,9 +134,10 @@ static void nvm_fetch(struct nvm_req *req, struct nvm_call *c)
 }
 
 /*
- * Nested params must be readable at the size the table gives, as the
- * driver will read them: one byte of every page is touched, nothing is
- * copied (never more than NVM_PARAMS_MAX bytes, checked by the decision).
+ * User memory the driver will read must be readable, @size bytes: one byte
+ * of every page is touched, nothing is copied (nested params: at most
+ * NVM_PARAMS_MAX bytes, checked by the decision; a list: at most
+ * NVM_EMB_NOMAX_MAX).
  */
 static int nvm_check_readable(u64 uptr, u64 size)
 {
@@ -220,6 +223,8 @@ static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int e
  *	V1 params are at @readable
  * @emb: a forwarded control whose embedded lists are to be checked; its
  *	params are at @readable, @readable_size bytes
+ * @params_ptr_off: where the payload holds the pointer to those params
+ * @fds: the verdict names fd fields (in the params)
  */
 struct nvm_after {
 	void __user *answer_at;
@@ -229,6 +234,8 @@ struct nvm_after {
 	const char *readable_rule;
 	const struct nvabi_dep *dep;
 	const struct nvabi_emb *emb;
+	unsigned int params_ptr_off;
+	bool fds;
 };
 
 /*
@@ -303,67 +310,112 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 
 /*
  * The lists a control's params point to, which the driver copies before
- * the control runs (nvabi_types.h), read from the params as it will read
- * them and checked in its order: a size it refuses (a NULL pointer with a
- * size, a pointer without one, over 32 bits or, unless the entry says
- * otherwise, over 1 MiB; a square count is not wrapped) is answered as it
- * answers it: NV_ERR_INVALID_ARGUMENT in the status, and the params given
- * back with the pointers of that list and the lists before it cleared
- * (the driver's copy of them, which it writes back, loses each list it
- * had taken).  A list it copies in must be readable, one it writes back
- * writable.  As for deprecated controls, this answers the call early and
- * does not confine the driver.
+ * the control runs (nvabi_types.h), read from a copy of the params and
+ * checked in the driver's order: each list's size and, where the driver
+ * copies it in, its readability; then, where the driver writes it back
+ * after the control, its writability.  A size the driver refuses (a NULL
+ * pointer with a size, a pointer without one, over 32 bits or, unless the
+ * entry says otherwise, over 1 MiB; a square count wraps at 32 bits as
+ * the driver computes it) is answered as it answers it:
+ * NV_ERR_INVALID_ARGUMENT in the status, and the params given back with
+ * the pointers of that list and the lists before it cleared (the driver's
+ * copy of them, which it writes back, loses each list it had taken).
+ *
+ * The driver reads the params again.  Where it bounds a list by nothing
+ * but its count (NVABI_EMB_NOMAX: it allocates a kernel buffer that size
+ * for the call), the copy checked here is what it reads: @req keeps it
+ * for the bounce area (node.c), and the bound holds.  Elsewhere this
+ * answers the call early and does not confine the driver.
  */
-static int nvm_emb_check(const struct nvm_after *after, struct nvm_report *rep)
+static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
+			 struct nvm_report *rep)
 {
 	const struct nvabi_emb *e = after->emb;
 	char __user *params = u64_to_user_ptr(after->readable);
-	unsigned int i, j;
+	unsigned int i, j, n = min_t(unsigned int, e->nlist, NVABI_EMB_LISTS);
+	u64 list[NVABI_EMB_LISTS], bytes[NVABI_EMB_LISTS];
 	const u64 zero = 0;
+	bool unbounded = false;
+	u8 *p;
 	int ret;
 
 	if (after->readable_size != e->size)	/* the driver's CHECK_PARAMS_OR_RETURN */
 		return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
 				       "ctrl-embedded-params-size");
-	for (i = 0; i < e->nlist && i < NVABI_EMB_LISTS; i++) {
+	p = kmalloc(e->size, GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return nvm_report_unreadable(rep, "ctrl-params-unreadable", -ENOMEM);
+	if (copy_from_user(p, params, e->size)) {
+		ret = nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
 		const struct nvabi_emb_list *l = &e->list[i];
-		u64 list, count, bytes;
-		u32 n;
+		u32 count = l->count_off;
+		u16 c16;
 
-		if (WARN_ON_ONCE(l->list_off + sizeof(list) > e->size ||
-				 (!(l->flags & NVABI_EMB_CONST) && l->count_off + sizeof(n) > e->size)))
-			return nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
-		if (copy_from_user(&list, params + l->list_off, sizeof(list)))
-			return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
-		if (l->flags & NVABI_EMB_CONST) {
-			count = l->count_off;
-		} else {
-			if (copy_from_user(&n, params + l->count_off, sizeof(n)))
-				return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
-			count = l->flags & NVABI_EMB_SQUARE ? (u64)n * n : n;
+		if (WARN_ON_ONCE(l->list_off + sizeof(u64) > e->size ||
+				 (!(l->flags & NVABI_EMB_CONST) && l->count_off + sizeof(u32) > e->size))) {
+			ret = nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
+			goto out;
 		}
-		bytes = (l->flags & NVABI_EMB_IFPTR) && !list ? 0 : count * l->elem;
-		if (bytes > U32_MAX || !list != !bytes ||
-		    (!(l->flags & NVABI_EMB_NOMAX) && bytes > NVABI_EMB_MAX_BYTES)) {
+		memcpy(&list[i], p + l->list_off, sizeof(list[i]));
+		if (l->flags & NVABI_EMB_COUNT16) {
+			memcpy(&c16, p + l->count_off, sizeof(c16));
+			count = c16;
+		} else if (!(l->flags & NVABI_EMB_CONST)) {
+			memcpy(&count, p + l->count_off, sizeof(count));
+		}
+		if (l->flags & NVABI_EMB_SQUARE)
+			count *= count;		/* NvU32, as the driver squares it */
+		bytes[i] = (l->flags & NVABI_EMB_IFPTR) && !list[i] ? 0 : (u64)count * l->elem;
+		if (bytes[i] > U32_MAX || !list[i] != !bytes[i] ||
+		    (!(l->flags & NVABI_EMB_NOMAX) && bytes[i] > NVABI_EMB_MAX_BYTES)) {
 			for (j = 0; j <= i; j++)
-				if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero)))
-					return nvm_report_unreadable(rep, "ctrl-embedded-size",
-								     -EFAULT);
-			return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
-					       "ctrl-embedded-size");
+				if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero))) {
+					ret = nvm_report_unreadable(rep, "ctrl-embedded-size",
+								    -EFAULT);
+					goto out;
+				}
+			ret = nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
+					      "ctrl-embedded-size");
+			goto out;
 		}
 		/*
 		 * Unbounded by the driver, which allocates a kernel buffer of
 		 * that size for the call, charged to no cgroup: bounded here.
 		 */
-		if (bytes > NVM_EMB_NOMAX_MAX)
-			return nvm_report_unreadable(rep, "ctrl-embedded-too-big", -E2BIG);
-		ret = nvm_list_access(list, bytes, l->flags & NVABI_EMB_IN, l->flags & NVABI_EMB_OUT,
-				      rep, "ctrl-embedded-unreadable", "ctrl-embedded-unwritable");
+		if (l->flags & NVABI_EMB_NOMAX) {
+			unbounded = true;
+			if (bytes[i] > NVM_EMB_NOMAX_MAX) {
+				ret = nvm_report_unreadable(rep, "ctrl-embedded-too-big", -E2BIG);
+				goto out;
+			}
+		}
+		ret = nvm_list_access(list[i], bytes[i], l->flags & NVABI_EMB_IN, false, rep,
+				      "ctrl-embedded-unreadable", NULL);
 		if (ret)
-			return ret;
+			goto out;
 	}
-	return 0;
+	for (i = 0; i < n; i++) {
+		ret = nvm_list_access(list[i], bytes[i], false, e->list[i].flags & NVABI_EMB_OUT,
+				      rep, NULL, "ctrl-embedded-unwritable");
+		if (ret)
+			goto out;
+	}
+	/* No fd fields in these params: the fd plan reads none from the copy. */
+	if (unbounded && !after->fds) {
+		req->params = p;
+		req->params_size = e->size;
+		req->params_user = after->readable;
+		req->params_bounce = true;
+		req->params_ptr_off = after->params_ptr_off;
+		return 0;
+	}
+	ret = 0;
+out:
+	kfree(p);
+	return ret;
 }
 
 /*
@@ -395,8 +447,11 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 		}
 		if (v->dep && !(v->dep->flags & NVABI_DEP_CUSTOM))
 			after->dep = v->dep;
-		if (v->emb && v->emb->nlist)
+		if (v->emb && v->emb->nlist) {
 			after->emb = v->emb;
+			after->params_ptr_off = nvm_abi_rmlayout(c->abi)->ctl_params;
+			after->fds = v->nfds;
+		}
 		if (after->dep || after->emb)
 			after->answer_at = req->payload + nvm_abi_rmlayout(c->abi)->ctl_status;
 		return nvm_report_set(rep, c, v, NVM_OUT_FORWARDED, 0);
@@ -416,7 +471,8 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
  * the status of an answer, and the readability of nested params (an
  * NVOS64's rights mask: nvm_validate()).
  */
-static int nvm_validate_finish(const struct nvm_after *after, struct nvm_report *rep, int ret)
+static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *req,
+				struct nvm_report *rep, int ret)
 {
 	if (ret == NVM_ANSWERED && after->answer_at &&
 	    copy_to_user(after->answer_at, &after->answer, sizeof(after->answer))) {
@@ -430,7 +486,7 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_report 
 		return nvm_report_unreadable(rep, after->readable_rule, ret);
 	if (after->dep)
 		return nvm_dep_list_check(after, rep);
-	return after->emb ? nvm_emb_check(after, rep) : 0;
+	return after->emb ? nvm_emb_check(after, req, rep) : 0;
 }
 
 /**
@@ -492,7 +548,7 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	ret = nvm_apply(nf, req, &c, &v, forward, rep, &after);
 	nvm_profile_exit(idx);
 
-	ret = nvm_validate_finish(&after, rep, ret);
+	ret = nvm_validate_finish(&after, req, rep, ret);
 	/*
 	 * The rights mask of an NVOS64 that goes to the driver, audited ones
 	 * included: read here for the bounce area, so that the driver copies

@@ -39,6 +39,17 @@ struct nvm_req {
 	struct nvm_verdict verdict;
 	bool rights_read;		/* @rights_mask holds verdict.rights' mask */
 	u8 rights_mask[NVM_RS_ACCESS_MASK_SIZE];
+	/*
+	 * A control's params, copied by the validator for its embedded lists
+	 * (kmalloc'd; @params_size bytes, from the caller's @params_user);
+	 * handed to the driver from the bounce area when @params_bounce, at
+	 * @params_ptr_off of the payload, where NVOS54 points at them.
+	 */
+	void *params;
+	unsigned int params_size;
+	u64 params_user;
+	bool params_bounce;
+	unsigned int params_ptr_off;
 	u8 small[64] __aligned(8);
 };
 

@@ -893,6 +893,23 @@ static void validate_test_embedded(struct kunit *test)
 		x = nvm_abi_emb(0x83de0315, abi);
 		KUNIT_ASSERT_NOT_NULL(test, x);
 		KUNIT_EXPECT_TRUE(test, x->list[0].flags & NVABI_EMB_NOMAX);
+		size = nvm_test_ctl(buf, abi, 0x83de0315, 0, NVM_TEST_PARAMS_PTR, 24);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_test_decide(abi, NVM_NODE_CTL, 0,
+							    NVM_NV_ESC_RM_CONTROL, size, buf, &v),
+				      "%s", v.rule);
+		KUNIT_EXPECT_PTR_EQ(test, v.emb, x);
+		/* ... serialized, it is refused whatever allow_finn says. */
+		nvm_test_ctl(buf, abi, 0x83de0315, 4, NVM_TEST_PARAMS_PTR, 24);
+		KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_CTL, NVM_POLICY_FINN,
+							 NVM_NV_ESC_RM_CONTROL, size, buf, &v));
+		KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-finn-unbounded");
+		KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+		/* ACPI's sizes are NvU16s (from 525). */
+		x = nvm_abi_emb(0x130, abi);
+		if (x) {
+			KUNIT_EXPECT_TRUE(test, x->list[0].flags & NVABI_EMB_COUNT16);
+			KUNIT_EXPECT_TRUE(test, x->list[1].flags & NVABI_EMB_COUNT16);
+		}
 	}
 }
 

@@ -3186,12 +3186,12 @@ const struct nvabi_emb nvabi_embs[NVABI_NR_EMBS] = {
 	{ 0x00000127, 168, 11, 1, 0, { { 160, 128, 4, 0x1a, 0 } } },	/* 515.43.04..545.29.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
 	{ 0x00000127, 176, 188, 1, 0, { { 160, 128, 4, 0x1a, 0 } } },	/* 550.40.07..555.42.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
 	{ 0x00000127, 176, 214, 2, 0, { { 160, 128, 4, 0x1a, 0 }, { 168, 128, 4, 0x1a, 0 } } },	/* 550.40.65..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000130, 40, 31, 2, 0, { { 8, 16, 1, 0x01, 0 }, { 24, 32, 1, 0x02, 0 } } },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000130, 40, 31, 2, 0, { { 8, 16, 1, 0x41, 0 }, { 24, 32, 1, 0x42, 0 } } },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
 	{ 0x00000602, 16, 25, 1, 0, { { 0, 12, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
 	{ 0x00410110, 16, 5, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 515.43.04..525.147.05 NV0041_CTRL_GET_SURFACE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
 	{ 0x00410110, 16, 46, 1, 0, { { 8, 0, 8, 0x03, 0 } } },	/* 530.30.02..595.45.04 NV0041_CTRL_GET_SURFACE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00730120, 40, 59, 2, 0, { { 8, 16, 1, 0x01, 0 }, { 24, 32, 1, 0x02, 0 } } },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730168, 40, 215, 2, 0, { { 8, 16, 1, 0x01, 0 }, { 24, 32, 1, 0x02, 0 } } },	/* 525.47.22..550.163.01 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730120, 40, 59, 2, 0, { { 8, 16, 1, 0x41, 0 }, { 24, 32, 1, 0x42, 0 } } },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730168, 40, 215, 2, 0, { { 8, 16, 1, 0x41, 0 }, { 24, 32, 1, 0x42, 0 } } },	/* 525.47.22..550.163.01 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
 	{ 0x0073136a, 64, 41, 1, 0, { { 56, 1, 26, 0x2a, 0 } } },	/* 515.43.04..515.105.01 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
 	{ 0x00800201, 16, 25, 1, 0, { { 8, 0, 4, 0x03, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
 	{ 0x00801102, 16, 25, 1, 0, { { 8, 0, 1, 0x02, 0 } } },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */

@@ -146,6 +146,30 @@ check bounce2-rights-mask-bounced "$out; the driver received: $(grep -m1 'nr=0x2
 check bounce2-rights-knob-works "on the driver's own node the unmapped mask was still read: $direct" \
 	sh -c "echo '$direct' | grep -q 'ret=0 status=0x1e pointer=same lead_ms=[1-9][0-9][0-9]'"
 
+# 6b. A list the driver sizes by the params' length alone (DEBUG_READ_MEMORY:
+# it allocates that much for the call): the length is 16 when the call is
+# made and another thread raises it over nvmediate's 64 MiB bound 100 ms
+# in, while the stand-in holds 300 ms before it reads the params.  Through
+# nvmediate the driver reads the params the validator checked, from the
+# bounce area, and sizes a list of 16 bytes; on its own node it sizes the
+# raised one, which shows the race is won.
+echo 300000 > $P/race_delay_us
+calls_clear
+out=$(bouncev2 nomax $CTL 100 2>&1)
+calls_save "$T/nomax.calls"
+calls_clear
+direct=$(bouncev2 nomax /dev/nvidiactl 100 2>&1)
+calls_save "$T/nomax-direct.calls"
+echo 0 > $P/race_delay_us
+sized() {	# sized CALLS: the list sizes the driver took for DEBUG_READ_MEMORY
+	grep ' cmd=0x83de0315 ' "$1" | sed -n 's/.* emb=\([0-9]*\).*/\1/p' | tr '\n' ' '
+}
+echo "  length raised mid-call: mediated $out, driver sized: $(sized "$T/nomax.calls"); direct $direct, driver sized: $(sized "$T/nomax-direct.calls")"
+check bounce2-nomax-bounded "$out; the driver sized a list of: $(sized "$T/nomax.calls")" \
+	[ "$(sized "$T/nomax.calls")" = "16 " ]
+check bounce2-nomax-race-real "on the driver's own node it sized: $(sized "$T/nomax-direct.calls")" \
+	[ "$(sized "$T/nomax-direct.calls")" = "67112960 " ]
+
 # 7. A driver that creates a file during a call made with a private fd
 # table, at a number past the table's size: the kernel grows the private
 # table; nvmediate closes the driver's file when the call ends (it never

@@ -62,6 +62,14 @@
  *	The same REGISTER_FD from this process's only thread: the process
  *	dies with it.  Prints nothing.
  *
+ *   bouncev2 nomax CTL MS
+ *	DEBUG_READ_MEMORY (a list the driver sizes by the params' length
+ *	alone, allocating that much for the call) on a root client of its
+ *	own, with a length of 16 that another thread raises to 64 MiB +
+ *	4 KiB (over nvmediate's bound) MS milliseconds into the call (the
+ *	stand-in's race_delay_us holds the driver before it reads the
+ *	params).  Prints "nomax: ret=N status=0xN".
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -123,6 +131,48 @@ static int client_cycle(int fd)
 	if (ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f))
 		return -errno;
 	return f.status != NV_OK;
+}
+
+struct grow_later {
+	volatile uint32_t *len;
+	int ms;
+};
+
+static void *grow_later(void *arg)
+{
+	struct grow_later *g = arg;
+
+	usleep(g->ms * 1000);
+	*g->len = (64u << 20) + 4096;
+	return NULL;
+}
+
+static int nomax(int fd, int ms)
+{
+	static uint8_t buf[4096] __attribute__((aligned(4096)));
+	static struct {			/* NV83DE_CTRL_DEBUG_READ_MEMORY_PARAMS */
+		uint32_t hMemory;
+		uint32_t length;
+		uint64_t offset;
+		uint64_t buffer;
+	} p;
+	struct nvos21 a = { .hClass = NV01_ROOT_CLIENT };
+	struct grow_later g = { .len = &p.length, .ms = ms };
+	struct nvos54 c = { .cmd = 0x83de0315u, .params = (uintptr_t)&p,
+			    .paramsSize = sizeof(p) };
+	pthread_t th;
+	int ret;
+
+	if (ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a) || a.status != NV_OK)
+		return 2;
+	p.buffer = (uintptr_t)buf;
+	p.length = 16;
+	c.hClient = c.hObject = a.hObjectNew;
+	pthread_create(&th, NULL, grow_later, &g);
+	ret = ioctl(fd, NV_IOC(NV_ESC_RM_CONTROL, sizeof(c)), &c) ? -errno : 0;
+	pthread_join(th, NULL);
+	printf("nomax: ret=%d status=0x%x\n", ret, c.status);
+	return 0;
 }
 
 static sigjmp_buf segv_jmp;
@@ -568,6 +618,8 @@ int main(int argc, char **argv)
 		return stall(fd, argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "rights"))
 		return rights(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "nomax"))
+		return nomax(fd, atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "oops"))
 		return oops(fd, argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "oops1")) {
@@ -582,6 +634,6 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
 	return 2;
 }

@@ -171,6 +171,13 @@
  */
 #define NV0080_CTRL_CMD_GPU_GET_CLASSLIST		0x00800201u
 #define NVS_CLASSLIST_SIZE				16
+/*
+ * DEBUG_READ_MEMORY (ctrl83de/ctrl83dedebug.h): { NvHandle hMemory; NvU32
+ * length; NvU64 offset; NvP64 buffer } (24 bytes), RM copying length bytes
+ * back through buffer, bounded by nothing (DISABLE_MAX_SIZE_CHECK).
+ */
+#define NV83DE_CTRL_CMD_DEBUG_READ_MEMORY		0x83de0315u
+#define NVS_DEBUG_READ_MEMORY_SIZE			24
 #define NV2080_CTRL_CMD_GPU_GET_GID_INFO		0x2080014au
 #define NV2080_CTRL_CMD_GPU_GET_PIDS			0x2080018du
 #define NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION		0x20800301u

@@ -1468,41 +1468,65 @@ static bool nvs_deprecated(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_c
 
 /*
  * A list the params point to that RM copies around the method itself
- * (embeddedParamCopyIn/Out): GPU_GET_CLASSLIST's classList, numClasses
- * NvU32s.  A pointer without a size, a size without a pointer or over
- * 1 MiB is NV_ERR_INVALID_ARGUMENT, and a list that cannot be read
- * NV_ERR_INVALID_ADDRESS: then RM gives the params back, its copy of the
- * pointer cleared where the list copy failed.  Else the list is copied
- * into a kernel buffer that the method sees in place of the pointer, and
- * back to the caller after it succeeds, when a failed copy becomes the
- * status.
+ * (embeddedParamCopyIn/Out), before it looks the object up: for
+ * GPU_GET_CLASSLIST its classList, numClasses NvU32s, copied in and back;
+ * for DEBUG_READ_MEMORY its buffer, length bytes, not copied in, and with
+ * no bound on the length.  A pointer without a size, a size without a
+ * pointer or over 1 MiB (where bounded) is NV_ERR_INVALID_ARGUMENT, and a
+ * list that cannot be read NV_ERR_INVALID_ADDRESS: then RM gives the
+ * params back, its copy of the pointer cleared where the list copy failed.
+ * Else the list is copied into a kernel buffer (zeroed when not copied in)
+ * that the method sees in place of the pointer, and back to the caller
+ * after it succeeds, when a failed copy becomes the status.  The log adds
+ * " emb=BYTES" before the buffer is allocated, and ":SUM" of what was
+ * copied in.
  */
 struct nvs_emb {
 	u64 user;
 	void *kbuf;
 	u32 bytes;
+	u32 ptr_off;
+	bool out;
 };
 
 static u32 nvs_emb_in(struct nvs_os54 *p, void *params, struct nvs_emb *e, struct nvs_call *c)
 {
-	u32 num;
+	u32 num, count_off, elem;
+	bool in, bounded;
 
-	if (p->cmd != NV0080_CTRL_CMD_GPU_GET_CLASSLIST || p->paramsSize != NVS_CLASSLIST_SIZE)
+	if (p->cmd == NV0080_CTRL_CMD_GPU_GET_CLASSLIST && p->paramsSize == NVS_CLASSLIST_SIZE) {
+		count_off = 0;
+		e->ptr_off = 8;
+		elem = 4;
+		in = e->out = bounded = true;
+	} else if (p->cmd == NV83DE_CTRL_CMD_DEBUG_READ_MEMORY &&
+		   p->paramsSize == NVS_DEBUG_READ_MEMORY_SIZE) {
+		count_off = 4;
+		e->ptr_off = 16;
+		elem = 1;
+		in = bounded = false;
+		e->out = true;
+	} else {
 		return NV_OK;
-	memcpy(&num, params, sizeof(num));
-	memcpy(&e->user, params + 8, sizeof(e->user));
-	if ((u64)num * 4 > SZ_1M || !e->user != !num)
+	}
+	memcpy(&num, params + count_off, sizeof(num));
+	memcpy(&e->user, params + e->ptr_off, sizeof(e->user));
+	if ((u64)num * elem > U32_MAX || (bounded && (u64)num * elem > SZ_1M) ||
+	    !e->user != !num)
 		return NV_ERR_INVALID_ARGUMENT;
 	if (!num)
 		return NV_OK;
-	e->bytes = num * 4;
+	e->bytes = num * elem;
+	nvs_call_add(c, " emb=%u", e->bytes);
 	e->kbuf = kvzalloc(e->bytes, GFP_KERNEL);
 	if (!e->kbuf)
 		return NV_ERR_NO_MEMORY;
-	if (copy_from_user(e->kbuf, u64_to_user_ptr(e->user), e->bytes))
-		return NV_ERR_INVALID_ADDRESS;
-	nvs_call_add(c, " emb=%u:%016llx", e->bytes, nvs_fnv1a(NVS_FNV_INIT, e->kbuf, e->bytes));
-	*(u64 *)(params + 8) = (u64)(uintptr_t)e->kbuf;
+	if (in) {
+		if (copy_from_user(e->kbuf, u64_to_user_ptr(e->user), e->bytes))
+			return NV_ERR_INVALID_ADDRESS;
+		nvs_call_add(c, ":%016llx", nvs_fnv1a(NVS_FNV_INIT, e->kbuf, e->bytes));
+	}
+	*(u64 *)(params + e->ptr_off) = (u64)(uintptr_t)e->kbuf;
 	return NV_OK;
 }
 
@@ -1510,8 +1534,9 @@ static u32 nvs_emb_out(void *params, struct nvs_emb *e, u32 status)
 {
 	if (!e->kbuf)
 		return status;
-	*(u64 *)(params + 8) = e->user;
-	if (status == NV_OK && copy_to_user(u64_to_user_ptr(e->user), e->kbuf, e->bytes))
+	*(u64 *)(params + e->ptr_off) = e->user;
+	if (status == NV_OK && e->out &&
+	    copy_to_user(u64_to_user_ptr(e->user), e->kbuf, e->bytes))
 		status = NV_ERR_INVALID_ADDRESS;
 	kvfree(e->kbuf);
 	e->kbuf = NULL;
@@ -1527,7 +1552,7 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 	struct nvs_ctrl x = {};
 	struct nvs_emb emb = {};
 	void *params = NULL;
-	u32 status = NV_OK;
+	u32 status = NV_OK, mstatus;
 
 	if (size != sizeof(*p) || !nvs_is_ctl(nf))
 		return -EINVAL;
@@ -1573,7 +1598,7 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 			     nvs_fnv1a(NVS_FNV_INIT, params, p->paramsSize));
 		status = nvs_emb_in(p, params, &emb, c);
 		if (status) {
-			memset(params + 8, 0, 8);
+			memset(params + emb.ptr_off, 0, 8);
 			if (copy_to_user(u64_to_user_ptr(p->params), params, p->paramsSize))
 				status = NV_ERR_INVALID_POINTER;
 			goto out;
@@ -1602,10 +1627,12 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 		}
 	}
 	mutex_unlock(&nvs.lock);
+	/* A list that cannot go back fails the call; the params still do. */
+	mstatus = status;
 	status = nvs_emb_out(params, &emb, status);
 
 	/* Params go back on success only, unless the copy-in itself failed. */
-	if ((status == NV_OK || x.copyout_on_error) && p->paramsSize &&
+	if ((mstatus == NV_OK || x.copyout_on_error) && p->paramsSize &&
 	    copy_to_user(u64_to_user_ptr(p->params), params, p->paramsSize))
 		status = NV_ERR_INVALID_POINTER;
 out:

@@ -98,7 +98,8 @@ int main(int argc, char **argv)
 			if (l->flags & NVABI_EMB_CONST)
 				printf("=%u", l->count_off);
 			else
-				printf("%u%s", l->count_off, l->flags & NVABI_EMB_SQUARE ? "^2" : "");
+				printf("%u%s%s", l->count_off, l->flags & NVABI_EMB_COUNT16 ? "/2" : "",
+				       l->flags & NVABI_EMB_SQUARE ? "^2" : "");
 			printf(" %u %s%s%s%s\n", l->elem, l->flags & NVABI_EMB_IN ? "in" : "-",
 			       l->flags & NVABI_EMB_OUT ? ",out" : "",
 			       l->flags & NVABI_EMB_IFPTR ? ",ifptr" : "",

@@ -573,14 +573,21 @@ static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size
 		l->flags = (x->in ? NVABI_EMB_IN : 0) | (x->out ? NVABI_EMB_OUT : 0) |
 			   (x->nomax ? NVABI_EMB_NOMAX : 0) | (x->ifptr ? NVABI_EMB_IFPTR : 0);
 		if (x->count) {
+			const struct field *cf = layout_field(x->type.rec, x->count);
+
+			if (!cf || (cf->size != 4 && cf->size != 2) || cf->bitfield)
+				die("%s: ctrl 0x%08x: count %s of %s is no 2- or 4-byte field",
+				    a->release, e->cmd, x->count, x->type.name);
+			if (cf->size == 2)
+				l->flags |= NVABI_EMB_COUNT16;
 			l->count_off = (uint16_t)field_off16(x->type.rec, x->count);
 			if (x->count2 && strcmp(x->count2, x->count))
 				die("%s: ctrl 0x%08x: a count of two fields (%s*%s) the table cannot "
 				    "hold", a->release, e->cmd, x->count, x->count2);
 			if (x->count2)
 				l->flags |= NVABI_EMB_SQUARE;
-			if (l->count_off == 0xffff || l->count_off % 4 ||
-			    l->count_off + 4 > x->type.size)
+			if (l->count_off == 0xffff || l->count_off % cf->size ||
+			    l->count_off + cf->size > x->type.size)
 				die("%s: ctrl 0x%08x: count %s not found in %s", a->release, e->cmd,
 				    x->count, x->type.name);
 		} else {

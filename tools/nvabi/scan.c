@@ -1152,13 +1152,15 @@ static int emb_slot(const struct tfile *f, size_t cb, size_t ce, size_t at, stru
 	else
 		return -1;
 	h->in = h->out = 1;
-	/* paramCopies [ k ] . flags |= RMAPI_PARAM_COPY_FLAGS_X ; */
+	/* paramCopies [ k ] . flags |= RMAPI_PARAM_COPY_FLAGS_X ; and nothing else */
 	for (i = cb; i + 7 < ce; i++) {
 		const char *fl;
 
 		if (!teq(&f->t[i], "paramCopies") || !teq(&f->t[i + 5], "flags") ||
-		    atoi(f->t[i + 2].s) != h->slot || !teq(&f->t[i + 6], "|="))
+		    atoi(f->t[i + 2].s) != h->slot)
 			continue;
+		if (!teq(&f->t[i + 6], "|=") || !teq(&f->t[i + 8], ";"))
+			return -1;	/* flags assigned or combined otherwise */
 		if (f->t[i].depth != f->t[at].depth)
 			return -1;	/* a flag set on a condition */
 		fl = f->t[i + 7].s;

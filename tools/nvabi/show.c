@@ -280,8 +280,12 @@ static void show_table(const struct lookup *lk, struct abi *a)
 			continue;
 		}
 		printf(" %lld ", field_byte(e->type.rec, e->list));
-		if (e->count)
-			printf("%lld%s", field_byte(e->type.rec, e->count), e->count2 ? "^2" : "");
+		if (e->count) {
+			const struct field *cf = layout_field(e->type.rec, e->count);
+
+			printf("%lld%s%s", field_byte(e->type.rec, e->count),
+			       cf && cf->size == 2 ? "/2" : "", e->count2 ? "^2" : "");
+		}
 		else
 			printf("=%u", e->cnum);
 		printf(" %lld %s%s%s%s\n", e->elem.size, e->in ? "in" : "-", e->out ? ",out" : "",
