@@ -486,6 +486,8 @@ static void explain_ctrl(struct explain_out *o, unsigned int abi, const struct n
 		why_add(&v, "; paramsSize must be %u; FINN-serialized params ", e->size);
 		if (m.finn_admitted)
 			why_add(&v, "allowed (allow_finn=Y)");
+		else if (m.finn_never)
+			why_add(&v, "refused with EPERM (%s) even with allow_finn=Y", m.finn_never);
 		else
 			why_add(&v, "refused with EPERM (%s) unless allow_finn=Y", m.finn_rule);
 	}

@@ -155,6 +155,7 @@ void modcheck_ctrl(unsigned int abi, const struct nvabi_ctrl *e, const struct po
 	u32 psize = e->size == NVABI_SIZE_UNKNOWN ? 0 : e->size;
 	struct nvm_call c = { .abi = abi, .kind = NVM_NODE_CTL, .nr = NVM_NV_ESC_RM_CONTROL };
 	struct modcheck finn;
+	struct policy any = *pol;
 	u8 buf[64];
 
 	memset(m, 0, sizeof(*m));
@@ -168,6 +169,9 @@ void modcheck_ctrl(unsigned int abi, const struct nvabi_ctrl *e, const struct po
 	decide_both(&c, pol, 0, &finn);
 	m->finn_admitted = strcmp(finn.admit, "no") != 0;
 	m->finn_rule = finn.rule;
+	any.allow_finn = 1;
+	decide_both(&c, &any, 0, &finn);
+	m->finn_never = strcmp(finn.admit, "no") ? NULL : finn.rule;
 	caps_of(e->caps, m);
 }
 

@@ -24,6 +24,7 @@ struct policy;
  * @finn_admitted: a control: the same call with FINN-serialized params
  *	passes
  * @finn_rule: the rule refusing that one
+ * @finn_never: the rule refusing it even with allow_finn=Y, or NULL
  * @root_client: a class: one of the root-client classes
  * @null_params_rule: a class: the rule refusing the call with
  *	pAllocParms NULL, NULL when that passes
@@ -37,6 +38,7 @@ struct modcheck {
 	char caps_names[96];
 	int finn_admitted;
 	const char *finn_rule;
+	const char *finn_never;
 	int root_client;
 	const char *null_params_rule;
 };
