@@ -66,6 +66,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -149,6 +150,7 @@ static void nvm_bounce_free(struct kref *ref)
 	spin_unlock(&nvm_bounce_list_lock);
 	wake_up_all(&nvm_bounce_gone);
 	vfree(b->kaddr);
+	mmdrop(b->mm);
 	kfree(b);
 }
 
@@ -381,6 +383,13 @@ static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 		kfree(b);
 		return NULL;
 	}
+	/*
+	 * The area is found by its mm's address: held until the area goes,
+	 * so that no later address space gets that address while a call
+	 * still holds the area (one that never returns, its thread killed in
+	 * the driver, holds it for good).
+	 */
+	mmgrab(mm);
 	return b;
 }
 
