@@ -539,14 +539,6 @@ static unsigned field_off(const struct layout *l, const char *name)
 	return (unsigned)(f->off / 8);
 }
 
-/* Byte offset of a plain field @name of @l, or 0xffff. */
-static unsigned field_off16(const struct layout *l, const char *name)
-{
-	const struct field *f = layout_field(l, name);
-
-	return !f || f->bitfield || f->off / 8 >= 0xffff ? 0xffffU : (unsigned)(f->off / 8);
-}
-
 /* The table entry of the @n embedded lists @ev of one command, by slot. */
 static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size_t n)
 {
@@ -562,34 +554,34 @@ static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size
 	if (n > NVABI_EMB_LISTS)
 		die("%s: ctrl 0x%08x: %zu embedded lists, the table holds %d", a->release, e->cmd, n,
 		    NVABI_EMB_LISTS);
+	/* Offsets below the params' size fit the table's 16 bits. */
+	if (e->type.size > 0xffff)
+		die("%s: ctrl 0x%08x: params of %lld bytes", a->release, e->cmd, e->type.size);
 	p->nlist = (int)n;
 	for (k = 0; k < n; k++) {
 		const struct emb *x = ev[k];
 		struct nvabi_emb_list *l = &p->emb[k];
+		const struct field *lf;
 
 		if (x->slot != (int)k || x->custom)
 			die("%s: ctrl 0x%08x: embedded list %zu missing", a->release, e->cmd, k);
-		l->list_off = (uint16_t)field_off16(x->type.rec, x->list);
 		l->flags = (x->in ? NVABI_EMB_IN : 0) | (x->out ? NVABI_EMB_OUT : 0) |
 			   (x->nomax ? NVABI_EMB_NOMAX : 0) | (x->ifptr ? NVABI_EMB_IFPTR : 0);
 		if (x->count) {
 			const struct field *cf = layout_field(x->type.rec, x->count);
 
-			if (!cf || (cf->size != 4 && cf->size != 2) || cf->bitfield)
-				die("%s: ctrl 0x%08x: count %s of %s is no 2- or 4-byte field",
-				    a->release, e->cmd, x->count, x->type.name);
+			if (!cf || (cf->size != 4 && cf->size != 2) || cf->bitfield ||
+			    cf->off % (8 * cf->size))
+				die("%s: ctrl 0x%08x: count %s of %s is no aligned 2- or 4-byte "
+				    "field", a->release, e->cmd, x->count, x->type.name);
 			if (cf->size == 2)
 				l->flags |= NVABI_EMB_COUNT16;
-			l->count_off = (uint16_t)field_off16(x->type.rec, x->count);
+			l->count_off = (uint16_t)(cf->off / 8);
 			if (x->count2 && strcmp(x->count2, x->count))
 				die("%s: ctrl 0x%08x: a count of two fields (%s*%s) the table cannot "
 				    "hold", a->release, e->cmd, x->count, x->count2);
 			if (x->count2)
 				l->flags |= NVABI_EMB_SQUARE;
-			if (l->count_off == 0xffff || l->count_off % cf->size ||
-			    l->count_off + cf->size > x->type.size)
-				die("%s: ctrl 0x%08x: count %s not found in %s", a->release, e->cmd,
-				    x->count, x->type.name);
 		} else {
 			if (x->cnum > 0xffff)
 				die("%s: ctrl 0x%08x: constant count %u", a->release, e->cmd, x->cnum);
@@ -600,9 +592,11 @@ static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size
 			die("%s: ctrl 0x%08x: element of %lld bytes", a->release, e->cmd,
 			    x->elem.size);
 		l->elem = (uint16_t)x->elem.size;
-		if (l->list_off == 0xffff || l->list_off % 8 || l->list_off + 8 > x->type.size)
-			die("%s: ctrl 0x%08x: list %s not found in %s", a->release, e->cmd, x->list,
-			    x->type.name);
+		lf = layout_field(x->type.rec, x->list);
+		if (!lf || lf->bitfield || lf->size != 8 || lf->off % 64)
+			die("%s: ctrl 0x%08x: list %s of %s is no aligned 8-byte pointer",
+			    a->release, e->cmd, x->list, x->type.name);
+		l->list_off = (uint16_t)(lf->off / 8);
 	}
 }
 

@@ -60,41 +60,7 @@ static int teq(const struct tok *t, const char *s)
 	return !strcmp(t->s, s);
 }
 
-/* Lex one file; directive lines (#include, #if, #define ...) are dropped. */
-static void grab_include(CXTranslationUnit tu, CXToken *t, size_t n, unsigned line,
-			 struct pvec *incs)
-{
-	struct sbuf b = { 0 };
-	size_t i;
-	CXString s = clang_getTokenSpelling(tu, t[1]);
-	int is_inc = !strcmp(clang_getCString(s), "include");
-
-	clang_disposeString(s);
-	if (!is_inc)
-		return;
-	for (i = 2; i < n; i++) {
-		unsigned l;
-
-		clang_getSpellingLocation(clang_getTokenLocation(tu, t[i]), NULL, &l, NULL, NULL);
-		if (l != line)
-			break;
-		s = clang_getTokenSpelling(tu, t[i]);
-		sb_add(&b, clang_getCString(s));
-		clang_disposeString(s);
-	}
-	if (b.len > 2 && ((b.s[0] == '"' && b.s[b.len - 1] == '"') ||
-			  (b.s[0] == '<' && b.s[b.len - 1] == '>'))) {
-		for (i = 0; i < incs->n; i++)
-			if (!strcmp(incs->v[i], b.s))
-				break;
-		if (i == incs->n) {
-			pv_push(incs, sb_steal(&b));
-			return;
-		}
-	}
-	sb_free(&b);
-}
-
+/* The spelling of token @t if it lies on @line, else NULL (free it). */
 static char *tok_on_line(CXTranslationUnit tu, CXToken t, unsigned line)
 {
 	CXString s;
@@ -110,23 +76,49 @@ static char *tok_on_line(CXTranslationUnit tu, CXToken t, unsigned line)
 	return r;
 }
 
-/*
- * Follow the conditional directives: @cond[*@n - 1] names the innermost
- * one around the tokens that follow ("ifdef X", "ifndef X", "if" for an
- * expression, "else " before any of them in its #else or #elif part).
- */
-static void cond_track(CXTranslationUnit tu, CXToken *t, size_t n, unsigned line,
-		       struct tfile *tf, const char **cond, int *ncond)
+/* An #include's "file" or <file>, tokens @t on @line, entered in @incs once. */
+static void grab_include(CXTranslationUnit tu, CXToken *t, size_t n, unsigned line,
+			 struct pvec *incs)
 {
-	char *d = tok_on_line(tu, t[1], line), *m = n > 2 ? tok_on_line(tu, t[2], line) : NULL;
-	char *c = NULL;
+	struct sbuf b = { 0 };
+	size_t i;
+	char *w;
 
-	if (!d)
-		goto out;
-	if (!strcmp(d, "ifdef") || !strcmp(d, "ifndef"))
+	for (i = 2; i < n && (w = tok_on_line(tu, t[i], line)); i++) {
+		sb_add(&b, w);
+		free(w);
+	}
+	if (b.len > 2 && ((b.s[0] == '"' && b.s[b.len - 1] == '"') ||
+			  (b.s[0] == '<' && b.s[b.len - 1] == '>'))) {
+		for (i = 0; i < incs->n; i++)
+			if (!strcmp(incs->v[i], b.s))
+				break;
+		if (i == incs->n) {
+			pv_push(incs, sb_steal(&b));
+			return;
+		}
+	}
+	sb_free(&b);
+}
+
+/*
+ * Follow the conditional directive @d (its name; @t on @line the rest):
+ * @cond[*@n - 1] names the innermost one around the tokens that follow
+ * ("ifdef X", "ifndef X", "if" for an expression, "else " before any of
+ * them in its #else or #elif part).
+ */
+static void cond_track(CXTranslationUnit tu, const char *d, CXToken *t, size_t n,
+		       unsigned line, struct tfile *tf, const char **cond, int *ncond)
+{
+	char *c = NULL, *m;
+
+	if (!strcmp(d, "ifdef") || !strcmp(d, "ifndef")) {
+		m = n > 2 ? tok_on_line(tu, t[2], line) : NULL;
 		c = xasprintf("%s %s", d, m ? m : "?");
-	else if (!strcmp(d, "if"))
+		free(m);
+	} else if (!strcmp(d, "if")) {
 		c = xstrdup("if");
+	}
 	if (c) {
 		if (*ncond == 32)
 			die("%s: #if nested too deep", tf->rel);
@@ -140,11 +132,9 @@ static void cond_track(CXTranslationUnit tu, CXToken *t, size_t n, unsigned line
 	} else if (!strcmp(d, "endif") && *ncond) {
 		(*ncond)--;
 	}
-out:
-	free(d);
-	free(m);
 }
 
+/* Lex one file; directive lines (#include, #if, #define ...) are dropped. */
 static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struct pvec *incs)
 {
 	char *path = path_join(sc->root, rel);
@@ -206,11 +196,13 @@ static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struc
 		    line != prev_line && line <= nlines) {
 			/* A directive: this line and its continuation lines. */
 			unsigned l = line;
+			char *d = i + 1 < nraw ? tok_on_line(tu, raw[i + 1], line) : NULL;
 
-			if (incs && i + 2 < nraw)
+			if (d && incs && !strcmp(d, "include"))
 				grab_include(tu, raw + i, nraw - i, line, incs);
-			if (i + 1 < nraw)
-				cond_track(tu, raw + i, nraw - i, line, tf, cond, &ncond);
+			if (d)
+				cond_track(tu, d, raw + i, nraw - i, line, tf, cond, &ncond);
+			free(d);
 
 			for (;;) {
 				size_t end = l < nlines ? line_start[l + 1] : len;
