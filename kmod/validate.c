@@ -351,11 +351,13 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 	}
 	for (i = 0; i < n; i++) {
 		const struct nvabi_emb_list *l = &e->list[i];
+		unsigned int width = l->flags & NVABI_EMB_CONST ? 0 :
+				     l->flags & NVABI_EMB_COUNT16 ? sizeof(u16) : sizeof(u32);
 		u32 count = l->count_off;
 		u16 c16;
 
 		if (WARN_ON_ONCE(l->list_off + sizeof(u64) > e->size ||
-				 (!(l->flags & NVABI_EMB_CONST) && l->count_off + sizeof(u32) > e->size))) {
+				 (width && l->count_off + width > e->size))) {
 			ret = nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
 			goto out;
 		}
