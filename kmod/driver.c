@@ -33,9 +33,9 @@
 #define NVM_FS_MAGIC	0x6e766d64	/* "nvmd" */
 
 /*
- * The mount exists while backing files do: each backing inode pins it and
- * its eviction (when the driver's file is finally released, possibly by a
- * VMA long after the mediated file was closed) unpins it.  The superblock
+ * The mount exists while backing inodes do: each pins it and its eviction
+ * (when the last backing file of the inode is finally released, possibly by
+ * a VMA long after the mediated files were closed) unpins it.  The superblock
  * holds a reference on this module, so nvmediate cannot be unloaded while
  * any backing file, and so any code or data of this filesystem, is in use.
  */
@@ -168,9 +168,162 @@ int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **so
 	return nvm_version_find(line, v);
 }
 
+/**
+ * nvm_drv_modversion() - the version string of the module behind a backing file
+ * @backing: file returned by nvm_drv_open(); it pins the driver's module
+ *
+ * Return: its MODULE_VERSION, unparsed, or NULL when it has none.
+ */
+const char *nvm_drv_modversion(struct file *backing)
+{
+	const struct module *owner = backing->f_op->owner;
+
+	return owner ? owner->version : NULL;
+}
+
 static const char *nvm_drv_owner(enum nvm_kind kind)
 {
 	return kind == NVM_NODE_UVM ? NVM_NV_UVM_MODULE : NVM_NV_MODULE;
+}
+
+/**
+ * struct nvm_drv_node - the backing inode of one real node, shared
+ * @link: in nvm_drv_nodes
+ * @kind: the real node
+ * @gpu: its GPU index for %NVM_NODE_GPU
+ * @users: backing files opened by nvm_drv_open() and not yet given to
+ *	nvm_drv_release()
+ * @path: the mount and the dentry of the inode; each holds one reference
+ *
+ * Every backing file of a node opened while another is open shares one
+ * inode and dentry, as every open of /dev/nvidiactl shares that node's
+ * inode: an open costs the driver's file and nothing else.  The entry goes
+ * with its last user; backing files that outlive it (held by a VMA or by
+ * the driver) keep the dentry, the inode and through it the mount.
+ */
+struct nvm_drv_node {
+	struct list_head link;
+	enum nvm_kind kind;
+	unsigned int gpu;
+	unsigned int users;
+	struct path path;
+};
+
+/* The nodes with users; a few entries (the control node, the GPUs, UVM). */
+static LIST_HEAD(nvm_drv_nodes);
+static DEFINE_MUTEX(nvm_drv_nodes_lock);
+
+/* A new inode and dentry for @devt, with a reference on the mount. */
+static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
+{
+	static const struct qstr name = QSTR_INIT("nvidia", 6);
+	struct inode *inode;
+	int ret;
+
+	ret = simple_pin_fs(&nvm_fs_type, &nvm_mnt, &nvm_mnt_count);
+	if (ret)
+		return ret;
+	/* Device inodes here are opened by nvmediate alone, never by path. */
+	nvm_mnt->mnt_sb->s_iflags |= SB_I_NODEV | SB_I_NOEXEC;
+	/*
+	 * Our own reference on the mount, dropped after our dentry reference
+	 * (path_put order): the inode's eviction unpins the mount, and must
+	 * never be the last mntput, which would unmount from inside the
+	 * dentry's destruction.
+	 */
+	node->path.mnt = mntget(nvm_mnt);
+
+	inode = new_inode(node->path.mnt->mnt_sb);
+	if (!inode) {
+		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
+		mntput(node->path.mnt);
+		return -ENOMEM;
+	}
+	inode->i_ino = get_next_ino();
+	init_special_inode(inode, S_IFCHR | 0600, devt);
+	nvm_inode_init_ts(inode);
+
+	node->path.dentry = d_alloc(node->path.mnt->mnt_sb->s_root, &name);
+	if (!node->path.dentry) {
+		iput(inode);	/* unpins */
+		mntput(node->path.mnt);
+		return -ENOMEM;
+	}
+	d_instantiate(node->path.dentry, inode);
+	return 0;
+}
+
+/* The shared inode of a real node, one more user; ERR_PTR on failure. */
+static struct nvm_drv_node *nvm_drv_node_get(enum nvm_kind kind, unsigned int gpu)
+{
+	struct nvm_drv_node *node;
+	dev_t devt;
+	int ret;
+
+	mutex_lock(&nvm_drv_nodes_lock);
+	list_for_each_entry(node, &nvm_drv_nodes, link)
+		if (node->kind == kind && node->gpu == gpu)
+			goto found;
+
+	switch (kind) {
+	case NVM_NODE_CTL:
+		devt = MKDEV(NVM_NV_MAJOR, NVM_NV_CTL_MINOR);
+		break;
+	case NVM_NODE_GPU:
+		devt = MKDEV(NVM_NV_MAJOR, gpu);
+		break;
+	default:
+		/*
+		 * Read while no UVM file is open: the backing files of one
+		 * hold nvidia-uvm, so its major cannot change under them.
+		 */
+		ret = nvm_drv_uvm_devt(&devt);
+		if (ret)
+			goto err;
+		break;
+	}
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = nvm_drv_node_make(node, devt);
+	if (ret) {
+		kfree(node);
+		goto err;
+	}
+	node->kind = kind;
+	node->gpu = gpu;
+	list_add(&node->link, &nvm_drv_nodes);
+found:
+	node->users++;
+	mutex_unlock(&nvm_drv_nodes_lock);
+	return node;
+err:
+	mutex_unlock(&nvm_drv_nodes_lock);
+	return ERR_PTR(ret);
+}
+
+/* One user less of the shared inode of a real node; the last frees it. */
+static void nvm_drv_node_put(enum nvm_kind kind, unsigned int gpu)
+{
+	struct nvm_drv_node *node, *last = NULL;
+
+	mutex_lock(&nvm_drv_nodes_lock);
+	list_for_each_entry(node, &nvm_drv_nodes, link) {
+		if (node->kind != kind || node->gpu != gpu)
+			continue;
+		if (!--node->users) {
+			list_del(&node->link);
+			last = node;
+		}
+		break;
+	}
+	mutex_unlock(&nvm_drv_nodes_lock);
+	if (last) {
+		path_put(&last->path);
+		kfree(last);
+	}
 }
 
 /**
@@ -185,81 +338,42 @@ static const char *nvm_drv_owner(enum nvm_kind kind)
  */
 struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int flags)
 {
-	static const struct qstr name = QSTR_INIT("nvidia", 6);
-	struct inode *inode;
+	struct nvm_drv_node *node;
 	struct file *file;
-	struct path path;
-	dev_t devt;
-	int ret;
 
-	switch (kind) {
-	case NVM_NODE_CTL:
-		devt = MKDEV(NVM_NV_MAJOR, NVM_NV_CTL_MINOR);
-		break;
-	case NVM_NODE_GPU:
-		devt = MKDEV(NVM_NV_MAJOR, gpu);
-		break;
-	default:
-		ret = nvm_drv_uvm_devt(&devt);
-		if (ret)
-			return ERR_PTR(ret);
-		break;
-	}
+	node = nvm_drv_node_get(kind, gpu);
+	if (IS_ERR(node))
+		return ERR_CAST(node);
 
-	ret = simple_pin_fs(&nvm_fs_type, &nvm_mnt, &nvm_mnt_count);
-	if (ret)
-		return ERR_PTR(ret);
-	/* Device inodes here are opened by nvmediate alone, never by path. */
-	nvm_mnt->mnt_sb->s_iflags |= SB_I_NODEV | SB_I_NOEXEC;
-	/*
-	 * Our own reference on the mount, dropped after our dentry reference
-	 * (path_put order): the inode's eviction unpins the mount, and must
-	 * never be the last mntput, which would unmount from inside the
-	 * dentry's destruction.
-	 */
-	path.mnt = mntget(nvm_mnt);
-
-	inode = new_inode(path.mnt->mnt_sb);
-	if (!inode) {
-		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
-		mntput(path.mnt);
-		return ERR_PTR(-ENOMEM);
-	}
-	inode->i_ino = get_next_ino();
-	init_special_inode(inode, S_IFCHR | 0600, devt);
-	nvm_inode_init_ts(inode);
-
-	path.dentry = d_alloc(path.mnt->mnt_sb->s_root, &name);
-	if (!path.dentry) {
-		iput(inode);	/* unpins */
-		mntput(path.mnt);
-		return ERR_PTR(-ENOMEM);
-	}
-	d_instantiate(path.dentry, inode);
-
-	file = dentry_open(&path, flags, current_cred());
-	path_put(&path);
+	file = dentry_open(&node->path, flags, current_cred());
 	if (IS_ERR(file))
-		return file;
-
+		goto err;
 	if (!file->f_op->owner ||
 	    strcmp(module_name(file->f_op->owner), nvm_drv_owner(kind))) {
 		pr_warn_ratelimited("device %u:%u does not belong to %s\n",
-				    MAJOR(devt), MINOR(devt), nvm_drv_owner(kind));
+				    imajor(file_inode(file)), iminor(file_inode(file)),
+				    nvm_drv_owner(kind));
 		fput(file);
-		return ERR_PTR(-ENXIO);
+		file = ERR_PTR(-ENXIO);
+		goto err;
 	}
+	return file;
+err:
+	nvm_drv_node_put(kind, gpu);
 	return file;
 }
 
 /**
  * nvm_drv_release() - drop a backing file; the driver's close runs when its
  *	last reference goes, in the caller's context where possible
- * @backing: file returned by nvm_drv_open()
+ * @backing: file returned by nvm_drv_open(), given here once
+ * @kind: the node it was opened for
+ * @gpu: its GPU index
  */
-void nvm_drv_release(struct file *backing)
+void nvm_drv_release(struct file *backing, enum nvm_kind kind, unsigned int gpu)
 {
 	fput(backing);
+	nvm_drv_node_put(kind, gpu);
 }
 
 /**

@@ -11,12 +11,13 @@
 #include "version.h"
 
 struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int flags);
-void nvm_drv_release(struct file *backing);
+void nvm_drv_release(struct file *backing, enum nvm_kind kind, unsigned int gpu);
 long nvm_drv_ioctl(struct file *backing, unsigned int cmd, unsigned long arg, bool compat);
 int nvm_drv_mmap(struct file *backing, struct vm_area_struct *vma);
 __poll_t nvm_drv_poll(struct file *backing, struct poll_table_struct *wait);
 struct nvm_version;
 int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source);
+const char *nvm_drv_modversion(struct file *backing);
 
 
 /* Module parameter (driver.c). */

@@ -118,13 +118,16 @@ static int nvm_open(struct inode *inode, struct file *file)
 	ret = nvm_abi_select(backing, &nf->range);
 	if (ret)
 		goto err_backing;
+	ret = nvm_stats_attach(nf);
+	if (ret)
+		goto err_backing;
 	nf->backing = backing;
 	file->private_data = nf;
 	nvm_stats_open(nf, kind, gpu, 0);
 	return 0;
 
 err_backing:
-	nvm_drv_release(backing);
+	nvm_drv_release(backing, nf->kind, nf->gpu);
 err_free:
 	if (nf->set)
 		nvm_set_close(nf->set);
@@ -139,7 +142,7 @@ static int nvm_release(struct inode *inode, struct file *file)
 	struct nvm_file *nf = file->private_data;
 
 	nvm_stats_release(nf);
-	nvm_drv_release(nf->backing);
+	nvm_drv_release(nf->backing, nf->kind, nf->gpu);
 	nvm_set_close(nf->set);
 	if (nf->nobounce_mm)
 		mmdrop(nf->nobounce_mm);

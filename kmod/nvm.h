@@ -20,6 +20,8 @@
 
 #include "nvabi_fixed.h"
 
+struct nvm_proc;
+
 /* The real node a mediated node stands for. */
 enum nvm_kind {
 	NVM_NODE_CTL,		/* /dev/nvidiactl */
@@ -51,20 +53,6 @@ enum nvm_outcome {
 };
 
 /**
- * struct nvm_fstats - the counts of one mediated file, for debugfs procs
- * @link: in the list of open files (stats.c)
- * @tgid: the process that opened the file
- * @comm: its name at open
- * @count: calls per family and verdict
- */
-struct nvm_fstats {
-	struct list_head link;
-	struct pid *tgid;
-	char comm[TASK_COMM_LEN];
-	atomic64_t count[NVM_FAM_COUNT][NVM_OUT_COUNT];
-};
-
-/**
  * struct nvm_file - state of one open mediated file
  * @backing: the real driver's file, opened for this file alone; constant
  *	from open to release
@@ -80,7 +68,7 @@ struct nvm_fstats {
  * @warn_until: when @warn_mm may be logged again (jiffies)
  * @set: the node set the file was opened on; its profile decides every
  *	call of the file (the set cannot be removed while the file is open)
- * @stats: the calls made on it
+ * @proc: the counts of the process that opened it (stats.c)
  */
 struct nvm_file {
 	struct file *backing;
@@ -92,7 +80,7 @@ struct nvm_file {
 	struct mm_struct *warn_mm;
 	unsigned long warn_until;
 	struct nvm_set *set;
-	struct nvm_fstats stats;
+	struct nvm_proc *proc;
 };
 
 /**

@@ -5,15 +5,16 @@
  *
  *  - counters per family and verdict, per CPU, summed in
  *    /sys/class/nvmediate/stats/<family>_<verdict>;
- *  - the same counters per open file (struct nvm_fstats), listed per
- *    process in debugfs nvmediate/procs while the files are open;
+ *  - the same counters per process that opened mediated files (struct
+ *    nvm_proc), in debugfs nvmediate/procs while it holds any open;
  *  - the tracepoints nvmediate:nvmediate_call and nvmediate:nvmediate_file;
  *  - one ratelimited key=value log line per refused, answered or audited
  *    call, and once per outage the absence of the driver behind a node.
  *
  * Counting a call takes no lock: a per-CPU increment and an atomic one in
- * the file's own counters.  The list of open files, read only by debugfs,
- * is changed at open and release under nvm_files_lock.
+ * the counters of the process that opened the file.  Those records, read
+ * only by debugfs, are found, made and dropped at open and release under
+ * nvm_procs_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +22,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -53,16 +55,35 @@ struct nvm_counts {
 
 static DEFINE_PER_CPU(struct nvm_counts, nvm_counts);
 
-/* Open mediated files, for debugfs procs; changed at open and release only. */
-static LIST_HEAD(nvm_files);
-static DEFINE_MUTEX(nvm_files_lock);
+/**
+ * struct nvm_proc - the counts of one process's mediated files
+ * @node: in nvm_procs, by @tgid
+ * @tgid: the process that opened the files
+ * @files: its mediated files still open; the record goes with the last
+ * @comm: its name at its first open
+ * @count: calls per family and verdict on those files, closed ones too
+ *
+ * One per process rather than per file: debugfs procs shows processes,
+ * and an open file costs a pointer to it instead of 224 bytes of counters.
+ */
+struct nvm_proc {
+	struct hlist_node node;
+	struct pid *tgid;
+	unsigned int files;
+	char comm[TASK_COMM_LEN];
+	atomic64_t count[NVM_FAM_COUNT][NVM_OUT_COUNT];
+};
+
+/* Processes holding mediated files, for debugfs procs. */
+static DEFINE_HASHTABLE(nvm_procs, 8);
+static DEFINE_MUTEX(nvm_procs_lock);
 static struct dentry *nvm_debugfs;
 
 static void nvm_count(struct nvm_file *nf, enum nvm_family f, enum nvm_outcome o)
 {
 	this_cpu_inc(nvm_counts.n[f][o]);
 	if (nf)
-		atomic64_inc(&nf->stats.count[f][o]);
+		atomic64_inc(&nf->proc->count[f][o]);
 }
 
 static u64 nvm_count_sum(enum nvm_family f, enum nvm_outcome o)
@@ -184,9 +205,61 @@ static void nvm_report_absent(enum nvm_kind kind, int ret)
 		pr_warn("cannot open the nvidia driver (195:255): opens of the mediated nodes fail with ENXIO until it is loaded ('modprobe nvidia')\n");
 }
 
+/* The record of @tgid, or NULL; under nvm_procs_lock. */
+static struct nvm_proc *nvm_proc_find(struct pid *tgid)
+{
+	struct nvm_proc *p;
+
+	hash_for_each_possible(nvm_procs, p, node, (unsigned long)tgid)
+		if (p->tgid == tgid)
+			return p;
+	return NULL;
+}
+
 /**
- * nvm_stats_open() - count and trace an open, and list the file
- * @nf: the new file, or NULL when the open failed
+ * nvm_stats_attach() - give a new file the counts of the calling process
+ * @nf: the file, opened but not yet counted
+ *
+ * Return: 0, or -ENOMEM when the process has no record and none can be
+ * made (the open fails then).
+ */
+int nvm_stats_attach(struct nvm_file *nf)
+{
+	struct pid *tgid = task_tgid(current);
+	struct nvm_proc *p, *fresh = NULL;
+
+	for (;;) {
+		mutex_lock(&nvm_procs_lock);
+		p = nvm_proc_find(tgid);
+		if (!p && fresh) {
+			p = fresh;
+			fresh = NULL;
+			hash_add(nvm_procs, &p->node, (unsigned long)tgid);
+		}
+		if (p) {
+			p->files++;
+			break;
+		}
+		mutex_unlock(&nvm_procs_lock);
+		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+		if (!fresh)
+			return -ENOMEM;
+		fresh->tgid = get_pid(tgid);
+		get_task_comm(fresh->comm, current);
+	}
+	mutex_unlock(&nvm_procs_lock);
+	if (fresh) {
+		put_pid(fresh->tgid);
+		kfree(fresh);
+	}
+	nf->proc = p;
+	return 0;
+}
+
+/**
+ * nvm_stats_open() - count and trace an open
+ * @nf: the new file, attached (nvm_stats_attach()), or NULL when the open
+ *	failed
  * @kind: the node opened
  * @gpu: its GPU index
  * @ret: 0, or the open's negative errno
@@ -195,29 +268,29 @@ void nvm_stats_open(struct nvm_file *nf, enum nvm_kind kind, unsigned int gpu, i
 {
 	trace_nvmediate_file(NVM_FAM_OPEN, kind, gpu, ret);
 	nvm_report_absent(kind, ret);
-	if (!nf) {
-		nvm_count(NULL, NVM_FAM_OPEN, NVM_OUT_REFUSED);
-		return;
-	}
-	nf->stats.tgid = get_task_pid(current, PIDTYPE_TGID);
-	get_task_comm(nf->stats.comm, current);
-	nvm_count(nf, NVM_FAM_OPEN, NVM_OUT_FORWARDED);
-	mutex_lock(&nvm_files_lock);
-	list_add_tail(&nf->stats.link, &nvm_files);
-	mutex_unlock(&nvm_files_lock);
+	nvm_count(nf, NVM_FAM_OPEN, nf ? NVM_OUT_FORWARDED : NVM_OUT_REFUSED);
 }
 
 /**
- * nvm_stats_release() - trace a release and take the file off the list
- * @nf: the file, released after this returns
+ * nvm_stats_release() - trace a release; the process's record goes with
+ *	its last file
+ * @nf: the file, attached, released after this returns
  */
 void nvm_stats_release(struct nvm_file *nf)
 {
+	struct nvm_proc *p = nf->proc;
+	bool last;
+
 	trace_nvmediate_file(NVM_TRACE_RELEASE, nf->kind, nf->gpu, 0);
-	mutex_lock(&nvm_files_lock);
-	list_del(&nf->stats.link);
-	mutex_unlock(&nvm_files_lock);
-	put_pid(nf->stats.tgid);
+	mutex_lock(&nvm_procs_lock);
+	last = !--p->files;
+	if (last)
+		hash_del(&p->node);
+	mutex_unlock(&nvm_procs_lock);
+	if (last) {
+		put_pid(p->tgid);
+		kfree(p);
+	}
 }
 
 /* /sys/class/nvmediate/stats/<family>_<verdict> */
@@ -308,53 +381,25 @@ const struct attribute_group nvm_stats_class_group = {
 	.attrs = nvm_stats_attrs,
 };
 
-/*
- * debugfs nvmediate/procs: one line per process holding mediated files it
- * opened, its files' counters summed.  Quadratic in the open files, which
- * only a reader of this file pays.
- */
+/* debugfs nvmediate/procs: one line per process holding mediated files it opened. */
 static int nvm_procs_show(struct seq_file *m, void *unused)
 {
-	struct nvm_fstats *s, *t;
-	unsigned int f, o, files;
-	u64 sum[NVM_FAM_COUNT][NVM_OUT_COUNT];
 	char comm[TASK_COMM_LEN];
+	struct nvm_proc *p;
+	unsigned int f, o, bkt;
 
-	mutex_lock(&nvm_files_lock);
-	list_for_each_entry(s, &nvm_files, link) {
-		bool seen = false;
-
-		list_for_each_entry(t, &nvm_files, link) {
-			if (t == s)
-				break;
-			if (t->tgid == s->tgid) {
-				seen = true;
-				break;
-			}
-		}
-		if (seen)
-			continue;
-		memset(sum, 0, sizeof(sum));
-		files = 0;
-		t = s;
-		list_for_each_entry_from(t, &nvm_files, link) {
-			if (t->tgid != s->tgid)
-				continue;
-			files++;
-			for (f = 0; f < NVM_FAM_COUNT; f++)
-				for (o = 0; o < NVM_OUT_COUNT; o++)
-					sum[f][o] += atomic64_read(&t->count[f][o]);
-		}
-		strscpy(comm, s->comm, sizeof(comm));
+	mutex_lock(&nvm_procs_lock);
+	hash_for_each(nvm_procs, bkt, p, node) {
+		strscpy(comm, p->comm, sizeof(comm));
 		nvm_log_clean(comm);
-		seq_printf(m, "pid=%d comm=%s files=%u", pid_nr(s->tgid), comm, files);
+		seq_printf(m, "pid=%d comm=%s files=%u", pid_nr(p->tgid), comm, p->files);
 		for (f = 0; f < NVM_FAM_COUNT; f++)
 			for (o = 0; o < NVM_OUT_COUNT; o++)
-				seq_printf(m, " %s_%s=%llu", nvm_family_names[f],
-					   nvm_outcome_names[o], sum[f][o]);
+				seq_printf(m, " %s_%s=%lld", nvm_family_names[f],
+					   nvm_outcome_names[o], atomic64_read(&p->count[f][o]));
 		seq_putc(m, '\n');
 	}
-	mutex_unlock(&nvm_files_lock);
+	mutex_unlock(&nvm_procs_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvm_procs);

@@ -11,6 +11,7 @@
 
 int nvm_stats_init(void);
 void nvm_stats_exit(void);
+int nvm_stats_attach(struct nvm_file *nf);
 void nvm_stats_open(struct nvm_file *nf, enum nvm_kind kind, unsigned int gpu, int ret);
 void nvm_stats_release(struct nvm_file *nf);
 void nvm_stats_ioctl(struct nvm_file *nf, const struct nvm_report *r, long ret);

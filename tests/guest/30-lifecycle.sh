@@ -50,7 +50,7 @@ cycles() {	# cycles NODE KIND: KIND is the stand-in's file= name
 	mem1=$(meminfo_kb MemAvailable)
 	slab1=$(meminfo_kb Slab)
 	calls_save "$T/cycles.calls"
-	opens=$(grep -c "file=$kind op=open ret=0\$" "$T/cycles.calls")
+	opens=$(grep -c "file=$kind op=open ret=0 ino=[0-9]*\$" "$T/cycles.calls")
 	releases=$(grep -c "file=$kind op=release\$" "$T/cycles.calls")
 	leaks=$(state_leaks)
 	memgrow=$((mem0 - mem1))
@@ -71,6 +71,43 @@ cycles() {	# cycles NODE KIND: KIND is the stand-in's file= name
 cycles /dev/nvproxy ctl
 cycles /dev/nvproxy0 gpu0
 cycles /dev/nvproxy-uvm uvm
+
+# --- one backing inode per node while a mediated file of it is open ---
+# The driver sees every open of a node come through one inode, as it does
+# for its own /dev node: nothing is made per open.  Once no file of the
+# node is open, the next open gets a new one.
+shared() {	# shared NODE KIND
+	node=$1
+	kind=$2
+	name=lifecycle-shared-inode-${node#/dev/}
+	calls_clear
+	sleep 600 4<> "$node" &
+	holder=$!
+	i=0
+	while [ ! -e /proc/$holder/fd/4 ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	openclose --path "$node" --count 20 > /dev/null
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+	openclose --path "$node" --count 1 > /dev/null
+	calls_save "$T/shared.calls"
+	inos=$(sed -n "s/.*file=$kind op=open ret=0 ino=\([0-9]*\)\$/\1/p" "$T/shared.calls")
+	held=$(echo "$inos" | head -n 21 | sort -u | tr '\n' ' ')
+	last=$(echo "$inos" | sed -n 22p)
+	if [ "$(echo "$inos" | wc -l)" != 22 ]; then
+		fail "$name" "the driver saw $(echo "$inos" | wc -l) opens, want 22"
+	elif [ "$(echo $held | wc -w)" != 1 ]; then
+		fail "$name" "21 opens while one file was held came through inodes $held"
+	elif [ "$last" = "$held" ] || [ "$last " = "$held" ]; then
+		fail "$name" "the open after every file was closed came through the same inode $last"
+	else
+		pass "$name"
+	fi
+}
+shared /dev/nvproxy ctl
+shared /dev/nvproxy-uvm uvm
 
 # --- rmmod while a mediated file is open ---
 sleep 600 4<> /dev/nvproxy &

@@ -106,7 +106,7 @@ calls_save() {
 }
 
 calls_norm() {
-	sed -e 's/^seq=[0-9]* tgid=[0-9]* //' "$1"
+	sed -e 's/^seq=[0-9]* tgid=[0-9]* //' -e 's/ ino=[0-9]*$//' "$1"
 }
 
 state_get() {

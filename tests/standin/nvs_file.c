@@ -53,7 +53,8 @@ static int nvs_open(struct inode *inode, struct file *filp)
 	mutex_unlock(&nvs.lock);
 	nvs_count(NVS_CNT_OPEN_FILES, 1);
 out:
-	nvs_log_call(kind, "op=open ret=%d", ret);
+	/* The inode the open came through: every open of one node shares it. */
+	nvs_log_call(kind, "op=open ret=%d ino=%lu", ret, inode->i_ino);
 	return ret;
 }
 
