@@ -72,6 +72,8 @@ static struct {
 	const struct nvm_range *range;
 	char version[NVM_VERSION_STR_MAX];
 	const char *source;
+	char modver[NVM_VERSION_STR_MAX];
+	bool outside_ok;
 } nvm_abi_state;
 
 static u64 nvm_force_key;
@@ -191,13 +193,16 @@ static void nvm_abi_range_str(const struct nvm_range *r, char *buf, size_t len)
 
 /* Say once, per detected version and decision, what was found and why. */
 static void nvm_abi_report(u64 key, const char *version, const char *source,
-			   enum nvm_tier tier, const struct nvm_range *range, bool accepted)
+			   const char *modver, enum nvm_tier tier,
+			   const struct nvm_range *range, bool accepted)
 {
 	const struct nvm_range *below, *above;
 	char rs[2 * NVM_VERSION_STR_MAX + 4], bs[sizeof(rs)], as[sizeof(rs)];
 	bool changed;
 
 	spin_lock(&nvm_abi_lock);
+	strscpy(nvm_abi_state.modver, modver ?: "", sizeof(nvm_abi_state.modver));
+	nvm_abi_state.outside_ok = nvm_accept_outside;
 	changed = !nvm_abi_state.valid || nvm_abi_state.key != key ||
 		  nvm_abi_state.accepted != accepted;
 	nvm_abi_state.valid = true;
@@ -234,6 +239,30 @@ static void nvm_abi_report(u64 key, const char *version, const char *source,
 		       version, source, bs, as);
 }
 
+/*
+ * The decision of the last open, when the driver's module carries the same
+ * version string it was made from: most opens, which then neither parse
+ * nor search.  False when it must be made again.
+ */
+static bool nvm_abi_select_again(const char *modver, const struct nvm_range **range,
+				 bool *accepted)
+{
+	bool hit;
+
+	if (nvm_force_key || !modver)
+		return false;
+	spin_lock(&nvm_abi_lock);
+	hit = nvm_abi_state.valid && nvm_abi_state.modver[0] &&
+	      nvm_abi_state.outside_ok == nvm_accept_outside &&
+	      !strcmp(nvm_abi_state.modver, modver);
+	if (hit) {
+		*range = nvm_abi_state.range;
+		*accepted = nvm_abi_state.accepted;
+	}
+	spin_unlock(&nvm_abi_lock);
+	return hit;
+}
+
 /**
  * nvm_abi_select() - the ABI range a newly opened mediated file uses
  * @backing: the backing file just opened
@@ -245,6 +274,7 @@ static void nvm_abi_report(u64 key, const char *version, const char *source,
  */
 int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 {
+	const char *modver = nvm_drv_modversion(backing);
 	char version[NVM_VERSION_STR_MAX];
 	const struct nvm_range *r, *below;
 	const char *source;
@@ -252,8 +282,11 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 	bool accepted;
 	u64 key;
 
+	if (nvm_abi_select_again(modver, &r, &accepted))
+		goto out;
 	if (nvm_force_key) {
 		key = nvm_force_key;
+		modver = NULL;
 		strscpy(version, nvm_force_version, sizeof(version));
 		source = "force_version";
 	} else {
@@ -265,6 +298,8 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 			/* An allocation failure is not a missing driver. */
 			return ret == -ENOMEM ? -ENOMEM : -ENXIO;
 		}
+		if (strcmp(source, "module"))
+			modver = NULL;
 		key = nvm_version_key(&v);
 		nvm_version_format(key, version);
 		if (v.parts == 2)	/* print as the driver does */
@@ -278,7 +313,8 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range)
 		r = below;
 		accepted = below != NULL;
 	}
-	nvm_abi_report(key, version, source, tier, r, accepted);
+	nvm_abi_report(key, version, source, modver, tier, r, accepted);
+out:
 	if (!accepted)
 		return -EPROTONOSUPPORT;
 	*range = r;
