@@ -20,9 +20,11 @@
  *    kernel).  Once granted, the page-table entry is writable for every
  *    thread until the call returns: the driver must not read a payload
  *    again after writing it back (docs/security.md), as nvidia_ioctl does.
- *  - Before a call returns, its pages are unmapped and zeroed: between
- *    calls nothing is mapped in the area, and nothing of a caller's is
- *    left in its pages.
+ *  - Before a call returns, its pages are unmapped and the bytes it
+ *    placed there zeroed: between calls nothing is mapped in the area,
+ *    and no payload is left in its pages.  (Anything else in them was
+ *    written by a thread of the same address space while its call held
+ *    them writable, and only that address space ever maps them.)
  *  - Where the kernel can seal a mapping (6.10 and later, 64-bit), the
  *    area lies where the kernel places it and is sealed before any call
  *    uses it: it can be neither unmapped, moved, re-protected nor mapped
@@ -644,6 +646,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	bc->b = b;
 	bc->first = first;
 	bc->n = n;
+	bc->len = len;
 	bc->uaddr = b->base + first * PAGE_SIZE;
 	bc->kaddr = b->kaddr + first * PAGE_SIZE;
 	return 0;
@@ -674,8 +677,8 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
  *
  * Before the call returns, its pages are unmapped (written or not: their
  * page-table entries go, so nothing of the call stays mapped below
- * vm.mmap_min_addr and a write grant ends with the call) and zeroed, and
- * only then handed to another call.
+ * vm.mmap_min_addr and a write grant ends with the call) and the bytes the
+ * call asked for zeroed, and only then handed to another call.
  */
 void nvm_bounce_put(struct nvm_bounce_call *bc)
 {
@@ -693,7 +696,7 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	    vma->vm_start <= bc->uaddr && bc->uaddr + len <= vma->vm_end)
 		nvm_zap_special_vma_range(vma, bc->uaddr, len);
 	mmap_read_unlock(mm);
-	memset(bc->kaddr, 0, len);
+	memset(bc->kaddr, 0, bc->len);
 
 	bitmap_set(&mask, bc->first, bc->n);
 	spin_lock(&b->lock);

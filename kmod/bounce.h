@@ -25,6 +25,7 @@ struct nvm_bounce;
  * @b: the area
  * @first: first page
  * @n: number of pages
+ * @len: bytes the call asked for, from the first page on
  * @uaddr: user address of the first page
  * @kaddr: kernel address of the first page
  * @why: what failed, when nvm_bounce_get() failed
@@ -33,6 +34,7 @@ struct nvm_bounce_call {
 	struct nvm_bounce *b;
 	unsigned int first;
 	unsigned int n;
+	unsigned int len;
 	unsigned long uaddr;
 	void *kaddr;
 	const char *why;
