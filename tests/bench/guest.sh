@@ -10,9 +10,10 @@
 # function (the tracer's own cost inflates every figure; compare shares).
 #
 # Then, when the initramfs has an earlier nvmediate (/bench/nvmediate-base.ko,
-# tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations again with
-# that module and with this one, in turns: two rounds, each loading the
-# module afresh, the order swapped in the second.
+# tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations and the
+# memory per open file again with that module and with this one, in turns:
+# two rounds, each loading the module afresh, the order swapped in the
+# second.
 #
 # Kernel command line: nvm_bench=ARGS passes ARGS to nvbench, commas for
 # spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace;
@@ -137,6 +138,9 @@ compare_run() {
 	done
 	/bin/norawio /bin/nvbench --only calls --iters "$cmp_iters" |
 		sed -n -e "s/^NVMBENCH op=/NVMBENCH cmp variant=$1 round=$2 op=/p" \
+			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
+	/bin/norawio /bin/nvbench --only mem |
+		sed -n -e "s/^NVMBENCH mem /NVMBENCH cmpmem variant=$1 round=$2 /p" \
 			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
 }
 if [ -f /bench/nvmediate-base.ko ]; then

@@ -15,26 +15,31 @@
 # Environment:
 #   NVM_BENCH_ARGS    more nvbench arguments, e.g. "--iters 4000" (nvbench.c)
 #   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default 900)
-#   NVM_BENCH_BASE    the earlier commit to compare with (default 286456f,
-#                     the last before the payload bounce failed closed and
-#                     left nothing mapped); "none": no comparison
+#   NVM_BENCH_BASE    the earlier commit to compare with (default 53d97a3,
+#                     the last before opens shared the backing inode and
+#                     calls were counted per process); "none": no comparison
 #   NVM_BENCH_REPORT_ONLY=1  no guest run: tabulate the last one again
-#                     (build/stock/bench-console.log)
+#                     (build/<kernel>/bench-console.log)
+#   NVM_BENCH_KERNEL  the guest kernel (default stock; e.g. stock-6.12, the
+#                     newest tested, where the bounce area is sealed); other
+#                     than stock, the results go to build/bench-<kernel>/
 # Exit status: 0 when the guest finished and every call succeeded; the
 # targets being missed does not fail it (the table says so).
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 cd "$NVM_ROOT"
 
+kind=${NVM_BENCH_KERNEL:-stock}
 out=$NVM_BUILD/bench
+[ "$kind" = stock ] || out=$NVM_BUILD/bench-$kind
 mkdir -p "$out"
 args=${NVM_BENCH_ARGS:-}
 append=${NVM_APPEND:-}
 [ -z "$args" ] || append="$append nvm_bench=$(echo "$args" | tr ' ' ',')"
 
-# base_module: nvmediate.ko of NVM_BENCH_BASE for the stock kernel, its
+# base_module: nvmediate.ko of NVM_BENCH_BASE for the guest kernel, its
 # path on stdout ("" with a note on stderr when it cannot be built).
-base=${NVM_BENCH_BASE:-286456f}
+base=${NVM_BENCH_BASE:-53d97a3}
 base_module() {
 	local dir=$out/base kdir
 	[ "$base" != none ] || return 0
@@ -42,7 +47,7 @@ base_module() {
 		echo "bench: commit $base is not in this clone: no comparison" >&2
 		return 0
 	fi
-	kdir=$(nvm_kdir stock) || return 0
+	kdir=$(nvm_kdir "$kind") || return 0
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	git -C "$NVM_ROOT" archive "$base" | tar -x -C "$dir" &&
@@ -55,12 +60,12 @@ start=$(date +%s)
 if [ -z "${NVM_BENCH_REPORT_ONLY:-}" ]; then
 	base_ko=$(base_module)
 	NVM_MODE=bench NVM_QEMU_TIMEOUT=${NVM_QEMU_TIMEOUT:-900} NVM_APPEND="$append" \
-		NVM_BENCH_BASE_KO="$base_ko" NVM_BENCH_BASE="$base" tests/qemu/run-guest.sh stock
+		NVM_BENCH_BASE_KO="$base_ko" NVM_BENCH_BASE="$base" tests/qemu/run-guest.sh "$kind"
 fi
 took=$(( $(date +%s) - start ))
-log=$NVM_BUILD/stock/bench-console.log
+log=$NVM_BUILD/$kind/bench-console.log
 tr -d '\r' < "$log" | grep '^NVMBENCH ' > "$out/raw.txt" || true
-sed -n 's/^NVMBUILD FAIL /build failed: /p' "$NVM_BUILD/stock/build.result"
+sed -n 's/^NVMBUILD FAIL /build failed: /p' "$NVM_BUILD/$kind/build.result"
 
 # Sizes of the allocated sections of an object, by kind: text (code),
 # rodata (read-only data), data (writable, .bss included).
@@ -85,8 +90,8 @@ sizes() {	# sizes FILE -> "text rodata data"
 	}
 	END { printf "%d %d %d\n", t, r, d }'
 }
-ko=$NVM_BUILD/stock/src/nvmediate.ko
-tables=$NVM_BUILD/stock/src/abi/generated/nvabi_tables.o
+ko=$NVM_BUILD/$kind/src/nvmediate.ko
+tables=$NVM_BUILD/$kind/src/abi/generated/nvabi_tables.o
 modsize="0 0 0"
 tabsize="0 0 0"
 [ -f "$ko" ] && modsize=$(sizes "$ko")
@@ -97,7 +102,7 @@ qemu=${NVM_QEMU:-$("$NVM_ROOT/tests/qemu/fetch-qemu.sh")}
 host="$cpu, $(nproc) cores, $("$qemu" --version | head -n 1 | sed 's/ (.*//'), TCG, -smp 2 -m 2G"
 guest=$(sed -n 's/^NVMBENCH begin kernel=\([^ ]*\).*/\1/p' "$out/raw.txt")
 
-awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$host" -v guest="${guest:-?}" \
+awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$host" -v guest="${guest:-?}" -v kind="$kind" \
     -v took="$took" -v args="${args:-(defaults)}" -v modsize="$modsize" -v tabsize="$tabsize" '
 function kb(b) { return sprintf("%.1f KiB", b / 1024) }
 $2 ~ /^op=/ {
@@ -115,6 +120,13 @@ $2 == "cmp" {
 	cmed[k] = g["median_ns"]; cn[k] = g["n"]; cflt[k] = g["minflt"]
 	cround[g["round"]] = 1
 	if (!(g["op"] in cseen)) { cseen[g["op"]] = 1; corder[++ncops] = g["op"] }
+	next
+}
+$2 == "cmpmem" {
+	delete g
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }
+	k = g["variant"] SUBSEP g["round"] SUBSEP g["side"]
+	cslab[k] = g["slab_kb"]; cfiles[k] = g["files"]
 	next
 }
 $2 == "cmpinfo" {
@@ -231,6 +243,21 @@ END {
 			printf "| %s | %d / %d | %.2f | %.2f | %d / %d | %.2f | %.2f | %+.2f |\n", \
 				(o in desc ? desc[o] : o), cd[0], cm[0], cu[0], cf[0], cd[1], cm[1], cu[1], cf[1], cu[1] - cu[0]
 		}
+		for (v = 0; v < 2; v++) {
+			var = v ? "current" : "base"
+			nr = 0; sb = 0; cnf = 0
+			for (r in cround) {
+				d = var SUBSEP r SUBSEP "direct"; m = var SUBSEP r SUBSEP "mediated"
+				if (!(d in cslab) || !(m in cslab) || cfiles[m] <= 0)
+					continue
+				nr++; cnf = cfiles[m]
+				sb += (cslab[m] - cslab[d]) * 1024 / cfiles[m]
+			}
+			mb[v] = nr ? sb / nr : -1; mf = cnf
+		}
+		if (mb[0] >= 0 && mb[1] >= 0)
+			printf "\nSlab per open mediated file more than per direct one (%d files held open, mean of the rounds): before %.0f B, now %.0f B; target at most 512 B: %s.\n", \
+				mf, mb[0], mb[1], mb[1] <= 512 ? "met" : "not met"
 	}
 	print ""
 	printf "## Thread scaling: small RM_CONTROL, each thread its own file and client (calls/s, median of %s runs of %s ms)\n", reps, ms
@@ -303,7 +330,7 @@ END {
 	}
 	print ""
 	if (endfails == "")
-		print "**nvbench did not finish** (see build/stock/bench-console.log)."
+		print "**nvbench did not finish** (see build/" kind "/bench-console.log)."
 	else
 		printf "Failed calls: %d.\n", endfails
 	for (i = 1; i <= nfail && i <= 5; i++)
