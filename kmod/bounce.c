@@ -20,11 +20,19 @@
  *    kernel).  Once granted, the page-table entry is writable for every
  *    thread until the call returns: the driver must not read a payload
  *    again after writing it back (docs/security.md), as nvidia_ioctl does.
- *  - Before a call returns, its pages are unmapped and the bytes it
- *    placed there zeroed: between calls nothing is mapped in the area,
- *    and no payload is left in its pages.  (Anything else in them was
- *    written by a thread of the same address space while its call held
- *    them writable, and only that address space ever maps them.)
+ *  - Below 64 KiB, before a call returns, its pages are unmapped and the
+ *    bytes it placed there zeroed: between calls nothing is mapped in the
+ *    area, and no payload is left in its pages.  (Anything else in them
+ *    was written by a thread of the same address space while its call
+ *    held them writable, and only that address space ever maps them.)
+ *  - A sealed area lies where nothing else would be, so its pages may
+ *    stay mapped between calls: a call zeroes its payload and leaves its
+ *    pages as they are, a page the driver wrote being marked dirty.  A
+ *    dirty page is handed to no call until it has been unmapped, with the
+ *    TLB flush that takes its writable entry from every CPU; a call that
+ *    finds no clean page unmaps every dirty one at once.  One flush then
+ *    serves up to 16 calls instead of one, and the threads of a process
+ *    stop interrupting each other on every call.
  *  - Where the kernel can seal a mapping (6.10 and later, 64-bit), the
  *    area lies where the kernel places it and is sealed before any call
  *    uses it: it can be neither unmapped, moved, re-protected nor mapped
@@ -100,6 +108,8 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @lock: protects the page state below
  * @busy: pages owned by a call
  * @written: pages written during their current call
+ * @dirty: sealed area: pages written by a call that has returned, still
+ *	mapped (perhaps writable) until the next batch unmaps them
  * @owner: the thread whose call owns each busy page
  * @wait: calls waiting for free pages
  * @nvmas: VMAs of the area (two only while mremap tries to move it)
@@ -117,6 +127,7 @@ struct nvm_bounce {
 	spinlock_t lock;
 	unsigned long busy;
 	unsigned long written;
+	unsigned long dirty;
 	struct task_struct *owner[NVM_BOUNCE_PAGES ?: 1];
 	wait_queue_head_t wait;
 	unsigned int nvmas;
@@ -527,20 +538,33 @@ static int nvm_bounce_create(const char **why)
 	return ret;
 }
 
-/* Take @n free pages for the current thread; -EAGAIN if none. */
-static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *first)
+/*
+ * Take @n free clean pages for the current thread; -EAGAIN if none.
+ * *@clean is set to the dirty pages not in use, which are taken for the
+ * caller to unmap (nvm_bounce_clean()) when there are any and no clean
+ * pages are free.
+ */
+static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *first,
+			   unsigned long *clean)
 {
 	unsigned long used;
 	unsigned int i;
 	int ret = -EAGAIN;
 
+	*clean = 0;
 	spin_lock(&b->lock);
 	if (!b->mapped) {
 		ret = -EFAULT;
 		goto out;
 	}
-	used = b->busy;
+	used = b->busy | b->dirty;
 	i = bitmap_find_next_zero_area(&used, b->npages, 0, n, 0);
+	if (i >= b->npages && (b->dirty & ~b->busy)) {
+		/* Owned by no thread: a write to them faults until unmapped. */
+		*clean = b->dirty & ~b->busy;
+		b->busy |= *clean;
+		goto out;
+	}
 	if (i < b->npages) {
 		bitmap_set(&b->busy, i, n);
 		bitmap_clear(&b->written, i, n);
@@ -566,6 +590,26 @@ static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
 	return ok;
 }
 
+/*
+ * Unmap the dirty pages @clean taken by nvm_bounce_take(), under the mmap
+ * lock: one zap of the range they span, whose TLB flush takes their
+ * writable entries from every CPU; only then are they clean and free.
+ * Pages of calls in flight inside that range lose their entries too and
+ * fault them back in for their owners.
+ */
+static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
+			     unsigned long clean)
+{
+	unsigned int lo = __ffs(clean), hi = __fls(clean);
+
+	nvm_zap_special_vma_range(vma, vma->vm_start + lo * PAGE_SIZE,
+				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);
+	spin_lock(&b->lock);
+	b->dirty &= ~clean;
+	b->busy &= ~clean;
+	spin_unlock(&b->lock);
+}
+
 /**
  * nvm_bounce_get() - take bounce pages for a call of the current thread
  * @bc: the call's bounce, filled in; @bc->why explains a failure
@@ -587,6 +631,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	struct vm_area_struct *vma;
 	struct nvm_bounce *b;
 	bool created = false;
+	unsigned long clean;
 	int ret;
 
 	bc->why = NULL;
@@ -615,7 +660,11 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	for (;;) {
 		/* The VMA is stable while the read lock is held. */
 		vma = nvm_vma_lookup(mm, b->base);
-		ret = nvm_bounce_take(b, n, &first);
+		ret = nvm_bounce_take(b, n, &first, &clean);
+		if (clean) {
+			nvm_bounce_clean(b, vma, clean);
+			continue;
+		}
 		if (ret != -EAGAIN)
 			break;
 		mmap_read_unlock(mm);
@@ -675,10 +724,12 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
  * nvm_bounce_put() - end a call's use of its bounce pages
  * @bc: from nvm_bounce_get(), whatever the driver answered
  *
- * Before the call returns, its pages are unmapped (written or not: their
- * page-table entries go, so nothing of the call stays mapped below
- * vm.mmap_min_addr and a write grant ends with the call) and the bytes the
- * call asked for zeroed, and only then handed to another call.
+ * Below 64 KiB, before the call returns, its pages are unmapped (written or
+ * not: their page-table entries go, so nothing of the call stays mapped
+ * below vm.mmap_min_addr and a write grant ends with the call).  In a
+ * sealed area they stay mapped, and those the driver wrote are dirty: no
+ * call gets them before nvm_bounce_get() has unmapped them.  Either way the
+ * bytes the call asked for are zeroed before another call can have them.
  */
 void nvm_bounce_put(struct nvm_bounce_call *bc)
 {
@@ -689,19 +740,24 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	unsigned long mask = 0;
 	unsigned int i;
 
-	mmap_read_lock(mm);
-	vma = find_vma(mm, bc->uaddr);
-	/* Not there when the caller unmapped the area meanwhile. */
-	if (vma && vma->vm_ops == &nvm_bounce_vm_ops && vma->vm_private_data == b &&
-	    vma->vm_start <= bc->uaddr && bc->uaddr + len <= vma->vm_end)
-		nvm_zap_special_vma_range(vma, bc->uaddr, len);
-	mmap_read_unlock(mm);
+	/* A sealed area's pages stay; written ones wait, dirty, for a batch. */
+	if (!NVM_CAN_SEAL) {
+		mmap_read_lock(mm);
+		vma = find_vma(mm, bc->uaddr);
+		/* Not there when the caller unmapped the area meanwhile. */
+		if (vma && vma->vm_ops == &nvm_bounce_vm_ops && vma->vm_private_data == b &&
+		    vma->vm_start <= bc->uaddr && bc->uaddr + len <= vma->vm_end)
+			nvm_zap_special_vma_range(vma, bc->uaddr, len);
+		mmap_read_unlock(mm);
+	}
 	memset(bc->kaddr, 0, bc->len);
 
 	bitmap_set(&mask, bc->first, bc->n);
 	spin_lock(&b->lock);
 	for (i = bc->first; i < bc->first + bc->n; i++)
 		b->owner[i] = NULL;
+	if (NVM_CAN_SEAL)
+		b->dirty |= b->written & mask;
 	b->written &= ~mask;
 	b->busy &= ~mask;
 	spin_unlock(&b->lock);

@@ -12,6 +12,14 @@
  *	area_pages=N area_readable=N area_writable=N readable=N writable=N
  *	calls_failed=N" (area=none when there is no area).
  *
+ *   bouncev2 areawrite CTL CALLS
+ *	CALLS RM_ALLOC/RM_FREE cycles while another thread writes the first
+ *	byte of every page of the bounce area, over and over (a write that
+ *	faults is counted and skipped).  Run with the stand-in's read_twice
+ *	and race_delay_us set: a write that reached a page while the driver
+ *	read it shows in its reread_differ, or fails the call.  Prints
+ *	"areawrite: calls=N failed=N writes=N faulted=N".
+ *
  *   bouncev2 stall CTL CAPS_FILE MS
  *	A thread makes an RM_CONTROL whose payload lies on a userfaultfd page
  *	nobody resolves for MS milliseconds; meanwhile the main thread
@@ -251,6 +259,61 @@ static int lowpages(int fd, int calls)
 	}
 	printf("lowpages: area=%s area_pages=%lu area_readable=%d area_writable=%d readable=%d writable=%d calls_failed=%d\n",
 	       area, (end - start) / sysconf(_SC_PAGESIZE), area_r, area_w, readable, writable, failed);
+	return 0;
+}
+
+static volatile int aw_stop;
+static __thread sigjmp_buf aw_jmp;
+
+static void aw_segv(int sig)
+{
+	siglongjmp(aw_jmp, 1);
+}
+
+struct aw_range {
+	unsigned long start, end;
+	unsigned long writes, faulted;
+};
+
+static void *aw_writer(void *arg)
+{
+	struct aw_range *r = arg;
+	unsigned long a, step = sysconf(_SC_PAGESIZE);
+
+	while (!aw_stop)
+		for (a = r->start; a < r->end; a += step) {
+			if (sigsetjmp(aw_jmp, 1)) {
+				r->faulted++;
+				continue;
+			}
+			*(volatile char *)a = 0x5a;
+			r->writes++;
+		}
+	return NULL;
+}
+
+static int areawrite(int fd, int calls)
+{
+	struct sigaction sa = { .sa_handler = aw_segv };
+	struct aw_range r = { 0 };
+	pthread_t t;
+	int i, failed = 0;
+
+	if (client_cycle(fd) || find_area(&r.start, &r.end)) {
+		printf("areawrite: no bounce area after a call\n");
+		return 1;
+	}
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	if (pthread_create(&t, NULL, aw_writer, &r))
+		return 1;
+	for (i = 0; i < calls; i++)
+		if (client_cycle(fd))
+			failed++;
+	aw_stop = 1;
+	pthread_join(t, NULL);
+	printf("areawrite: calls=%d failed=%d writes=%lu faulted=%lu\n", calls, failed,
+	       r.writes, r.faulted);
 	return 0;
 }
 
@@ -614,6 +677,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "lowpages"))
 		return lowpages(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "areawrite"))
+		return areawrite(fd, atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "stall"))
 		return stall(fd, argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "rights"))
@@ -634,6 +699,6 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
 	return 2;
 }
