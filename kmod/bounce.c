@@ -74,6 +74,7 @@
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -117,6 +118,8 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @dead: the area was unmapped: a new one may be made once @ref is gone
  * @npages: pages in the area
  * @kaddr: kernel mapping of the pages
+ * @rcu: the struct outlives its final put by a grace period, for
+ *	nvm_bounce_find()'s lockless walk of nvm_bounce_hash
  */
 struct nvm_bounce {
 	struct kref ref;
@@ -135,6 +138,7 @@ struct nvm_bounce {
 	bool dead;
 	unsigned int npages;
 	void *kaddr;
+	struct rcu_head rcu;
 };
 
 unsigned int nvm_bounce_mode = 1;
@@ -143,10 +147,10 @@ MODULE_PARM_DESC(bounce,
 		 "Hand the driver the checked payloads from pages the caller cannot write: 0 never; 1 always (a sealed area from 6.10), except, below 6.10, for a process that can map below 64 KiB itself (vm.mmap_min_addr lowered, CAP_SYS_RAWIO), served from its own memory with a log line (default); 2 refuse those calls too (EPERM). Other failures to make the area refuse the call (ENOMEM, EPERM)");
 
 /*
- * Every area, by address space: found on each call, entered and removed on
- * the rare paths (creation and the final put, which may run under the mmap
- * lock, from the VMA's close: hence a spinlock, never held across anything
- * that sleeps).
+ * Every area, by address space: found on each call under RCU alone,
+ * entered and removed under the spinlock on the rare paths (creation and
+ * the final put, which may run under the mmap lock, from the VMA's close:
+ * hence a spinlock, never held across anything that sleeps).
  */
 static DEFINE_HASHTABLE(nvm_bounce_hash, 8);
 static DEFINE_SPINLOCK(nvm_bounce_list_lock);
@@ -159,12 +163,13 @@ static void nvm_bounce_free(struct kref *ref)
 
 	spin_lock(&nvm_bounce_list_lock);
 	if (!hlist_unhashed(&b->node))
-		hash_del(&b->node);
+		hash_del_rcu(&b->node);
 	spin_unlock(&nvm_bounce_list_lock);
 	wake_up_all(&nvm_bounce_gone);
 	vfree(b->kaddr);
+	/* A walker may still compare @mm and fail to take @ref: nothing more. */
 	mmdrop(b->mm);
-	kfree(b);
+	kfree_rcu(b, rcu);
 }
 
 static void nvm_bounce_put_ref(struct nvm_bounce *b)
@@ -329,14 +334,14 @@ static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 	struct nvm_bounce *b, *found = NULL;
 	struct vm_area_struct *vma;
 
-	spin_lock(&nvm_bounce_list_lock);
-	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
+	rcu_read_lock();
+	hash_for_each_possible_rcu(nvm_bounce_hash, b, node, (unsigned long)mm)
 		if (b->mm == mm && READ_ONCE(b->base) && !READ_ONCE(b->dead) &&
 		    kref_get_unless_zero(&b->ref)) {
 			found = b;
 			break;
 		}
-	spin_unlock(&nvm_bounce_list_lock);
+	rcu_read_unlock();
 	if (!found)
 		return NULL;
 	vma = nvm_vma_lookup(mm, found->base);
@@ -373,7 +378,7 @@ static bool nvm_bounce_claim(struct nvm_bounce *b)
 		if (o->mm == b->mm && (o->creating || READ_ONCE(o->dead)))
 			busy = true;
 	if (!busy)
-		hash_add(nvm_bounce_hash, &b->node, (unsigned long)b->mm);
+		hash_add_rcu(nvm_bounce_hash, &b->node, (unsigned long)b->mm);
 	spin_unlock(&nvm_bounce_list_lock);
 	return !busy;
 }
