@@ -10,8 +10,9 @@
 # function (the tracer's own cost inflates every figure; compare shares).
 #
 # Then, when the initramfs has an earlier nvmediate (/bench/nvmediate-base.ko,
-# tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations and the
-# memory per open file again with that module and with this one, in turns:
+# tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations, the
+# memory per open file and the thread scaling (3 runs of 500 ms) again
+# with that module and with this one, in turns:
 # two rounds, each loading the module afresh, the order swapped in the
 # second.
 #
@@ -141,6 +142,9 @@ compare_run() {
 			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
 	/bin/norawio /bin/nvbench --only mem |
 		sed -n -e "s/^NVMBENCH mem /NVMBENCH cmpmem variant=$1 round=$2 /p" \
+			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
+	/bin/norawio /bin/nvbench --only scale --reps 3 --scale-ms 500 |
+		sed -n -e "s/^NVMBENCH scale /NVMBENCH cmpscale variant=$1 round=$2 /p" \
 			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
 }
 if [ -f /bench/nvmediate-base.ko ]; then

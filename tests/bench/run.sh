@@ -129,6 +129,13 @@ $2 == "cmpmem" {
 	cslab[k] = g["slab_kb"]; cfiles[k] = g["files"]
 	next
 }
+$2 == "cmpscale" {
+	delete g
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }
+	csr[g["variant"], g["side"], g["threads"]] += g["rate"]
+	csn[g["variant"], g["side"], g["threads"]]++
+	next
+}
 $2 == "cmpinfo" {
 	for (i = 3; i <= NF; i++) { split($i, kv, "="); cinfo[kv[1]] = kv[2] }
 	next
@@ -258,6 +265,27 @@ END {
 		if (mb[0] >= 0 && mb[1] >= 0)
 			printf "\nSlab per open mediated file more than per direct one (%d files held open, mean of the rounds): before %.0f B, now %.0f B; target at most 512 B: %s.\n", \
 				mf, mb[0], mb[1], mb[1] <= 512 ? "met" : "not met"
+		if (csn["base", "mediated", 1] && csn["current", "mediated", 1]) {
+			print ""
+			print "Thread scaling of the small RM_CONTROL, each thread its own file and client (calls/s, mean over the rounds of the median of 3 runs of 500 ms):"
+			print ""
+			print "| threads | getppid (control) x 1 thread | before: mediated (x 1 thread) | before: mediated / direct | now: mediated (x 1 thread) | now: mediated / direct |"
+			print "|---|---|---|---|---|---|"
+			for (t = 1; t <= 8; t *= 2) {
+				for (v = 0; v < 2; v++) {
+					var = v ? "current" : "base"
+					sm_[v] = csn[var, "mediated", t] ? csr[var, "mediated", t] / csn[var, "mediated", t] : 0
+					sd_[v] = csn[var, "direct", t] ? csr[var, "direct", t] / csn[var, "direct", t] : 0
+					s1_[v] = csn[var, "mediated", 1] ? csr[var, "mediated", 1] / csn[var, "mediated", 1] : 0
+				}
+				g1 = csr["current", "getppid", 1] + csr["base", "getppid", 1]
+				gt = csr["current", "getppid", t] + csr["base", "getppid", t]
+				if (!sm_[0] || !sm_[1] || !sd_[0] || !sd_[1])
+					continue
+				printf "| %d | %.2f | %.0f (%.2f) | %.2f | %.0f (%.2f) | %.2f |\n", t, g1 > 0 ? gt / g1 : 0, \
+					sm_[0], sm_[0] / s1_[0], sm_[0] / sd_[0], sm_[1], sm_[1] / s1_[1], sm_[1] / sd_[1]
+			}
+		}
 	}
 	print ""
 	printf "## Thread scaling: small RM_CONTROL, each thread its own file and client (calls/s, median of %s runs of %s ms)\n", reps, ms
