@@ -282,7 +282,7 @@ END {
 				gt = csr["current", "getppid", t] + csr["base", "getppid", t]
 				if (!sm_[0] || !sm_[1] || !sd_[0] || !sd_[1])
 					continue
-				printf "| %d | %.2f | %.0f (%.2f) | %.2f | %.0f (%.2f) | %.2f |\n", t, g1 > 0 ? gt / g1 : 0, \
+				printf "| %d | %.2f | %.0f (%.2f) | %.2f | %.0f (%.2f) | %.2f |\n", t, (g1 > 0 ? gt / g1 : 0), \
 					sm_[0], sm_[0] / s1_[0], sm_[0] / sd_[0], sm_[1], sm_[1] / s1_[1], sm_[1] / sd_[1]
 			}
 		}
