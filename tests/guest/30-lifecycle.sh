@@ -81,13 +81,7 @@ shared() {	# shared NODE KIND
 	kind=$2
 	name=lifecycle-shared-inode-${node#/dev/}
 	calls_clear
-	sleep 600 4<> "$node" &
-	holder=$!
-	i=0
-	while [ ! -e /proc/$holder/fd/4 ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	hold_open "$node"
 	openclose --path "$node" --count 20 > /dev/null
 	kill $holder 2>/dev/null
 	wait $holder 2>/dev/null
@@ -110,14 +104,7 @@ shared /dev/nvproxy ctl
 shared /dev/nvproxy-uvm uvm
 
 # --- rmmod while a mediated file is open ---
-sleep 600 4<> /dev/nvproxy &
-holder=$!
-i=0
-while [ ! -e /proc/$holder/fd/4 ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ ! -e /proc/$holder/fd/4 ]; then
+if ! hold_open /dev/nvproxy; then
 	fail lifecycle-rmmod-busy "could not hold /dev/nvproxy open"
 elif rmmod nvmediate 2> "$T/rmmod.err"; then
 	fail lifecycle-rmmod-busy "rmmod nvmediate succeeded with /dev/nvproxy open"

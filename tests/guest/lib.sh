@@ -105,6 +105,19 @@ calls_save() {
 	cat "$NVM_STANDIN_DIR/calls" > "$1"
 }
 
+# hold_open NODE: a background process holds NODE open (fd 4); its pid in
+# $holder.  Fails when the open did not happen within 5 s.
+hold_open() {
+	sleep 600 4<> "$1" &
+	holder=$!
+	_i=0
+	while [ ! -e /proc/$holder/fd/4 ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -e /proc/$holder/fd/4 ]
+}
+
 calls_norm() {
 	sed -e 's/^seq=[0-9]* tgid=[0-9]* //' -e 's/ ino=[0-9]*$//' "$1"
 }
