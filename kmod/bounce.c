@@ -613,6 +613,8 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 	b->dirty &= ~clean;
 	b->busy &= ~clean;
 	spin_unlock(&b->lock);
+	/* A waiter may have looked while they were still taken. */
+	wake_up(&b->wait);
 }
 
 /**
