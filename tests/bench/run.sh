@@ -105,8 +105,10 @@ guest=$(sed -n 's/^NVMBENCH begin kernel=\([^ ]*\).*/\1/p' "$out/raw.txt")
 awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$host" -v guest="${guest:-?}" -v kind="$kind" \
     -v took="$took" -v args="${args:-(defaults)}" -v modsize="$modsize" -v tabsize="$tabsize" '
 function kb(b) { return sprintf("%.1f KiB", b / 1024) }
+# The key=value fields of the line from field @from on, into @a.
+function kvs(a, from,   i, kv) { for (i = from; i <= NF; i++) { split($i, kv, "="); a[kv[1]] = kv[2] } }
 $2 ~ /^op=/ {
-	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	kvs(f, 2)
 	k = f["op"] SUBSEP f["side"]
 	med[k] = f["median_ns"]; p99[k] = f["p99_ns"]; n[k] = f["n"]; fails[k] = f["fails"]
 	minflt[k] = f["minflt"]
@@ -115,7 +117,7 @@ $2 ~ /^op=/ {
 }
 $2 == "cmp" {
 	delete g
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }
+	kvs(g, 3)
 	k = g["variant"] SUBSEP g["round"] SUBSEP g["op"] SUBSEP g["side"]
 	cmed[k] = g["median_ns"]; cn[k] = g["n"]; cflt[k] = g["minflt"]
 	cround[g["round"]] = 1
@@ -124,38 +126,38 @@ $2 == "cmp" {
 }
 $2 == "cmpmem" {
 	delete g
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }
+	kvs(g, 3)
 	k = g["variant"] SUBSEP g["round"] SUBSEP g["side"]
 	cslab[k] = g["slab_kb"]; cfiles[k] = g["files"]
 	next
 }
 $2 == "cmpscale" {
 	delete g
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] }
+	kvs(g, 3)
 	csr[g["variant"], g["side"], g["threads"]] += g["rate"]
 	csn[g["variant"], g["side"], g["threads"]]++
 	next
 }
 $2 == "cmpinfo" {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); cinfo[kv[1]] = kv[2] }
+	kvs(cinfo, 3)
 	next
 }
 $2 ~ /^scale/ {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	kvs(f, 3)
 	rate[f["side"], f["threads"]] = f["rate"]
 	rmin[f["side"], f["threads"]] = f["min"]; rmax[f["side"], f["threads"]] = f["max"]
 	reps = f["reps"]; ms = f["ms"]
 	next
 }
 $2 ~ /^mem/ {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	kvs(f, 3)
 	mfiles[f["side"]] = f["files"]; slab[f["side"]] = f["slab_kb"]
 	sunr[f["side"]] = f["sunreclaim_kb"]
 	next
 }
 $2 ~ /^module/ { split($3, kv, "="); coresize = kv[2]; next }
 $2 ~ /^trace$/ {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	kvs(f, 3)
 	trace[++ntrace] = sprintf("| %s | `%s` | %d | %d |", f["op"], f["fn"], f["calls"], f["median_ns"])
 	next
 }
