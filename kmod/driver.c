@@ -213,6 +213,17 @@ struct nvm_drv_node {
 static LIST_HEAD(nvm_drv_nodes);
 static DEFINE_MUTEX(nvm_drv_nodes_lock);
 
+/* The entry of a real node, or NULL; under nvm_drv_nodes_lock. */
+static struct nvm_drv_node *nvm_drv_node_find(enum nvm_kind kind, unsigned int gpu)
+{
+	struct nvm_drv_node *node;
+
+	list_for_each_entry(node, &nvm_drv_nodes, link)
+		if (node->kind == kind && node->gpu == gpu)
+			return node;
+	return NULL;
+}
+
 /* A new inode and dentry for @devt, with a reference on the mount. */
 static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 {
@@ -261,9 +272,9 @@ static struct nvm_drv_node *nvm_drv_node_get(enum nvm_kind kind, unsigned int gp
 	int ret;
 
 	mutex_lock(&nvm_drv_nodes_lock);
-	list_for_each_entry(node, &nvm_drv_nodes, link)
-		if (node->kind == kind && node->gpu == gpu)
-			goto found;
+	node = nvm_drv_node_find(kind, gpu);
+	if (node)
+		goto found;
 
 	switch (kind) {
 	case NVM_NODE_CTL:
@@ -310,14 +321,10 @@ static void nvm_drv_node_put(enum nvm_kind kind, unsigned int gpu)
 	struct nvm_drv_node *node, *last = NULL;
 
 	mutex_lock(&nvm_drv_nodes_lock);
-	list_for_each_entry(node, &nvm_drv_nodes, link) {
-		if (node->kind != kind || node->gpu != gpu)
-			continue;
-		if (!--node->users) {
-			list_del(&node->link);
-			last = node;
-		}
-		break;
+	node = nvm_drv_node_find(kind, gpu);
+	if (node && !--node->users) {
+		list_del(&node->link);
+		last = node;
 	}
 	mutex_unlock(&nvm_drv_nodes_lock);
 	if (last) {
