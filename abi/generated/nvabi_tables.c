@@ -3237,12 +3237,13 @@ const struct nvabi_emb nvabi_embs[NVABI_NR_EMBS] = {
 	{ 0xb06f010d, 16, 25, 1, 0, { { 8, 4, 1, 0x07, 0 } } },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
 };
 
-/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then
+/* NVOS54, NVOS21, NVOS64, NVOS32 (src/common/sdk/nvidia/inc/nvos.h),
+ * nv_ioctl_nvos02_parameters_with_fd: size, then
  * the offsets of the fields struct nvabi_rmlayout names */
 const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {
-	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 255, 24, 40, 12, 16, 255, 255, 32 },
-	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 255, 24, 40, 12, 16, 255, 32, 36 },
-	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 24, 28, 48, 12, 16, 32, 36, 40 },
+	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 255, 24, 40, 12, 16, 255, 255, 32, 184, 8, 64, 72, 56, 12, 24, 32 },
+	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 255, 24, 40, 12, 16, 255, 32, 36, 184, 8, 64, 72, 56, 12, 24, 32 },
+	{ 32, 8, 12, 16, 24, 28, 32, 12, 16, 24, 28, 48, 12, 16, 32, 36, 40, 184, 8, 64, 72, 56, 12, 24, 32 },
 };
 
 const __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS] = {

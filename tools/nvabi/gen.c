@@ -600,19 +600,49 @@ static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size
 	}
 }
 
+/*
+ * The byte offset of @path in @l: field names joined by dots, each but the
+ * last a record (struct or union) field; 0xff when a name is missing.
+ */
+static unsigned path_off(const struct layout *l, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	const struct field *f;
+	char name[64];
+	unsigned rest;
+
+	if (!dot)
+		return field_off(l, path);
+	if ((size_t)(dot - path) >= sizeof(name))
+		die("%s: field path too long", path);
+	memcpy(name, path, (size_t)(dot - path));
+	name[dot - path] = 0;
+	f = layout_field(l, name);
+	if (!f || f->bitfield || !f->rec)
+		return 0xff;
+	rest = path_off(f->rec, dot + 1);
+	if (rest == 0xff)
+		return 0xff;
+	if (f->off / 8 + rest >= 0xff)
+		die("%s.%s: offset does not fit the layout table", l->name, path);
+	return (unsigned)(f->off / 8) + rest;
+}
+
 static void rml_rec(struct sbuf *b, const struct layout *l, const char *const *names)
 {
 	if (l && l->size >= 0xff)
 		die("%s: %lld bytes do not fit the layout table", l->name, l->size);
 	sb_printf(b, "%s%lld", b->len ? ", " : "", l ? l->size : 0LL);
 	for (; *names; names++)
-		sb_printf(b, ", %u", l ? field_off(l, *names) : 0xffU);
+		sb_printf(b, ", %u", l ? path_off(l, *names) : 0xffU);
 }
 
 /*
  * The layouts of the RM payloads the validator reads (NVOS54 for
- * NV_ESC_RM_CONTROL, NVOS21 and NVOS64 for NV_ESC_RM_ALLOC) in ABI @abi:
- * one initializer of struct nvabi_rmlayout, shared by equal ABIs.
+ * NV_ESC_RM_CONTROL, NVOS21 and NVOS64 for NV_ESC_RM_ALLOC, NVOS32 for
+ * NV_ESC_RM_VID_HEAP_CONTROL, NVOS02 with its fd for NV_ESC_RM_ALLOC_MEMORY)
+ * in ABI @abi: one initializer of struct nvabi_rmlayout, shared by equal
+ * ABIs.
  */
 static void add_rmlayout(struct gctx *g, const struct abi *a, int abi)
 {
@@ -620,7 +650,10 @@ static void add_rmlayout(struct gctx *g, const struct abi *a, int abi)
 	static const char *const a21[] = { "hClass", "pAllocParms", "paramsSize", "status", NULL };
 	static const char *const a64[] = { "hClass", "pAllocParms", "paramsSize", "flags",
 					   "status", NULL };
-	const struct layout *l54 = NULL, *l21 = NULL, *l64 = NULL;
+	static const char *const vh[] = { "function", "data.AllocOsDesc.descriptor",
+					  "data.AllocOsDesc.limit", NULL };
+	static const char *const am[] = { "params.hClass", "params.pMemory", "params.limit", NULL };
+	const struct layout *l54 = NULL, *l21 = NULL, *l64 = NULL, *l32 = NULL, *l02 = NULL;
 	struct sbuf b = { 0 };
 	size_t i;
 	int k;
@@ -637,11 +670,18 @@ static void add_rmlayout(struct gctx *g, const struct abi *a, int abi)
 				l21 = e->types[k].rec;
 			if (e->nr == 0x2b && !strncmp(n, "NVOS64_PARAMETERS", 17))
 				l64 = e->types[k].rec;
+			if (e->nr == 0x4a && !strncmp(n, "NVOS32_PARAMETERS", 17))
+				l32 = e->types[k].rec;
+			if (e->nr == 0x27 &&
+			    !strncmp(n, "nv_ioctl_nvos02_parameters_with_fd", 34))
+				l02 = e->types[k].rec;
 		}
 	}
 	rml_rec(&b, l54, ctl);
 	rml_rec(&b, l21, a21);
 	rml_rec(&b, l64, a64);
+	rml_rec(&b, l32, vh);
+	rml_rec(&b, l02, am);
 	for (i = 0; i < g->rml.n && strcmp(g->rml.v[i], b.s); i++)
 		;
 	if (i == g->rml.n)
@@ -958,7 +998,8 @@ static char *gen_source(struct gctx *g)
 		sb_add(&b, p->nlist ? " } }," : " } },");
 		comment(&b, p);
 	}
-	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64 (src/common/sdk/nvidia/inc/nvos.h): size, then\n"
+	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64, NVOS32 (src/common/sdk/nvidia/inc/nvos.h),\n"
+		   " * nv_ioctl_nvos02_parameters_with_fd: size, then\n"
 		   " * the offsets of the fields struct nvabi_rmlayout names */\n"
 		   "const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {\n");
 	for (i = 0; i < g->rml.n; i++)
