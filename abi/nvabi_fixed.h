@@ -27,6 +27,8 @@
 #define NVM_NV_ESC_RM_CONTROL	0x2a
 #define NVM_NV_ESC_RM_ALLOC	0x2b
 #define NVM_NV_ESC_XFER		0xd3	/* NV_ESC_IOCTL_XFER_CMD: {u32 cmd; u32 size; u64 ptr} */
+#define NVM_NV_ESC_RM_ALLOC_MEMORY	0x27
+#define NVM_NV_ESC_RM_VID_HEAP_CONTROL	0x4a
 #define NVM_NV_MAX_IOCTL_SIZE	16384	/* NV_ABSOLUTE_MAX_IOCTL_SIZE */
 
 /*
@@ -62,6 +64,14 @@
  * copies in, is the pointer after pAllocParms; the mask is one 32-bit limb.
  */
 #define NVM_NVOS64_RIGHTS_AFTER_PARAMS	8
+/*
+ * Calls that make a memory object of a range of the caller's memory
+ * (escape.c of the driver: RmCreateOsDescriptor(), RmAllocOsDescriptor()):
+ * NV_ESC_RM_VID_HEAP_CONTROL with NVOS32's function ALLOC_OS_DESCRIPTOR
+ * (nvos.h), NV_ESC_RM_ALLOC_MEMORY of the OS-descriptor class (cl0071.h).
+ */
+#define NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR	27
+#define NVM_NV01_MEMORY_SYSTEM_OS_DESCRIPTOR	0x71
 #define NVM_RS_ACCESS_MASK_SIZE		4
 /* NV_STATUS values the driver writes into a payload (nvstatuscodes.h). */
 #define NVM_NV_ERR_INVALID_ARGUMENT	0x1f

@@ -75,6 +75,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -706,6 +707,59 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	bc->uaddr = b->base + first * PAGE_SIZE;
 	bc->kaddr = b->kaddr + first * PAGE_SIZE;
 	return 0;
+}
+
+/* Does [@addr, @addr + @len) meet [@start, @end)?  @len is not 0. */
+static bool nvm_range_meets(u64 addr, u64 len, u64 start, u64 end)
+{
+	u64 last;
+
+	if (check_add_overflow(addr, len - 1, &last))
+		last = U64_MAX;
+	return addr < end && last >= start;
+}
+
+/**
+ * nvm_bounce_overlaps() - does a range meet the calling process's area?
+ * @addr: user address
+ * @len: bytes from @addr (0: none; the range ends at the top of the
+ *	address space if it would go past it)
+ *
+ * Below 64 KiB the area's addresses are fixed, mapped or not: from
+ * NVM_BOUNCE_BASE to NVM_BOUNCE_TOP.  A sealed area stays where it was
+ * mapped for the life of the address space; one not yet mapped has no
+ * address to meet, and a call that hands the driver a payload has mapped
+ * its process's area before it asks (node.c).
+ *
+ * The range is compared as given and with its address untagged, whichever
+ * of the two the driver's lookups use.
+ *
+ * Return: true when the range meets the area.
+ */
+bool nvm_bounce_overlaps(u64 addr, u64 len)
+{
+	u64 start = 0, end = 0;
+
+	if (!len)
+		return false;
+	if (!NVM_CAN_SEAL) {
+		start = NVM_BOUNCE_BASE;
+		end = NVM_BOUNCE_TOP;
+	} else {
+		struct mm_struct *mm = current->mm;
+		struct nvm_bounce *b;
+
+		rcu_read_lock();
+		hash_for_each_possible_rcu(nvm_bounce_hash, b, node, (unsigned long)mm)
+			if (b->mm == mm && READ_ONCE(b->base)) {
+				start = READ_ONCE(b->base);
+				end = start + (u64)b->npages * PAGE_SIZE;
+				break;
+			}
+		rcu_read_unlock();
+	}
+	return nvm_range_meets(addr, len, start, end) ||
+	       nvm_range_meets(untagged_addr((unsigned long)addr), len, start, end);
 }
 
 /**

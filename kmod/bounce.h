@@ -45,6 +45,7 @@ int nvm_bounce_init(void);
 void nvm_bounce_exit(void);
 int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len);
 bool nvm_bounce_written(const struct nvm_bounce_call *bc);
+bool nvm_bounce_overlaps(u64 addr, u64 len);
 void nvm_bounce_put(struct nvm_bounce_call *bc);
 
 #endif /* NVM_BOUNCE_H */

@@ -114,6 +114,8 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 			err = -EFAULT;
 		return nvm_fault(v, err, err == -EFAULT ? "esc-unreadable" : "nomem");
 	}
+	/* Audited calls too: node.c's bounce-area check is never audited. */
+	nvm_esc_osdesc(c, v);
 	if (v->audited)
 		return true;
 	if (c->nr == NVM_NV_ESC_RM_CONTROL)

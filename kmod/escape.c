@@ -6,6 +6,8 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
 
 #include "escape.h"
 #include "tables.h"
@@ -74,4 +76,62 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	if (!nvm_esc_size_ok(e, c->size))
 		return nvm_refuse(v, -EINVAL, "esc-size");
 	return nvm_profile_check(c, v, NVM_FAM_ESCAPE, c->nr, e->caps);
+}
+
+/**
+ * nvm_esc_osdesc() - the user memory an escape makes a memory object of
+ * @c: the call, its payload copied and of the escape's size
+ * @v: verdict: @v->osdesc and @v->osdesc_len set for such a call
+ *
+ * NV_ESC_RM_VID_HEAP_CONTROL with NVOS32's ALLOC_OS_DESCRIPTOR function
+ * and NV_ESC_RM_ALLOC_MEMORY of the OS-descriptor class hand the driver a
+ * range of the caller's memory (descriptor or pMemory, limit + 1 bytes).
+ * The driver pins it or, failing that, takes the frame numbers of a
+ * VM_IO or VM_PFNMAP mapping there from its page-table entries
+ * (os_lookup_user_io_memory(), whatever their permissions) and keeps
+ * them: over the bounce area that would give the caller, through the
+ * memory object, pages that later calls' payloads lie in.  node.c refuses
+ * the call when the range meets the caller's area.  A limit of all ones
+ * names no range (the driver answers NV_ERR_INVALID_LIMIT); a layout
+ * without the fields names every address, so the call is refused there
+ * whenever the caller has an area.
+ */
+void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
+	unsigned int off_sel, off_addr, off_limit;
+	u32 sel, want;
+	u64 addr, limit;
+
+	if (c->nr == NVM_NV_ESC_RM_VID_HEAP_CONTROL && l->vh_size && c->size == l->vh_size) {
+		off_sel = l->vh_function;
+		off_addr = l->vh_desc;
+		off_limit = l->vh_limit;
+		want = NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR;
+	} else if (c->nr == NVM_NV_ESC_RM_ALLOC_MEMORY && l->am_size && c->size == l->am_size) {
+		off_sel = l->am_class;
+		off_addr = l->am_memory;
+		off_limit = l->am_limit;
+		want = NVM_NV01_MEMORY_SYSTEM_OS_DESCRIPTOR;
+	} else {
+		return;
+	}
+	if (off_sel == NVABI_OFF_NONE || off_sel + sizeof(sel) > c->size)
+		goto unknown;
+	memcpy(&sel, c->payload + off_sel, sizeof(sel));
+	if (sel != want)
+		return;
+	if (off_addr == NVABI_OFF_NONE || off_addr + sizeof(addr) > c->size ||
+	    off_limit == NVABI_OFF_NONE || off_limit + sizeof(limit) > c->size)
+		goto unknown;
+	memcpy(&addr, c->payload + off_addr, sizeof(addr));
+	memcpy(&limit, c->payload + off_limit, sizeof(limit));
+	if (limit == U64_MAX)
+		return;
+	v->osdesc = addr;
+	v->osdesc_len = limit + 1;
+	return;
+unknown:
+	v->osdesc = 0;
+	v->osdesc_len = U64_MAX;
 }

@@ -8,5 +8,6 @@
 #include "verdict.h"
 
 bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);
+void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v);
 
 #endif /* NVM_ESCAPE_H */

@@ -362,6 +362,22 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 		ret = err;
 		goto out;
 	}
+	/*
+	 * An OS descriptor over the bounce area would leave the driver, and
+	 * through it the GPU, holding pages that later calls' payloads lie
+	 * in (docs/security.md, section 2): refused, audited or not.
+	 */
+	if (req.verdict.osdesc_len &&
+	    nvm_bounce_overlaps(req.verdict.osdesc, req.verdict.osdesc_len)) {
+		if (!err)
+			nvm_bounce_put(&bc);
+		rep.outcome = NVM_OUT_REFUSED;
+		rep.rule = "osdesc-bounce-area";
+		rep.err = -EPERM;
+		rep.status = 0;
+		ret = -EPERM;
+		goto out;
+	}
 	if (!err) {
 		ret = nvm_call_driver(nf, &req, bc.uaddr);
 		err = nvm_bounce_finish(&req, &bc);

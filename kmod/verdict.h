@@ -84,6 +84,10 @@ struct nvm_call {
  * @emb: the lists a forwarded control's params (at @nested) point to,
  *	which the driver copies itself (nvabi_types.h); checked after the
  *	decision; NULL for a control without them
+ * @osdesc: user address of the memory an escape makes a memory object of
+ *	(an OS descriptor, escape.c), which the driver resolves to
+ *	frame numbers and keeps
+ * @osdesc_len: its length in bytes; 0 when the call names no such memory
  * @audited: @rule would have refused the call, but the profile audits:
  *	recorded, and the call goes to the driver
  */
@@ -105,6 +109,8 @@ struct nvm_verdict {
 	u32 payload_size;
 	const struct nvabi_dep *dep;
 	const struct nvabi_emb *emb;
+	u64 osdesc;
+	u64 osdesc_len;
 	bool audited;
 };
 

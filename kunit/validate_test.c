@@ -1011,6 +1011,85 @@ static void validate_test_xfer_and_audit(struct kunit *test)
 	kfree(audit);
 }
 
+/*
+ * The memory an OS-descriptor call names (node.c refuses it over the
+ * bounce area): NVOS32's ALLOC_OS_DESCRIPTOR and RM_ALLOC_MEMORY of class
+ * 0x71, plain, in XFER and audited; nothing for other functions, other
+ * classes or a limit of all ones.
+ */
+static void validate_test_osdesc(struct kunit *test)
+{
+	static const char *const rel[] = { "515.43.04", "535.288.01", "580.142", "595.45.04" };
+	struct nvm_profile *audit = nvm_profile_alloc(0);
+	struct nvm_verdict v;
+	struct nvm_xfer hdr;
+	struct nvm_call c;
+	unsigned int i;
+	u8 buf[184];
+
+	KUNIT_ASSERT_NOT_NULL(test, audit);
+	audit->audit = true;
+	for (i = 0; i < ARRAY_SIZE(rel); i++) {
+		unsigned int abi = nvm_test_abi_of(rel[i]);
+		const struct nvabi_rmlayout *l = nvm_abi_rmlayout(abi);
+
+		KUNIT_ASSERT_EQ_MSG(test, l->vh_size, 184, "%s", rel[i]);
+		KUNIT_ASSERT_EQ_MSG(test, l->am_size, 56, "%s", rel[i]);
+#define VH(fn_, addr_, limit_) do {							\
+	memset(buf, 0, sizeof(buf));							\
+	nvm_test_put32(buf, l->vh_function, (fn_));					\
+	nvm_test_put64(buf, l->vh_desc, (addr_));					\
+	nvm_test_put64(buf, l->vh_limit, (limit_));					\
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_CTL, .prof = nvm_test_all,	\
+			       .nr = NVM_NV_ESC_RM_VID_HEAP_CONTROL, .size = l->vh_size,	\
+			       .payload = buf };					\
+} while (0)
+		VH(NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR, 0x7f0000001000ULL, 0x2fff);
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_decide(&c, &v), "%s: %s", rel[i], v.rule);
+		KUNIT_EXPECT_EQ(test, v.osdesc, 0x7f0000001000ULL);
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0x3000ULL);
+		VH(4, 0x7f0000001000ULL, 0x2fff);
+		KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0ULL);
+		VH(NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR, 0x1000, U64_MAX);
+		KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0ULL);
+		/* Audited (the profile admits nothing): still named. */
+		VH(NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR, 0x1000, 0xfff);
+		c.prof = audit;
+		KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_TRUE(test, v.audited);
+		KUNIT_EXPECT_EQ(test, v.osdesc, 0x1000ULL);
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0x1000ULL);
+		/* Inside XFER. */
+		VH(NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR, 0x2000, 0xfff);
+		hdr = (struct nvm_xfer){ .cmd = NVM_NV_ESC_RM_VID_HEAP_CONTROL,
+					 .size = l->vh_size, .ptr = 0x1000 };
+		c.nr = NVM_NV_ESC_XFER;
+		c.size = sizeof(hdr);
+		c.hdr = &hdr;
+		KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_EQ(test, v.osdesc, 0x2000ULL);
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0x1000ULL);
+#undef VH
+		/* RM_ALLOC_MEMORY, on a GPU node: class 0x71 only. */
+		memset(buf, 0, sizeof(buf));
+		nvm_test_put32(buf, l->am_class, NVM_NV01_MEMORY_SYSTEM_OS_DESCRIPTOR);
+		nvm_test_put64(buf, l->am_memory, 0x10000);
+		nvm_test_put64(buf, l->am_limit, 0);
+		c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_GPU, .prof = nvm_test_all,
+				       .nr = NVM_NV_ESC_RM_ALLOC_MEMORY, .size = l->am_size,
+				       .payload = buf };
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_decide(&c, &v), "%s: %s", rel[i], v.rule);
+		KUNIT_EXPECT_EQ(test, v.osdesc, 0x10000ULL);
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 1ULL);
+		nvm_test_put32(buf, l->am_class, 0x3e);
+		KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0ULL);
+	}
+	kfree(audit);
+}
+
 static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE_PARAM(validate_test_escape_sizes, nvm_test_release_gen_params),
 	KUNIT_CASE_PARAM(validate_test_control_sizes, nvm_test_release_gen_params),
@@ -1023,6 +1102,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_xfer_and_audit),
 	KUNIT_CASE(validate_test_deprecated),
 	KUNIT_CASE(validate_test_embedded),
+	KUNIT_CASE(validate_test_osdesc),
 	{}
 };
 

@@ -27,7 +27,11 @@
 #  9. what waits for an fd-carrying call, as docs/security.md lists it:
 #     another process's open of /proc/PID/maps waits for the call (it
 #     does not on the driver's own node), and the calling thread's fd
-#     links read during the call give no driver file.
+#     links read during the call give no driver file;
+# 10. an OS descriptor (a memory object the driver makes of the caller's
+#     memory, keeping its frame numbers) over any page of the bounce area
+#     is refused and never reaches the driver; one over other memory is
+#     forwarded.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -222,6 +226,32 @@ check bounce2-waiters-maps-direct "on the driver's own node the open of /proc/PI
 	sh -c "[ '$(v "$direct" call_ret)' = 0 ] && [ '$(v "$direct" maps_ms)' -lt 900 ]"
 check bounce2-waiters-no-driver-file "a driver file opened through the calling thread's fd links: $out" \
 	[ "$(v "$out" driver_files)" = 0 ]
+
+# 10. OS descriptors: the driver resolves the range to frame numbers (a
+# VM_PFNMAP mapping's from its page-table entries) and keeps them, so one
+# over the area would give the GPU the pages later payloads lie in.
+dmesg -c > /dev/null
+calls_clear
+out=$(bouncev2 osdesc $CTL /dev/nvproxy0 2>&1)
+calls_save "$T/osdesc.calls"
+echo "  $out"
+refused="vh_first=EPERM vh_last=EPERM vh_below=EPERM vh_xfer=EPERM am_first=EPERM am_last=EPERM"
+# Forwarded: the stand-in answers RM_ALLOC_MEMORY and, not implementing
+# VID_HEAP_CONTROL, EINVAL to that.
+forwarded="vh_own=EINVAL vh_after=EINVAL vh_nolimit=EINVAL vh_other=EINVAL am_own=0 am_other=0"
+check bounce2-osdesc-area-refused "$out" sh -c "echo '$out' | grep -q '^osdesc: $refused '"
+check bounce2-osdesc-other-forwarded "$out" sh -c "echo '$out' | grep -q ' $forwarded area='"
+# What the driver received: the four NVOS32 and two NVOS02 calls that name
+# other memory, none of the six over the area.
+vh=$(grep -c 'op=ioctl nr=0x4a size=184 ' "$T/osdesc.calls")
+am=$(grep -c 'op=ioctl nr=0x27 size=56 ' "$T/osdesc.calls")
+xf=$(grep -c 'op=ioctl nr=0xd3 .*inner=0x4a' "$T/osdesc.calls")
+check bounce2-osdesc-driver-saw "the driver got $vh VID_HEAP_CONTROL (want 4), $am ALLOC_MEMORY (want 2), $xf XFER (want 0)" \
+	[ "$vh $am $xf" = "4 2 0" ]
+n=$(dmesg | grep -c 'refused .*rule=osdesc-bounce-area answer=-1$')
+# (The refusal log is rate-limited: at least one line.)
+check bounce2-osdesc-logged "no refusal line names osdesc-bounce-area: $(dmesg | grep nvmediate | tail -n 2)" \
+	[ "$n" -ge 1 ]
 
 # 8. Unload at once after calls with a private fd table, again and again
 # (the module's exit waits for the tables' RCU frees).

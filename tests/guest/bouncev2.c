@@ -78,6 +78,17 @@
  *	stand-in's race_delay_us holds the driver before it reads the
  *	params).  Prints "nomax: ret=N status=0xN".
  *
+ *   bouncev2 osdesc CTL GPU
+ *	Memory objects over the bounce area: after one call has made the
+ *	area, NV_ESC_RM_VID_HEAP_CONTROL with NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR
+ *	on CTL and NV_ESC_RM_ALLOC_MEMORY of NV01_MEMORY_SYSTEM_OS_DESCRIPTOR
+ *	on GPU name ranges that meet the area (its first page, its last, one
+ *	from the page below into it, and one wrapped in XFER) and ranges that
+ *	do not (a page of this process's own memory, the page after the
+ *	area, a limit of all ones, another NVOS32 function and another class
+ *	over the area).  Prints "osdesc: NAME=ANSWER ..." per call, ANSWER
+ *	being 0 or the errno's name, then "area=START-END".
+ *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
@@ -92,6 +103,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +122,23 @@
 #define AREA_START	0x1000UL
 #define AREA_END	0x10000UL
 #define UVM_PAGEABLE_MEM_ACCESS	39u
+#define NV_ESC_RM_VID_HEAP_CONTROL	0x4a
+#define NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR	27u
+#define NVOS32_FUNCTION_INFO	4u
+#define NV01_MEMORY_SYSTEM_OS_DESCRIPTOR	0x71u
+
+/* NVOS32_PARAMETERS with data.AllocOsDesc, 184 bytes (nvos.h). */
+struct nvos32_osdesc {
+	uint32_t hRoot, hObjectParent, function, hVASpace;
+	int16_t ivcHeapNumber;
+	uint16_t pad0;
+	uint32_t status;
+	uint64_t total, free;
+	uint32_t hMemory, type, flags, attr, attr2, pad1;
+	uint64_t descriptor, limit;
+	uint32_t descriptorType;
+	uint8_t rest[184 - 84];
+};
 
 struct uvm_pageable_mem_access {
 	uint8_t pageableMemAccess, pad0[3];
@@ -661,6 +690,90 @@ static int grow(int fd, const char *path, int want, const char *state)
 	return 0;
 }
 
+static const char *answer(int ret)
+{
+	switch (ret) {
+	case 0:
+		return "0";
+	case -EPERM:
+		return "EPERM";
+	case -EFAULT:
+		return "EFAULT";
+	case -EINVAL:
+		return "EINVAL";
+	}
+	return "other";
+}
+
+static int vid_heap(int fd, uint32_t function, uint64_t desc, uint64_t limit, int xfer)
+{
+	struct nvos32_osdesc p = {
+		.function = function, .descriptor = desc, .limit = limit, .attr2 = 0,
+	};
+	struct nv_xfer x = {
+		.cmd = NV_ESC_RM_VID_HEAP_CONTROL, .size = sizeof(p), .ptr = (uintptr_t)&p,
+	};
+
+	_Static_assert(sizeof(p) == 184, "NVOS32_PARAMETERS is 184 bytes");
+	_Static_assert(offsetof(struct nvos32_osdesc, descriptor) == 64, "descriptor at 64");
+	if (xfer)
+		return ioctl(fd, NV_IOC(NV_ESC_IOCTL_XFER_CMD, sizeof(x)), &x) ? -errno : 0;
+	return ioctl(fd, NV_IOC(NV_ESC_RM_VID_HEAP_CONTROL, sizeof(p)), &p) ? -errno : 0;
+}
+
+static int alloc_memory(int fd, uint32_t hclass, uint64_t mem, uint64_t limit)
+{
+	struct nvos02_fd p = { .hClass = hclass, .pMemory = mem, .limit = limit, .fd = -1 };
+
+	return ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC_MEMORY, sizeof(p)), &p) ? -errno : 0;
+}
+
+static int osdesc(int ctl, const char *gpupath)
+{
+	unsigned long start, end, pg = sysconf(_SC_PAGESIZE);
+	int gpu = open(gpupath, O_RDWR);
+	char *own;
+
+	if (gpu < 0) {
+		perror(gpupath);
+		return 2;
+	}
+	own = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (own == MAP_FAILED || client_cycle(ctl) || find_area(&start, &end)) {
+		printf("osdesc: no area\n");
+		return 1;
+	}
+	{
+		static const char *const name[] = {
+			"vh_first", "vh_last", "vh_below", "vh_xfer", "am_first", "am_last",
+			"vh_own", "vh_after", "vh_nolimit", "vh_other", "am_own", "am_other",
+		};
+		uint32_t od = NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR;
+		uint64_t mine = (uintptr_t)own;
+		int r[12], i = 0;
+
+		/* Over the area. */
+		r[i++] = vid_heap(ctl, od, start, pg - 1, 0);
+		r[i++] = vid_heap(ctl, od, end - pg, pg - 1, 0);
+		r[i++] = vid_heap(ctl, od, start - pg, 2 * pg - 1, 0);
+		r[i++] = vid_heap(ctl, od, start, pg - 1, 1);
+		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, start, pg - 1);
+		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, end - pg, pg - 1);
+		/* Elsewhere, or not an OS descriptor. */
+		r[i++] = vid_heap(ctl, od, mine, pg - 1, 0);
+		r[i++] = vid_heap(ctl, od, end, pg - 1, 0);
+		r[i++] = vid_heap(ctl, od, start, ~0ULL, 0);
+		r[i++] = vid_heap(ctl, NVOS32_FUNCTION_INFO, start, pg - 1, 0);
+		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, mine, pg - 1);
+		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM, start, pg - 1);
+		printf("osdesc:");
+		for (i = 0; i < 12; i++)
+			printf(" %s=%s", name[i], answer(r[i]));
+		printf(" area=%lx-%lx\n", start, end);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -696,9 +809,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "waiters"))
 		return waiters(fd, argv[2], atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "osdesc"))
+		return osdesc(fd, argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
 	return 2;
 }
