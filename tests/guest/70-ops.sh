@@ -171,6 +171,25 @@ if setup; then
 	*)
 		fail ops-procs "line of pid $pid: '$line'; procs: $(tr '\n' ';' < $P 2>/dev/null)" ;;
 	esac
+	# ... and the calls of a file it has closed: 3 calls on a file, a second
+	# file of the node opened, the first closed (operations.md).
+	rm -f "$T/go"
+	nvraw --reopen --hold "$T/go" --repeat 3 $CTL 0x2a 31 > "$T/held" &
+	pid=$!
+	i=0
+	while ! grep -q reopened "$T/held" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	line=$(grep "^pid=$pid " $P 2>/dev/null)
+	touch "$T/go"
+	wait $pid
+	case "$line" in
+	"pid=$pid comm=nvraw files=1 escape_forwarded=0 escape_refused=3 "*"open_forwarded=2 open_refused=0 "*)
+		pass ops-procs-closed-files ;;
+	*)
+		fail ops-procs-closed-files "line of pid $pid after a file closed and another opened: '$line'" ;;
+	esac
 
 	# nvproxyctl stats and status: the numbers of sysfs, the stand-in's version
 	snapshot "$T/now"

@@ -10,6 +10,9 @@
  *   nvraw --repeat N ...                   make the call N times (default 1)
  *   nvraw --hold FILE ...                  after the calls, keep the node
  *                                          open until FILE exists (30 s at most)
+ *   nvraw --reopen --hold FILE ...         the same, but the node is opened
+ *                                          again and the first file closed
+ *                                          before the wait
  *
  * FIELD: OFF=VAL (u32), OFF=q:VAL (u64), OFF=buf:N (u64 pointer to N
  * zeroed bytes), OFF=ro:N (the same, N at most 4096, mapped read-only when
@@ -59,15 +62,15 @@ static const char *errname(int e)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--repeat N|--hold FILE] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
+	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--repeat N|--hold FILE|--reopen] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	int xfer = 0, uvm = 0, bad = 0, fd, ret, i = 1;
+	int xfer = 0, uvm = 0, bad = 0, reopen = 0, fd, ret, i = 1;
 	unsigned long repeat = 1, r;
-	const char *hold = NULL;
+	const char *hold = NULL, *path;
 	long st = -1;
 	unsigned long nr, size, cmd;
 	uint8_t *arena, *payload, *extra, *last = NULL, *ro[8];
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
 			repeat = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
 			hold = argv[++i];
+		else if (!strcmp(argv[i], "--reopen"))
+			reopen = 1;
 		else
 			usage();
 	}
@@ -95,9 +100,10 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 2;
 	}
-	fd = open(argv[i], O_RDWR);
+	path = argv[i];
+	fd = open(path, O_RDWR);
 	if (fd < 0) {
-		perror(argv[i]);
+		perror(path);
 		return 2;
 	}
 	nr = strtoul(argv[i + 1], NULL, 0);
@@ -197,6 +203,18 @@ int main(int argc, char **argv)
 		struct stat sb;
 		int n;
 
+		if (reopen) {
+			int fd2 = open(path, O_RDWR);
+
+			if (fd2 < 0) {
+				perror(path);
+				return 2;
+			}
+			close(fd);
+			fd = fd2;
+			printf("reopened\n");
+			fflush(stdout);
+		}
 		for (n = 0; n < 3000 && stat(hold, &sb); n++)
 			nanosleep(&ts, NULL);
 	}
