@@ -144,22 +144,24 @@ if setup; then
 
 	# debugfs procs: a process's counts while it holds its file, gone after
 	P=/sys/kernel/debug/nvmediate/procs
-	rm -f "$T/go"
-	nvraw --hold "$T/go" --repeat 4 $CTL 0x2a 31 > "$T/held" &
-	pid=$!
-	i=0
-	while ! grep -q "^pid=$pid " $P 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	i=0	# nvraw prints after its calls
-	while [ ! -s "$T/held" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	line=$(grep "^pid=$pid " $P 2>/dev/null)
-	touch "$T/go"
-	wait $pid
+	# held_line WANT NVRAW_ARGS...: nvraw holds its node once its output
+	# has WANT; pid and its procs line then, and it is let go.
+	held_line() {
+		want=$1
+		shift
+		rm -f "$T/go"
+		nvraw --hold "$T/go" "$@" > "$T/held" &
+		pid=$!
+		i=0
+		while ! grep -q "$want" "$T/held" 2>/dev/null && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		line=$(grep "^pid=$pid " $P 2>/dev/null)
+		touch "$T/go"
+		wait $pid
+	}
+	held_line ret= --repeat 4 $CTL 0x2a 31	# nvraw prints after its calls
 	after=$(grep -c "^pid=$pid " $P 2>/dev/null)
 	case "$line" in
 	"pid=$pid comm=nvraw files=1 escape_forwarded=0 escape_refused=4 escape_answered=0 escape_audited=0 ctrl_forwarded=0 "*"open_forwarded=1 open_refused=0 "*"poll_audited=0")
@@ -173,17 +175,7 @@ if setup; then
 	esac
 	# ... and the calls of a file it has closed: 3 calls on a file, a second
 	# file of the node opened, the first closed (operations.md).
-	rm -f "$T/go"
-	nvraw --reopen --hold "$T/go" --repeat 3 $CTL 0x2a 31 > "$T/held" &
-	pid=$!
-	i=0
-	while ! grep -q reopened "$T/held" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	line=$(grep "^pid=$pid " $P 2>/dev/null)
-	touch "$T/go"
-	wait $pid
+	held_line reopened --reopen --repeat 3 $CTL 0x2a 31
 	case "$line" in
 	"pid=$pid comm=nvraw files=1 escape_forwarded=0 escape_refused=3 "*"open_forwarded=2 open_refused=0 "*)
 		pass ops-procs-closed-files ;;
