@@ -116,6 +116,7 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @wait: calls waiting for free pages
  * @nvmas: VMAs of the area (two only while mremap tries to move it)
  * @mapped: @nvmas is not 0
+ * @mmapped: the area's file was mapped once (under @lock); never again
  * @dead: the area was unmapped: a new one may be made once @ref is gone
  * @npages: pages in the area
  * @kaddr: kernel mapping of the pages
@@ -136,6 +137,7 @@ struct nvm_bounce {
 	wait_queue_head_t wait;
 	unsigned int nvmas;
 	bool mapped;
+	bool mmapped;
 	bool dead;
 	unsigned int npages;
 	void *kaddr;
@@ -280,13 +282,27 @@ static const struct vm_operations_struct nvm_bounce_vm_ops = {
 	.name		= nvm_bounce_name,
 };
 
+/*
+ * The one mapping nvm_bounce_map() makes.  Any other (the file reopened
+ * through /proc/PID/map_files, which takes CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE) is refused: a second mapping would lie where
+ * the caller chose, unsealed, outside what nvm_bounce_overlaps() knows,
+ * and keep pages a call wrote mapped.
+ */
 static int nvm_bounce_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct nvm_bounce *b = file->private_data;
+	bool again;
 
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != (unsigned long)b->npages << PAGE_SHIFT ||
 	    !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	spin_lock(&b->lock);
+	again = b->mmapped;
+	b->mmapped = true;
+	spin_unlock(&b->lock);
+	if (again)
+		return -EBUSY;
 	nvm_vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	nvm_vm_flags_clear(vma, VM_MAYEXEC);
 	vma->vm_ops = &nvm_bounce_vm_ops;

@@ -92,8 +92,9 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
  * them: over the bounce area that would give the caller, through the
  * memory object, pages that later calls' payloads lie in.  node.c refuses
  * the call when the range meets the caller's area.  A limit of all ones
- * names no range (the driver answers NV_ERR_INVALID_LIMIT); a layout
- * without the fields names every address, so the call is refused there
+ * names no range (the driver answers NV_ERR_INVALID_LIMIT), nor does a
+ * payload of another size (the driver refuses it); an ABI without the
+ * layout or its fields names every address, so the call is refused there
  * whenever the caller has an area.
  */
 void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v)
@@ -103,12 +104,20 @@ void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v)
 	u32 sel, want;
 	u64 addr, limit;
 
-	if (c->nr == NVM_NV_ESC_RM_VID_HEAP_CONTROL && l->vh_size && c->size == l->vh_size) {
+	if (c->nr == NVM_NV_ESC_RM_VID_HEAP_CONTROL) {
+		if (!l->vh_size)
+			goto unknown;
+		if (c->size != l->vh_size)	/* the driver refuses it */
+			return;
 		off_sel = l->vh_function;
 		off_addr = l->vh_desc;
 		off_limit = l->vh_limit;
 		want = NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR;
-	} else if (c->nr == NVM_NV_ESC_RM_ALLOC_MEMORY && l->am_size && c->size == l->am_size) {
+	} else if (c->nr == NVM_NV_ESC_RM_ALLOC_MEMORY) {
+		if (!l->am_size)
+			goto unknown;
+		if (c->size != l->am_size)
+			return;
 		off_sel = l->am_class;
 		off_addr = l->am_memory;
 		off_limit = l->am_limit;

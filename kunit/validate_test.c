@@ -1061,6 +1061,11 @@ static void validate_test_osdesc(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, v.audited);
 		KUNIT_EXPECT_EQ(test, v.osdesc, 0x1000ULL);
 		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0x1000ULL);
+		/* Audited at a size the driver refuses: no range. */
+		c.size -= 8;
+		KUNIT_EXPECT_TRUE(test, nvm_decide(&c, &v));
+		KUNIT_EXPECT_STREQ(test, v.rule, "esc-size");
+		KUNIT_EXPECT_EQ(test, v.osdesc_len, 0ULL);
 		/* Inside XFER. */
 		VH(NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR, 0x2000, 0xfff);
 		hdr = (struct nvm_xfer){ .cmd = NVM_NV_ESC_RM_VID_HEAP_CONTROL,

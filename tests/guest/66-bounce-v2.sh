@@ -238,16 +238,21 @@ echo "  $out"
 refused="vh_first=EPERM vh_last=EPERM vh_below=EPERM vh_xfer=EPERM am_first=EPERM am_last=EPERM"
 # Forwarded: the stand-in answers RM_ALLOC_MEMORY and, not implementing
 # VID_HEAP_CONTROL, EINVAL to that.
-forwarded="vh_own=EINVAL vh_after=EINVAL vh_nolimit=EINVAL vh_other=EINVAL am_own=0 am_other=0"
+forwarded="vh_own=EINVAL vh_before=EINVAL vh_after=EINVAL vh_nolimit=EINVAL vh_other=EINVAL am_own=0 am_other=0"
 check bounce2-osdesc-area-refused "$out" sh -c "echo '$out' | grep -q '^osdesc: $refused '"
-check bounce2-osdesc-other-forwarded "$out" sh -c "echo '$out' | grep -q ' $forwarded area='"
-# What the driver received: the four NVOS32 and two NVOS02 calls that name
+check bounce2-osdesc-other-forwarded "$out" sh -c "echo '$out' | grep -q ' $forwarded remap='"
+# Nor can the area be mapped a second time, where the caller chooses,
+# through its file reopened from /proc/self/map_files (as root): the
+# kernel refuses to reopen an anonymous inode's file (ENXIO), and
+# nvmediate maps an area's file once only.
+check bounce2-area-no-second-mapping "$out" sh -c "echo '$out' | grep -Eq ' remap=(EBUSY|ENODEV|EACCES|open-ENXIO|open-ENODEV) '"
+# What the driver received: the five NVOS32 and two NVOS02 calls that name
 # other memory, none of the six over the area.
 vh=$(grep -c 'op=ioctl nr=0x4a size=184 ' "$T/osdesc.calls")
 am=$(grep -c 'op=ioctl nr=0x27 size=56 ' "$T/osdesc.calls")
 xf=$(grep -c 'op=ioctl nr=0xd3 .*inner=0x4a' "$T/osdesc.calls")
-check bounce2-osdesc-driver-saw "the driver got $vh VID_HEAP_CONTROL (want 4), $am ALLOC_MEMORY (want 2), $xf XFER (want 0)" \
-	[ "$vh $am $xf" = "4 2 0" ]
+check bounce2-osdesc-driver-saw "the driver got $vh VID_HEAP_CONTROL (want 5), $am ALLOC_MEMORY (want 2), $xf XFER (want 0)" \
+	[ "$vh $am $xf" = "5 2 0" ]
 n=$(dmesg | grep -c 'refused .*rule=osdesc-bounce-area answer=-1$')
 # (The refusal log is rate-limited: at least one line.)
 check bounce2-osdesc-logged "no refusal line names osdesc-bounce-area: $(dmesg | grep nvmediate | tail -n 2)" \

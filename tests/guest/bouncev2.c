@@ -84,10 +84,13 @@
  *	on CTL and NV_ESC_RM_ALLOC_MEMORY of NV01_MEMORY_SYSTEM_OS_DESCRIPTOR
  *	on GPU name ranges that meet the area (its first page, its last, one
  *	from the page below into it, and one wrapped in XFER) and ranges that
- *	do not (a page of this process's own memory, the page after the
- *	area, a limit of all ones, another NVOS32 function and another class
+ *	do not (a page of this process's own memory, the pages just below
+ *	and just after the area, a limit of all ones, another NVOS32 function and another class
  *	over the area).  Prints "osdesc: NAME=ANSWER ..." per call, ANSWER
- *	being 0 or the errno's name, then "area=START-END".
+ *	being 0 or the errno's name, then "remap=HOW" (a second mapping of
+ *	the area through /proc/self/map_files: "mapped", or the errno's name
+ *	of the open, "open-E...", or of the mmap that refused it) and
+ *	"area=START-END".
  *
  *   bouncev2 lockwait CTL UVM MS
  *	A child process holds its own mmap lock for MS milliseconds (the
@@ -728,6 +731,32 @@ static int alloc_memory(int fd, uint32_t hclass, uint64_t mem, uint64_t limit)
 	return ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC_MEMORY, sizeof(p)), &p) ? -errno : 0;
 }
 
+/*
+ * A second mapping of the area, through its file reopened from
+ * /proc/self/map_files (root may): "mapped", or why not.
+ */
+static const char *remap(unsigned long start, unsigned long end)
+{
+	char path[64];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/map_files/%lx-%lx", start, end);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return errno == EPERM || errno == EACCES ? "noaccess" :
+		       errno == ENXIO ? "open-ENXIO" : errno == ENODEV ? "open-ENODEV" :
+		       errno == ENOENT ? "open-ENOENT" : "open-other";
+	p = mmap(NULL, end - start, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p != MAP_FAILED) {
+		munmap(p, end - start);
+		return "mapped";
+	}
+	return errno == EBUSY ? "EBUSY" : errno == ENODEV ? "ENODEV" :
+	       errno == EACCES ? "EACCES" : "other";
+}
+
 static int osdesc(int ctl, const char *gpupath)
 {
 	unsigned long start, end, pg = sysconf(_SC_PAGESIZE);
@@ -746,11 +775,12 @@ static int osdesc(int ctl, const char *gpupath)
 	{
 		static const char *const name[] = {
 			"vh_first", "vh_last", "vh_below", "vh_xfer", "am_first", "am_last",
-			"vh_own", "vh_after", "vh_nolimit", "vh_other", "am_own", "am_other",
+			"vh_own", "vh_before", "vh_after", "vh_nolimit", "vh_other", "am_own",
+			"am_other",
 		};
 		uint32_t od = NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR;
 		uint64_t mine = (uintptr_t)own;
-		int r[12], i = 0;
+		int r[13], i = 0;
 
 		/* Over the area. */
 		r[i++] = vid_heap(ctl, od, start, pg - 1, 0);
@@ -761,15 +791,16 @@ static int osdesc(int ctl, const char *gpupath)
 		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, end - pg, pg - 1);
 		/* Elsewhere, or not an OS descriptor. */
 		r[i++] = vid_heap(ctl, od, mine, pg - 1, 0);
+		r[i++] = vid_heap(ctl, od, start - pg, pg - 1, 0);
 		r[i++] = vid_heap(ctl, od, end, pg - 1, 0);
 		r[i++] = vid_heap(ctl, od, start, ~0ULL, 0);
 		r[i++] = vid_heap(ctl, NVOS32_FUNCTION_INFO, start, pg - 1, 0);
 		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, mine, pg - 1);
 		r[i++] = alloc_memory(gpu, NV01_MEMORY_SYSTEM, start, pg - 1);
 		printf("osdesc:");
-		for (i = 0; i < 12; i++)
+		for (i = 0; i < 13; i++)
 			printf(" %s=%s", name[i], answer(r[i]));
-		printf(" area=%lx-%lx\n", start, end);
+		printf(" remap=%s area=%lx-%lx\n", remap(start, end), start, end);
 	}
 	return 0;
 }

@@ -677,6 +677,14 @@ static void add_rmlayout(struct gctx *g, const struct abi *a, int abi)
 				l02 = e->types[k].rec;
 		}
 	}
+	/* The validator reads these two escapes' ranges (escape.c): never silently none. */
+	for (i = 0; i < a->esc.n; i++) {
+		const struct esc *e = a->esc.v[i];
+
+		if ((e->nr == 0x4a && !l32) || (e->nr == 0x27 && !l02))
+			die("%s: escape 0x%x has no NVOS32_PARAMETERS or nv_ioctl_nvos02_parameters_with_fd layout",
+			    a->release, e->nr);
+	}
 	rml_rec(&b, l54, ctl);
 	rml_rec(&b, l21, a21);
 	rml_rec(&b, l64, a64);
