@@ -224,6 +224,9 @@ static struct nvm_drv_node *nvm_drv_node_find(enum nvm_kind kind, unsigned int g
 	return NULL;
 }
 
+/* Generation of the last inode made; under nvm_drv_nodes_lock. */
+static u32 nvm_drv_generation;
+
 /* A new inode and dentry for @devt, with a reference on the mount. */
 static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 {
@@ -250,7 +253,15 @@ static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 		mntput(node->path.mnt);
 		return -ENOMEM;
 	}
-	inode->i_ino = get_next_ino();
+	/*
+	 * One number for every inode of a real node: it shows in the
+	 * /proc/PID/maps of a process that maps a backing file, and a new
+	 * number per inode would tell a container whether another had held
+	 * the node open between two of its own opens.  The generation tells
+	 * the inodes apart.
+	 */
+	inode->i_ino = new_encode_dev(devt);
+	inode->i_generation = ++nvm_drv_generation;
 	init_special_inode(inode, S_IFCHR | 0600, devt);
 	nvm_inode_init_ts(inode);
 

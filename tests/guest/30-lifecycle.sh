@@ -63,7 +63,7 @@ cycles() {	# cycles NODE KIND: KIND is the stand-in's file= name
 		sleep 0.5
 	done
 	calls_save "$T/cycles.calls"
-	opens=$(grep -c "file=$kind op=open ret=0 ino=[0-9]*\$" "$T/cycles.calls")
+	opens=$(grep -c "file=$kind op=open ret=0 ino=[0-9]* gen=[0-9]*\$" "$T/cycles.calls")
 	releases=$(grep -c "file=$kind op=release\$" "$T/cycles.calls")
 	leaks=$(state_leaks)
 	memgrow=$((mem0 - mem1))
@@ -100,7 +100,11 @@ shared() {	# shared NODE KIND
 	wait $holder 2>/dev/null
 	openclose --path "$node" --count 1 > /dev/null
 	calls_save "$T/shared.calls"
-	inos=$(sed -n "s/.*file=$kind op=open ret=0 ino=\([0-9]*\)\$/\1/p" "$T/shared.calls")
+	# Inodes told apart by generation; their number is the same for every
+	# inode of a node, so that /proc/PID/maps of a mapped backing file does
+	# not tell whether someone else held the node open in between.
+	inos=$(sed -n "s/.*file=$kind op=open ret=0 ino=\([0-9]*\) gen=\([0-9]*\)\$/\1:\2/p" \
+		"$T/shared.calls")
 	held=$(echo "$inos" | head -n 21 | sort -u | tr '\n' ' ')
 	last=$(echo "$inos" | sed -n 22p)
 	if [ "$(echo "$inos" | wc -l)" != 22 ]; then
@@ -109,6 +113,8 @@ shared() {	# shared NODE KIND
 		fail "$name" "21 opens while one file was held came through inodes $held"
 	elif [ "$last" = "$held" ] || [ "$last " = "$held" ]; then
 		fail "$name" "the open after every file was closed came through the same inode $last"
+	elif [ "${last%:*}" != "${held%%:*}" ]; then
+		fail "$name" "the new inode's number ${last%:*} differs from the first's ${held%%:*}"
 	else
 		pass "$name"
 	fi

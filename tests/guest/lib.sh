@@ -119,7 +119,7 @@ hold_open() {
 }
 
 calls_norm() {
-	sed -e 's/^seq=[0-9]* tgid=[0-9]* //' -e 's/ ino=[0-9]*$//' "$1"
+	sed -e 's/^seq=[0-9]* tgid=[0-9]* //' -e 's/ ino=[0-9]* gen=[0-9]*$//' "$1"
 }
 
 state_get() {

@@ -53,8 +53,12 @@ static int nvs_open(struct inode *inode, struct file *filp)
 	mutex_unlock(&nvs.lock);
 	nvs_count(NVS_CNT_OPEN_FILES, 1);
 out:
-	/* The inode the open came through: every open of one node shares it. */
-	nvs_log_call(kind, "op=open ret=%d ino=%lu", ret, inode->i_ino);
+	/*
+	 * The inode the open came through (its number and generation):
+	 * every open of one node shares it.
+	 */
+	nvs_log_call(kind, "op=open ret=%d ino=%lu gen=%u", ret, inode->i_ino,
+		     inode->i_generation);
 	return ret;
 }
 

@@ -71,7 +71,8 @@ static int nvs_uvm_open(struct inode *inode, struct file *filp)
 	filp->private_data = uf;
 	nvs_count(NVS_CNT_UVM_FILES, 1);
 out:
-	nvs_log_call("uvm", "op=open ret=%d ino=%lu", ret, inode->i_ino);
+	nvs_log_call("uvm", "op=open ret=%d ino=%lu gen=%u", ret, inode->i_ino,
+		     inode->i_generation);
 	return ret;
 }
 
