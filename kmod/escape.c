@@ -100,24 +100,18 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v)
 {
 	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
-	unsigned int off_sel, off_addr, off_limit;
+	unsigned int size, off_sel, off_addr, off_limit;
 	u32 sel, want;
 	u64 addr, limit;
 
 	if (c->nr == NVM_NV_ESC_RM_VID_HEAP_CONTROL) {
-		if (!l->vh_size)
-			goto unknown;
-		if (c->size != l->vh_size)	/* the driver refuses it */
-			return;
+		size = l->vh_size;
 		off_sel = l->vh_function;
 		off_addr = l->vh_desc;
 		off_limit = l->vh_limit;
 		want = NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR;
 	} else if (c->nr == NVM_NV_ESC_RM_ALLOC_MEMORY) {
-		if (!l->am_size)
-			goto unknown;
-		if (c->size != l->am_size)
-			return;
+		size = l->am_size;
 		off_sel = l->am_class;
 		off_addr = l->am_memory;
 		off_limit = l->am_limit;
@@ -125,6 +119,10 @@ void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v)
 	} else {
 		return;
 	}
+	if (!size)
+		goto unknown;
+	if (c->size != size)	/* the driver refuses it */
+		return;
 	if (off_sel == NVABI_OFF_NONE || off_sel + sizeof(sel) > c->size)
 		goto unknown;
 	memcpy(&sel, c->payload + off_sel, sizeof(sel));

@@ -371,11 +371,7 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	    nvm_bounce_overlaps(req.verdict.osdesc, req.verdict.osdesc_len)) {
 		if (!err)
 			nvm_bounce_put(&bc);
-		rep.outcome = NVM_OUT_REFUSED;
-		rep.rule = "osdesc-bounce-area";
-		rep.err = -EPERM;
-		rep.status = 0;
-		ret = -EPERM;
+		ret = nvm_report_refused(&rep, "osdesc-bounce-area", -EPERM);
 		goto out;
 	}
 	if (!err) {

@@ -199,8 +199,18 @@ static int nvm_report_set(struct nvm_report *rep, const struct nvm_call *c,
 	return ret;
 }
 
-/* A call refused because memory it names cannot be read. */
-static int nvm_report_unreadable(struct nvm_report *rep, const char *rule, int err)
+/**
+ * nvm_report_refused() - report a call refused after its decision
+ * @rep: the report, already filled in by nvm_validate()
+ * @rule: the rule that refused it
+ * @err: the negative errno the ioctl returns
+ *
+ * For what the validator finds after the decision (memory the call names
+ * cannot be read) and what node.c finds before it forwards.
+ *
+ * Return: @err.
+ */
+int nvm_report_refused(struct nvm_report *rep, const char *rule, int err)
 {
 	rep->outcome = NVM_OUT_REFUSED;
 	rep->rule = rule;
@@ -251,12 +261,12 @@ static int nvm_list_access(u64 list, u64 bytes, bool in, bool out, struct nvm_re
 	if (in) {
 		ret = nvm_check_readable(list, bytes);
 		if (ret)
-			return nvm_report_unreadable(rep, unreadable, ret);
+			return nvm_report_refused(rep, unreadable, ret);
 	}
 	if (out) {
 		ret = nvm_check_writable(list, bytes);
 		if (ret)
-			return nvm_report_unreadable(rep, unwritable, ret);
+			return nvm_report_refused(rep, unwritable, ret);
 	}
 	return 0;
 }
@@ -266,7 +276,7 @@ static int nvm_answer_late(const struct nvm_after *after, struct nvm_report *rep
 			   const char *rule)
 {
 	if (copy_to_user(after->answer_at, &status, sizeof(status)))
-		return nvm_report_unreadable(rep, rule, -EFAULT);
+		return nvm_report_refused(rep, rule, -EFAULT);
 	rep->outcome = NVM_OUT_ANSWERED;
 	rep->rule = rule;
 	rep->err = 0;
@@ -294,9 +304,9 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	/* The generated table keeps both fields inside the V1 params. */
 	if (WARN_ON_ONCE(d->size > sizeof(p) || d->count_off + sizeof(count) > d->size ||
 			 d->list_off + sizeof(list) > d->size))
-		return nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
+		return nvm_report_refused(rep, "ctrl-params-too-big", -EINVAL);
 	if (copy_from_user(p, u64_to_user_ptr(after->readable), d->size))
-		return nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
+		return nvm_report_refused(rep, "ctrl-params-unreadable", -EFAULT);
 	memcpy(&count, p + d->count_off, sizeof(count));
 	memcpy(&list, p + d->list_off, sizeof(list));
 	if (!count)
@@ -344,9 +354,9 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 				       "ctrl-embedded-params-size");
 	p = kmalloc(e->size, GFP_KERNEL_ACCOUNT);
 	if (!p)
-		return nvm_report_unreadable(rep, "ctrl-params-unreadable", -ENOMEM);
+		return nvm_report_refused(rep, "ctrl-params-unreadable", -ENOMEM);
 	if (copy_from_user(p, params, e->size)) {
-		ret = nvm_report_unreadable(rep, "ctrl-params-unreadable", -EFAULT);
+		ret = nvm_report_refused(rep, "ctrl-params-unreadable", -EFAULT);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -358,7 +368,7 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 
 		if (WARN_ON_ONCE(l->list_off + sizeof(u64) > e->size ||
 				 (width && l->count_off + width > e->size))) {
-			ret = nvm_report_unreadable(rep, "ctrl-params-too-big", -EINVAL);
+			ret = nvm_report_refused(rep, "ctrl-params-too-big", -EINVAL);
 			goto out;
 		}
 		memcpy(&list[i], p + l->list_off, sizeof(list[i]));
@@ -375,7 +385,7 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		    (!(l->flags & NVABI_EMB_NOMAX) && bytes[i] > NVABI_EMB_MAX_BYTES)) {
 			for (j = 0; j <= i; j++)
 				if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero))) {
-					ret = nvm_report_unreadable(rep, "ctrl-embedded-size",
+					ret = nvm_report_refused(rep, "ctrl-embedded-size",
 								    -EFAULT);
 					goto out;
 				}
@@ -390,7 +400,7 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		if (l->flags & NVABI_EMB_NOMAX) {
 			unbounded = true;
 			if (bytes[i] > NVM_EMB_NOMAX_MAX) {
-				ret = nvm_report_unreadable(rep, "ctrl-embedded-too-big", -E2BIG);
+				ret = nvm_report_refused(rep, "ctrl-embedded-too-big", -E2BIG);
 				goto out;
 			}
 		}
@@ -485,7 +495,7 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *re
 		return ret;
 	ret = nvm_check_readable(after->readable, after->readable_size);
 	if (ret)
-		return nvm_report_unreadable(rep, after->readable_rule, ret);
+		return nvm_report_refused(rep, after->readable_rule, ret);
 	if (after->dep)
 		return nvm_dep_list_check(after, rep);
 	return after->emb ? nvm_emb_check(after, req, rep) : 0;
@@ -561,7 +571,7 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights) {
 		if (copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
 				   sizeof(req->rights_mask)))
-			return nvm_report_unreadable(rep, "class-rights-unreadable", -EFAULT);
+			return nvm_report_refused(rep, "class-rights-unreadable", -EFAULT);
 		req->rights_read = true;
 	}
 	return ret;

@@ -55,5 +55,6 @@ struct nvm_req {
 
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep);
 void nvm_req_free(struct nvm_req *req);
+int nvm_report_refused(struct nvm_report *rep, const char *rule, int err);
 
 #endif /* NVM_VALIDATE_H */

@@ -52,10 +52,9 @@ cycles() {	# cycles NODE KIND: KIND is the stand-in's file= name
 	# until both are within bounds.  A leak stays; a deferred free goes.
 	tries=0
 	while :; do
-		mem1=$(meminfo_kb MemAvailable)
-		slab1=$(meminfo_kb Slab)
-		if [ $((mem0 - mem1)) -le $MEM_BOUND ] &&
-		   [ $((slab1 - slab0)) -le $SLAB_BOUND ]; then
+		memgrow=$((mem0 - $(meminfo_kb MemAvailable)))
+		slabgrow=$(($(meminfo_kb Slab) - slab0))
+		if [ $memgrow -le $MEM_BOUND ] && [ $slabgrow -le $SLAB_BOUND ]; then
 			break
 		fi
 		tries=$((tries + 1))
@@ -66,8 +65,6 @@ cycles() {	# cycles NODE KIND: KIND is the stand-in's file= name
 	opens=$(grep -c "file=$kind op=open ret=0 ino=[0-9]* gen=[0-9]*\$" "$T/cycles.calls")
 	releases=$(grep -c "file=$kind op=release\$" "$T/cycles.calls")
 	leaks=$(state_leaks)
-	memgrow=$((mem0 - mem1))
-	slabgrow=$((slab1 - slab0))
 	if [ $rc -ne 0 ]; then
 		fail "$name" "$out"
 	elif [ "$opens $releases" != "$CYCLES $CYCLES" ]; then
