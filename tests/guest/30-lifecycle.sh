@@ -35,7 +35,8 @@ fi
 # Pages on the per-CPU free lists are free, but MemFree and MemAvailable
 # leave them out, and the allocator moves megabytes in and out of them as
 # slab pages come and go: the available memory measured here counts them.
-PAGE_KB=$(awk '/^KernelPageSize:/ { print $2; exit }' /proc/self/smaps)
+PAGE_KB=$(awk '/^KernelPageSize:/ { print $2; exit }' /proc/self/smaps 2>/dev/null)
+[ -n "$PAGE_KB" ] || PAGE_KB=4	# no smaps (CONFIG_PROC_PAGE_MONITOR off): x86-64's
 pcp_kb() {
 	awk -v kb="$PAGE_KB" '$1 == "count:" { n += $2 } END { print n * kb }' /proc/zoneinfo
 }
