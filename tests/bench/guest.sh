@@ -9,6 +9,11 @@
 # tracer, limited to nvmediate's functions and a few others, averaged per
 # function (the tracer's own cost inflates every figure; compare shares).
 #
+# Then the bounce's own share of a bounced call: the per-call operations
+# again through this nvmediate with the payload bounce off (bounce=0: the
+# driver reads the caller's memory, as before the bounce) and on, in
+# turns: off, on, on, off.
+#
 # Then, when the initramfs has an earlier nvmediate (/bench/nvmediate-base.ko,
 # tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations, the
 # memory per open file and the thread scaling (3 runs of 500 ms) again
@@ -18,7 +23,8 @@
 #
 # Kernel command line: nvm_bench=ARGS passes ARGS to nvbench, commas for
 # spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace;
-# nvm_bench_cmp_iters=N sets the comparison's calls (default 20000).
+# nvm_bench_cmp_iters=N sets the calls of the comparison and of the bounce
+# split (default 20000).
 
 args=
 trace=1
@@ -125,6 +131,18 @@ if [ "$trace" != 0 ]; then
 		echo "NVMBENCH trace unavailable (no function_graph tracer)"
 	fi
 fi
+# split_run BOUNCE ROUND: the per-call operations with bounce=BOUNCE, lines
+# tagged "NVMBENCH split bounce= round=".
+split_run() {
+	echo "$1" > /sys/module/nvmediate/parameters/bounce ||
+		{ echo "NVMBENCH fail what=bounce-$1"; return 1; }
+	/bin/norawio /bin/nvbench --only calls --iters "$cmp_iters" |
+		sed -n -e "s/^NVMBENCH op=/NVMBENCH split bounce=$1 round=$2 op=/p" \
+			-e "s/^NVMBENCH fail /NVMBENCH fail bounce=$1 /p"
+}
+echo "NVMBENCH splitinfo iters=$cmp_iters"
+split_run 0 1 && split_run 1 1 && split_run 1 2 && split_run 0 2
+echo 1 > /sys/module/nvmediate/parameters/bounce
 # compare_run VARIANT ROUND: load that nvmediate, the per-call operations
 # through it, lines tagged "NVMBENCH cmp variant= round=".
 compare_run() {
