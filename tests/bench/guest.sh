@@ -132,13 +132,13 @@ if [ "$trace" != 0 ]; then
 	fi
 fi
 # split_run BOUNCE ROUND: the per-call operations with bounce=BOUNCE, lines
-# tagged "NVMBENCH split bounce= round=".
+# tagged "NVMBENCH cmp variant=bounceBOUNCE round=".
 split_run() {
 	echo "$1" > /sys/module/nvmediate/parameters/bounce ||
 		{ echo "NVMBENCH fail what=bounce-$1"; return 1; }
 	/bin/norawio /bin/nvbench --only calls --iters "$cmp_iters" |
-		sed -n -e "s/^NVMBENCH op=/NVMBENCH split bounce=$1 round=$2 op=/p" \
-			-e "s/^NVMBENCH fail /NVMBENCH fail bounce=$1 /p"
+		sed -n -e "s/^NVMBENCH op=/NVMBENCH cmp variant=bounce$1 round=$2 op=/p" \
+			-e "s/^NVMBENCH fail /NVMBENCH fail variant=bounce$1 /p"
 }
 echo "NVMBENCH splitinfo iters=$cmp_iters"
 split_run 0 1 && split_run 1 1 && split_run 1 2 && split_run 0 2

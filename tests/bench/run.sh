@@ -107,6 +107,24 @@ awk -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$host" -v guest="${guest
 function kb(b) { return sprintf("%.1f KiB", b / 1024) }
 # The key=value fields of the line from field @from on, into @a.
 function kvs(a, from,   i, kv) { for (i = from; i <= NF; i++) { split($i, kv, "="); a[kv[1]] = kv[2] } }
+# Means over the rounds of variant @var of the "cmp" lines for operation @o,
+# each round against its own getppid: RN rounds, RD / RM direct / mediated
+# median ns, RU added units, RF added faults, RL the write fault of the round in
+# units.
+function rounds(var, o,   r, d, m, u) {
+	RN = 0; RD = 0; RM = 0; RU = 0; RF = 0; RL = 0
+	for (r in cround) {
+		d = var SUBSEP r SUBSEP o SUBSEP "direct"; m = var SUBSEP r SUBSEP o SUBSEP "mediated"
+		u = cmed[var, r, "getppid", "direct"]
+		if (!(d in cmed) || !(m in cmed) || u <= 0)
+			continue
+		RN++; RD += cmed[d]; RM += cmed[m]; RU += (cmed[m] - cmed[d]) / u
+		RL += cmed[var, r, "write-fault", "direct"] / u
+		RF += (cn[m] > 0 ? cflt[m] / cn[m] : 0) - (cn[d] > 0 ? cflt[d] / cn[d] : 0)
+	}
+	if (RN) { RD /= RN; RM /= RN; RU /= RN; RF /= RN; RL /= RN }
+	return RN
+}
 $2 ~ /^op=/ {
 	kvs(f, 2)
 	k = f["op"] SUBSEP f["side"]
@@ -136,15 +154,6 @@ $2 == "cmpscale" {
 	kvs(g, 3)
 	csr[g["variant"], g["side"], g["threads"]] += g["rate"]
 	csn[g["variant"], g["side"], g["threads"]]++
-	next
-}
-$2 == "split" {
-	delete g
-	kvs(g, 3)
-	k = g["bounce"] SUBSEP g["round"] SUBSEP g["op"] SUBSEP g["side"]
-	smed[k] = g["median_ns"]; sn[k] = g["n"]; sflt[k] = g["minflt"]
-	sround[g["round"]] = 1
-	if (!(g["op"] in sseen)) { sseen[g["op"]] = 1; sorder[++nsops] = g["op"] }
 	next
 }
 $2 == "splitinfo" {
@@ -237,7 +246,7 @@ END {
 			(o in desc ? desc[o] : o), n[d], med[d], p99[d], med[m], p99[m], \
 			added, fu, ratio, tg, met
 	}
-	if (nsops) {
+	if (sinfo["iters"] != "") {
 		print ""
 		print "## The bounce\047s own share: this nvmediate with the payload bounce off and on"
 		print ""
@@ -250,32 +259,18 @@ END {
 		print ""
 		print "| operation | bounce off: added (units) | bounce on: added (units) | the bounce: faults | the bounce: units above its faults |"
 		print "|---|---|---|---|---|"
-		for (i = 1; i <= nsops; i++) {
-			o = sorder[i]
-			if (o == "getppid" || o == "write-fault")
+		for (i = 1; i <= ncops; i++) {
+			o = corder[i]
+			if (o == "getppid" || o == "write-fault" || !rounds("bounce0", o))
 				continue
-			for (v = 0; v < 2; v++) {
-				nr = 0; su = 0; sf = 0; sl = 0
-				for (r in sround) {
-					d = v SUBSEP r SUBSEP o SUBSEP "direct"; m = v SUBSEP r SUBSEP o SUBSEP "mediated"
-					u = smed[v, r, "getppid", "direct"]
-					w = smed[v, r, "write-fault", "direct"]
-					if (!(d in smed) || !(m in smed) || u <= 0)
-						continue
-					nr++; su += (smed[m] - smed[d]) / u; sl += w / u
-					sf += (sn[m] > 0 ? sflt[m] / sn[m] : 0) - (sn[d] > 0 ? sflt[d] / sn[d] : 0)
-				}
-				su_[v] = nr ? su / nr : 0; sf_[v] = nr ? sf / nr : 0; sl_[v] = nr ? sl / nr : 0
-				sr_[v] = nr
-			}
-			if (!sr_[0] || !sr_[1])
+			off = RU; offf = RF; offl = RL
+			if (!rounds("bounce1", o))
 				continue
-			bf = sf_[1] - sf_[0]
-			printf "| %s | %.2f | %.2f | %.2f | %.2f |\n", (o in desc ? desc[o] : o), su_[0], su_[1], bf, \
-				su_[1] - su_[0] - bf * (sl_[0] + sl_[1]) / 2
+			printf "| %s | %.2f | %.2f | %.2f | %.2f |\n", (o in desc ? desc[o] : o), off, RU, RF - offf, \
+				RU - off - (RF - offf) * (offl + RL) / 2
 		}
 	}
-	if (ncops) {
+	if (cinfo["base"] != "") {
 		print ""
 		printf "## Before and after: commit %s against this one, in the same guest\n", cinfo["base"]
 		print ""
@@ -288,24 +283,13 @@ END {
 		print "|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= ncops; i++) {
 			o = corder[i]
-			for (v = 0; v < 2; v++) {
-				var = v ? "current" : "base"
-				nr = 0; sd = 0; sm = 0; su = 0; sf = 0
-				for (r in cround) {
-					d = var SUBSEP r SUBSEP o SUBSEP "direct"; m = var SUBSEP r SUBSEP o SUBSEP "mediated"
-					u = cmed[var, r, "getppid", "direct"]
-					if (!(d in cmed) || !(m in cmed) || u <= 0)
-						continue
-					nr++; sd += cmed[d]; sm += cmed[m]; su += (cmed[m] - cmed[d]) / u
-					sf += (cn[m] > 0 ? cflt[m] / cn[m] : 0) - (cn[d] > 0 ? cflt[d] / cn[d] : 0)
-				}
-				cd[v] = nr ? sd / nr : 0; cm[v] = nr ? sm / nr : 0
-				cu[v] = nr ? su / nr : 0; cf[v] = nr ? sf / nr : 0; cr[v] = nr
-			}
-			if (!cr[0] || !cr[1])
+			if (!rounds("base", o))
+				continue
+			bd = RD; bm = RM; bu = RU; bf = RF
+			if (!rounds("current", o))
 				continue
 			printf "| %s | %d / %d | %.2f | %.2f | %d / %d | %.2f | %.2f | %+.2f |\n", \
-				(o in desc ? desc[o] : o), cd[0], cm[0], cu[0], cf[0], cd[1], cm[1], cu[1], cf[1], cu[1] - cu[0]
+				(o in desc ? desc[o] : o), bd, bm, bu, bf, RD, RM, RU, RF, RU - bu
 		}
 		for (v = 0; v < 2; v++) {
 			var = v ? "current" : "base"
