@@ -400,7 +400,6 @@ static int op_ctrl_4k(struct side *s)
 	if (s->ctrl4k.status != NV_OK)
 		return (int)s->ctrl4k.status;
 	/* Both sides' clients belong to this process: one pid, ours. */
-/* Both sides' clients belong to this process: one pid, ours. */
 	return s->pids->pidTblCount == 1 && s->pids->pidTbl[0] == (uint32_t)getpid() ? 0 : 1000;
 }
 
