@@ -37,13 +37,20 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 
-# The functions traced: the steps of a mediated call (nvmediate) and the
-# driver's entry points (the stand-in); each traced call adds the tracer's
-# own cost, so the list is short.
+# The functions traced: the steps of a mediated call (nvmediate), the
+# driver's entry points (the stand-in), and the kernel's steps of the
+# bounce: the page's insertion (with x86's PAT lookup), the write fault and
+# its pfn_mkwrite, the unmap and its TLB flush (zap_vma_ptes, renamed
+# zap_special_vma_range in 7.2).  Each traced call adds the tracer's own
+# cost to it and to every traced caller; vmf_insert_pfn, which only calls
+# vmf_insert_pfn_prot, shows that cost per level.  Names a kernel lacks
+# are skipped.
 TRACED="nvm_ioctl nvm_validate nvm_check_readable nvm_bounce_get nvm_bounce_put nvm_fdplan_build nvm_fdctx_create
 	nvm_fdctx_enter nvm_fdctx_leave nvm_fdctx_destroy nvm_drv_ioctl nvm_open nvm_drv_open
 	nvm_abi_select nvm_release nvm_drv_release nvm_mmap nvs_ioctl nvs_uvm_ioctl nvs_open
-	nvs_release"
+	nvs_release nvm_call_driver nvm_bounce_written vmalloc_to_pfn vmf_insert_pfn vmf_insert_pfn_prot
+	track_pfn_insert lookup_memtype handle_mm_fault nvm_bounce_pfn_mkwrite zap_vma_ptes
+	zap_special_vma_range zap_page_range_single flush_tlb_mm_range find_vma"
 
 # trace_op OP ITERS: NVMBENCH trace lines, one per traced function called at
 # least ITERS/8 times, with its count and median inclusive time.
