@@ -32,7 +32,10 @@
  *    TLB flush that takes its writable entry from every CPU; a call that
  *    finds no clean page unmaps every dirty one at once.  One flush then
  *    serves up to 16 calls instead of one, and the threads of a process
- *    stop interrupting each other on every call.
+ *    stop interrupting each other on every call.  A call that finds a
+ *    clean page still mapped takes it without the mmap lock: the sealed
+ *    area cannot go while the caller runs, and the page's entry is
+ *    read-only (the pages of a write grant are dirty until unmapped).
  *  - Where the kernel can seal a mapping (6.10 and later, 64-bit), the
  *    area lies where the kernel places it and is sealed before any call
  *    uses it: it can be neither unmapped, moved, re-protected nor mapped
@@ -112,6 +115,9 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @written: pages written during their current call
  * @dirty: sealed area: pages written by a call that has returned, still
  *	mapped (perhaps writable) until the next batch unmaps them
+ * @present: sealed area: pages nvm_bounce_get() mapped read-only that no
+ *	batch has unmapped since (a hint: a page not mapped after all faults
+ *	in for its owner)
  * @owner: the thread whose call owns each busy page
  * @wait: calls waiting for free pages
  * @nvmas: VMAs of the area (two only while mremap tries to move it)
@@ -133,6 +139,7 @@ struct nvm_bounce {
 	unsigned long busy;
 	unsigned long written;
 	unsigned long dirty;
+	unsigned long present;
 	struct task_struct *owner[NVM_BOUNCE_PAGES ?: 1];
 	wait_queue_head_t wait;
 	unsigned int nvmas;
@@ -343,13 +350,12 @@ static int nvm_bounce_probe(unsigned long addr)
 }
 
 /*
- * The area of @mm, with a reference, under its mmap lock; NULL when it has
- * none mapped (or not yet sealed) at its base.
+ * The area of @mm with a base (mapped, and sealed where the kernel can
+ * seal), with a reference; NULL when there is none.  Needs no lock.
  */
-static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
+static struct nvm_bounce *nvm_bounce_lookup(struct mm_struct *mm)
 {
 	struct nvm_bounce *b, *found = NULL;
-	struct vm_area_struct *vma;
 
 	rcu_read_lock();
 	hash_for_each_possible_rcu(nvm_bounce_hash, b, node, (unsigned long)mm)
@@ -359,6 +365,18 @@ static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 			break;
 		}
 	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * The area of @mm, with a reference, under its mmap lock; NULL when it has
+ * none mapped (or not yet sealed) at its base.
+ */
+static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
+{
+	struct nvm_bounce *found = nvm_bounce_lookup(mm);
+	struct vm_area_struct *vma;
+
 	if (!found)
 		return NULL;
 	vma = nvm_vma_lookup(mm, found->base);
@@ -560,6 +578,15 @@ static int nvm_bounce_create(const char **why)
 	return ret;
 }
 
+/* Pages @i to @i + @n - 1 are the current thread's call's; under @b->lock. */
+static void nvm_bounce_own(struct nvm_bounce *b, unsigned int i, unsigned int n)
+{
+	bitmap_set(&b->busy, i, n);
+	bitmap_clear(&b->written, i, n);
+	while (n--)
+		b->owner[i + n] = current;
+}
+
 /*
  * Take @n free clean pages for the current thread; -EAGAIN if none.
  * *@clean is set to the dirty pages not in use, which are taken for the
@@ -588,16 +615,37 @@ static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *f
 		goto out;
 	}
 	if (i < b->npages) {
-		bitmap_set(&b->busy, i, n);
-		bitmap_clear(&b->written, i, n);
-		while (n--)
-			b->owner[i + n] = current;
+		nvm_bounce_own(b, i, n);
 		*first = i;
 		ret = 0;
 	}
 out:
 	spin_unlock(&b->lock);
 	return ret;
+}
+
+/*
+ * Sealed area: take @n free clean pages that are still mapped, as
+ * nvm_bounce_take() does, but without the mmap lock: the area stays mapped
+ * while the caller's address space has a user, and those pages' entries
+ * are read-only.  False when there are none (nothing taken).
+ */
+static bool nvm_bounce_take_mapped(struct nvm_bounce *b, unsigned int n, unsigned int *first)
+{
+	unsigned long used;
+	unsigned int i;
+	bool ok = false;
+
+	spin_lock(&b->lock);
+	used = b->busy | b->dirty | ~b->present;
+	i = bitmap_find_next_zero_area(&used, b->npages, 0, n, 0);
+	if (b->mapped && i < b->npages) {
+		nvm_bounce_own(b, i, n);
+		*first = i;
+		ok = true;
+	}
+	spin_unlock(&b->lock);
+	return ok;
 }
 
 static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
@@ -629,6 +677,7 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 	spin_lock(&b->lock);
 	b->dirty &= ~clean;
 	b->busy &= ~clean;
+	b->present &= ~GENMASK(hi, lo);
 	spin_unlock(&b->lock);
 	/* A waiter may have looked while they were still taken. */
 	wake_up(&b->wait);
@@ -655,7 +704,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	struct vm_area_struct *vma;
 	struct nvm_bounce *b;
 	bool created = false;
-	unsigned long clean;
+	unsigned long clean, present = 0;
 	int ret;
 
 	bc->why = NULL;
@@ -664,6 +713,14 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	if (n > NVM_BOUNCE_PAGES) {
 		bc->why = "the area below 64 KiB cannot hold a payload with this page size";
 		return -EOVERFLOW;
+	}
+	/* Sealed, clean pages still mapped: no mmap lock, no insertion. */
+	if (NVM_CAN_SEAL) {
+		b = nvm_bounce_lookup(mm);
+		if (b && nvm_bounce_take_mapped(b, n, &first))
+			goto taken;
+		if (b)
+			nvm_bounce_put_ref(b);
 	}
 	for (;;) {
 		mmap_read_lock(mm);
@@ -712,10 +769,16 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	}
 	/* Mapped read-only now, saving the driver's first read a fault. */
 	for (i = first; i < first + n; i++)
-		vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
-			       vmalloc_to_pfn(b->kaddr + i * PAGE_SIZE));
+		if (vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
+				   vmalloc_to_pfn(b->kaddr + i * PAGE_SIZE)) == VM_FAULT_NOPAGE)
+			present |= BIT(i);
+	if (NVM_CAN_SEAL) {
+		spin_lock(&b->lock);
+		b->present |= present;
+		spin_unlock(&b->lock);
+	}
 	mmap_read_unlock(mm);
-
+taken:
 	bc->b = b;
 	bc->first = first;
 	bc->n = n;
