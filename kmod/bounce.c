@@ -213,7 +213,13 @@ static vm_fault_t nvm_bounce_pfn_mkwrite(struct vm_fault *vmf)
 	return ret;
 }
 
-/* A page not mapped: mapped for its owner only (read-only unless written). */
+/*
+ * A page not mapped: mapped for its owner only (read-only unless written).
+ * A slot that holds a marker (the process write-protected the area with a
+ * userfaultfd) cannot be mapped: vmf_insert_pfn() would leave it as it is
+ * and answer as if it had mapped it, and the access would fault again, for
+ * ever, in a thread no signal stops.  The access fails instead.
+ */
 static vm_fault_t nvm_bounce_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -222,7 +228,7 @@ static vm_fault_t nvm_bounce_fault(struct vm_fault *vmf)
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	unsigned long pfn;
 
-	if (!b)
+	if (!b || nvm_fault_slot_taken(vmf))
 		return VM_FAULT_SIGSEGV;
 	spin_lock(&b->lock);
 	if (b->owner[idx] != current) {

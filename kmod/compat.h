@@ -102,6 +102,20 @@
 #define NVM_VM_SEALED			0
 #endif
 
+/*
+ * Does the slot a fault handler was called for hold an entry that is not
+ * empty (a marker: a userfaultfd write protection's, from 5.19)?  The
+ * fault keeps the entry it found from 6.0 (FAULT_FLAG_ORIG_PTE_VALID); a
+ * marker on a mapping such as the bounce area's takes a userfaultfd of
+ * 6.7 or later, so older kernels have none to find.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define nvm_fault_slot_taken(vmf)					\
+	(((vmf)->flags & FAULT_FLAG_ORIG_PTE_VALID) && !pte_none((vmf)->orig_pte))
+#else
+#define nvm_fault_slot_taken(vmf)	false
+#endif
+
 /* vma_lookup() (the VMA holding an address, else NULL) is from 5.14. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 14, 0)
 #define nvm_vma_lookup(mm, addr)	vma_lookup(mm, addr)

@@ -31,7 +31,9 @@
 # 10. an OS descriptor (a memory object the driver makes of the caller's
 #     memory, keeping its frame numbers) over any page of the bounce area
 #     is refused and never reaches the driver; one over other memory is
-#     forwarded.
+#     forwarded;
+# 11. a userfaultfd write protection over the area holds no thread in the
+#     kernel.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -257,6 +259,29 @@ n=$(dmesg | grep -c 'refused .*rule=osdesc-bounce-area answer=-1$')
 # (The refusal log is rate-limited: at least one line.)
 check bounce2-osdesc-logged "no refusal line names osdesc-bounce-area: $(dmesg | grep nvmediate | tail -n 2)" \
 	[ "$n" -ge 1 ]
+
+# 11. A process write-protects its own area with a userfaultfd (6.7 and
+# later let an unprivileged one do so over any mapping, asynchronously):
+# the empty slots of the area get markers.  A call that meets one fails
+# (EFAULT); none may stay in the kernel.  nvmediate's fault handler used to
+# answer such a slot as mapped without mapping it, so the driver's read
+# faulted again, forever, in a thread no signal could stop.  Kernels that
+# refuse the registration cannot get there.
+bouncev2 uffdwp $CTL 40 > "$T/uffdwp.out" 2>&1 &
+i=0
+while ! grep -q '^uffdwp:' "$T/uffdwp.out" && [ $i -lt 250 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+out=$(cat "$T/uffdwp.out")
+echo "  $out"
+if echo "$out" | grep -q 'api=0 register=0 protect=0 '; then
+	check bounce2-uffdwp-calls-return "the calls did not all return within 20 s: $out" \
+		sh -c "echo '$out' | grep -q ' other=0 done=1$'"
+else
+	check bounce2-uffdwp-calls-return "the kernel refused the registration: ${out:-no output}" \
+		sh -c "echo '$out' | grep -q '^uffdwp: '"
+fi
 
 # 8. Unload at once after calls with a private fd table, again and again
 # (the module's exit waits for the tables' RCU frees).

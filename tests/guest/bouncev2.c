@@ -97,6 +97,16 @@
  *	stand-in's UVM_PAGEABLE_MEM_ACCESS with mmap_lock_ms set) while one
  *	of its threads makes its first RM call; this process then makes its
  *	own first call and times it.  Prints "lockwait: first_call_ms=N ret=N".
+ *
+ *   bouncev2 uffdwp CTL CALLS
+ *	After one RM_ALLOC/RM_FREE cycle (the area is made), registers the
+ *	bounce area with a userfaultfd for asynchronous write protection, as
+ *	an unprivileged process may (UFFD_USER_MODE_ONLY; 6.7 and later let
+ *	it cover any mapping), write-protects it (empty slots get markers),
+ *	then makes CALLS cycles in a thread; the main thread waits for them
+ *	up to 20 s.  Prints "uffdwp: api=E register=E protect=E calls=N ok=N
+ *	efault=N other=N done=0|1" (E: 0 or an errno; nothing is tried after
+ *	the first that failed).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -805,6 +815,71 @@ static int osdesc(int ctl, const char *gpupath)
 	return 0;
 }
 
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY	1
+#endif
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC	(1 << 15)
+#endif
+
+struct uffdwp_run {
+	int fd, calls, ok, efault, other;
+	volatile int done;
+};
+
+static void *uffdwp_calls(void *arg)
+{
+	struct uffdwp_run *r = arg;
+	int i, ret;
+
+	for (i = 0; i < r->calls; i++) {
+		ret = client_cycle(r->fd);
+		if (!ret)
+			r->ok++;
+		else if (ret == -EFAULT)
+			r->efault++;
+		else
+			r->other++;
+	}
+	r->done = 1;
+	return NULL;
+}
+
+static int uffdwp(int fd, int calls)
+{
+	struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_WP_ASYNC };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_WP };
+	struct uffdio_writeprotect wp = { .mode = UFFDIO_WRITEPROTECT_MODE_WP };
+	struct uffdwp_run r = { .fd = fd, .calls = calls };
+	int uffd, e_api = 0, e_reg = 0, e_wp = 0, i;
+	unsigned long start, end;
+	pthread_t th;
+
+	if (client_cycle(fd) || find_area(&start, &end)) {
+		printf("uffdwp: no area\n");
+		return 1;
+	}
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		e_api = errno;
+	reg.range.start = wp.range.start = start;
+	reg.range.len = wp.range.len = end - start;
+	if (!e_api && ioctl(uffd, UFFDIO_REGISTER, &reg))
+		e_reg = errno;
+	if (!e_api && !e_reg && ioctl(uffd, UFFDIO_WRITEPROTECT, &wp))
+		e_wp = errno;
+	if (!e_api && !e_reg && !e_wp) {
+		pthread_create(&th, NULL, uffdwp_calls, &r);
+		for (i = 0; i < 200 && !r.done; i++)
+			usleep(100000);
+	}
+	printf("uffdwp: api=%d register=%d protect=%d calls=%d ok=%d efault=%d other=%d done=%d\n",
+	       e_api, e_reg, e_wp, calls, r.ok, r.efault, r.other, r.done);
+	if (r.done)
+		pthread_join(th, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -844,7 +919,9 @@ int main(int argc, char **argv)
 		return osdesc(fd, argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "grow"))
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "uffdwp"))
+		return uffdwp(fd, atoi(argv[3]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS\n");
 	return 2;
 }
