@@ -30,11 +30,12 @@
  *    pages as they are, a page the driver wrote being marked dirty.  A
  *    dirty page is handed to no call until it has been unmapped, with the
  *    TLB flush that takes its writable entry from every CPU; a call that
- *    finds no clean page unmaps every dirty one at once.  One flush then
- *    serves up to 16 calls instead of one, and the threads of a process
- *    stop interrupting each other on every call.  A call that finds a
- *    clean page still mapped takes it without the mmap lock: the sealed
- *    area cannot go while the caller runs, and the page's entry is
+ *    finds no clean page unmaps every dirty one at once, and maps them
+ *    again read-only.  One flush then serves up to 16 calls instead of
+ *    one, and the threads of a process stop interrupting each other on
+ *    every call.  A call that finds a clean page mapped takes it without
+ *    the mmap lock: the sealed area cannot go while the caller's address
+ *    space has a user (the caller is one), and the page's entry is
  *    read-only (the pages of a write grant are dirty until unmapped).
  *  - Where the kernel can seal a mapping (6.10 and later, 64-bit), the
  *    area lies where the kernel places it and is sealed before any call
@@ -127,7 +128,7 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @npages: pages in the area
  * @kaddr: kernel mapping of the pages
  * @rcu: the struct outlives its final put by a grace period, for
- *	nvm_bounce_find()'s lockless walk of nvm_bounce_hash
+ *	nvm_bounce_lookup()'s lockless walk of nvm_bounce_hash
  */
 struct nvm_bounce {
 	struct kref ref;
@@ -667,23 +668,41 @@ static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
 }
 
 /*
+ * Map page @i of @b read-only in @vma, under the mmap lock.  False when
+ * that failed (no memory for a page table).  A slot that holds an entry
+ * already keeps it, a marker of the process's userfaultfd included, and
+ * yet counts as mapped: @present is a hint, and an access to such a slot
+ * faults (nvm_bounce_fault()).
+ */
+static bool nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_struct *vma, unsigned int i)
+{
+	return vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
+			      vmalloc_to_pfn(b->kaddr + i * PAGE_SIZE)) == VM_FAULT_NOPAGE;
+}
+
+/*
  * Unmap the dirty pages @clean taken by nvm_bounce_take(), under the mmap
  * lock: one zap of the range they span, whose TLB flush takes their
  * writable entries from every CPU; only then are they clean and free.
- * Pages of calls in flight inside that range lose their entries too and
- * fault them back in for their owners.
+ * They are mapped again at once, read-only, so that the calls that take
+ * them need not take the mmap lock.  Pages of calls in flight inside that
+ * range lose their entries too and fault them back in for their owners.
  */
 static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 			     unsigned long clean)
 {
-	unsigned int lo = __ffs(clean), hi = __fls(clean);
+	unsigned int lo = __ffs(clean), hi = __fls(clean), i;
+	unsigned long present = 0;
 
 	nvm_zap_special_vma_range(vma, vma->vm_start + lo * PAGE_SIZE,
 				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);
+	for (i = lo; i <= hi; i++)
+		if ((clean & BIT(i)) && nvm_bounce_insert(b, vma, i))
+			present |= BIT(i);
 	spin_lock(&b->lock);
 	b->dirty &= ~clean;
 	b->busy &= ~clean;
-	b->present &= ~GENMASK(hi, lo);
+	b->present = (b->present & ~GENMASK(hi, lo)) | present;
 	spin_unlock(&b->lock);
 	/* A waiter may have looked while they were still taken. */
 	wake_up(&b->wait);
@@ -775,8 +794,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	}
 	/* Mapped read-only now, saving the driver's first read a fault. */
 	for (i = first; i < first + n; i++)
-		if (vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
-				   vmalloc_to_pfn(b->kaddr + i * PAGE_SIZE)) == VM_FAULT_NOPAGE)
+		if (nvm_bounce_insert(b, vma, i))
 			present |= BIT(i);
 	if (NVM_CAN_SEAL) {
 		spin_lock(&b->lock);
