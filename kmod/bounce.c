@@ -684,9 +684,11 @@ static bool nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_struct *vma, 
  * Unmap the dirty pages @clean taken by nvm_bounce_take(), under the mmap
  * lock: one zap of the range they span, whose TLB flush takes their
  * writable entries from every CPU; only then are they clean and free.
- * They are mapped again at once, read-only, so that the calls that take
- * them need not take the mmap lock.  Pages of calls in flight inside that
- * range lose their entries too and fault them back in for their owners.
+ * Then they are mapped again, read-only, so that the calls that take them
+ * need not take the mmap lock; a call that took one meanwhile maps it
+ * itself, and either insertion leaves the other's entry as it is.  Pages
+ * of calls in flight inside the range lose their entries too and fault
+ * them back in for their owners.
  */
 static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 			     unsigned long clean)
@@ -696,16 +698,19 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 
 	nvm_zap_special_vma_range(vma, vma->vm_start + lo * PAGE_SIZE,
 				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);
+	spin_lock(&b->lock);
+	b->dirty &= ~clean;
+	b->busy &= ~clean;
+	b->present &= ~GENMASK(hi, lo);
+	spin_unlock(&b->lock);
+	/* A waiter may have looked while they were still taken. */
+	wake_up(&b->wait);
 	for (i = lo; i <= hi; i++)
 		if ((clean & BIT(i)) && nvm_bounce_insert(b, vma, i))
 			present |= BIT(i);
 	spin_lock(&b->lock);
-	b->dirty &= ~clean;
-	b->busy &= ~clean;
-	b->present = (b->present & ~GENMASK(hi, lo)) | present;
+	b->present |= present;
 	spin_unlock(&b->lock);
-	/* A waiter may have looked while they were still taken. */
-	wake_up(&b->wait);
 }
 
 /**
