@@ -37,6 +37,14 @@
  *    the mmap lock: the sealed area cannot go while the caller's address
  *    space has a user (the caller is one), and the page's entry is
  *    read-only (the pages of a write grant are dirty until unmapped).
+ *    What that rests on: a page neither busy nor dirty has no writable
+ *    entry, and no dirty read-only one, on any CPU.  Entries are inserted
+ *    clean and read-only and never upgraded by an insertion; only the
+ *    owner's write fault makes one writable (and dirty), and its page
+ *    stays dirty until a zap and its TLB flush.  An entry made dirty in
+ *    another way could be made writable without pfn_mkwrite (userfaultfd
+ *    and mprotect upgrade dirty entries): keep it so.  @present is only a
+ *    hint; nothing depends on it but the cost.
  *  - Where the kernel can seal a mapping (6.10 and later, 64-bit), the
  *    area lies where the kernel places it and is sealed before any call
  *    uses it: it can be neither unmapped, moved, re-protected nor mapped
