@@ -124,9 +124,9 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  * @written: pages written during their current call
  * @dirty: sealed area: pages written by a call that has returned, still
  *	mapped (perhaps writable) until the next batch unmaps them
- * @present: sealed area: pages nvm_bounce_get() mapped read-only that no
- *	batch has unmapped since (a hint: a page not mapped after all faults
- *	in for its owner)
+ * @present: sealed area: pages mapped read-only (by nvm_bounce_get(), or
+ *	by the batch that cleaned them) that no batch has unmapped since (a
+ *	hint: a page not mapped after all faults in for its owner)
  * @owner: the thread whose call owns each busy page
  * @wait: calls waiting for free pages
  * @nvmas: VMAs of the area (two only while mremap tries to move it)

@@ -104,10 +104,10 @@
 
 /*
  * Does the slot a fault handler was called for hold an entry that is not
- * empty (a marker: a userfaultfd write protection's, from 5.19)?  The
- * fault keeps the entry it found from 6.0 (FAULT_FLAG_ORIG_PTE_VALID); a
- * marker on a mapping such as the bounce area's takes a userfaultfd of
- * 6.7 or later, so older kernels have none to find.
+ * empty (a marker: a userfaultfd write protection's)?  Kernels with markers
+ * keep the entry the fault found (FAULT_FLAG_ORIG_PTE_VALID).  A marker on
+ * a mapping such as the bounce area's takes a userfaultfd of 6.7 or later,
+ * so the kernels before 6.1 that this checks no further have none to find.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
 #define nvm_fault_slot_taken(vmf)					\
