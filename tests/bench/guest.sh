@@ -10,9 +10,9 @@
 # function (the tracer's own cost inflates every figure; compare shares).
 #
 # Then the bounce's own share of a bounced call: the per-call operations
-# again through this nvmediate with the payload bounce off (bounce=0: the
-# driver reads the caller's memory, as before the bounce) and on, in
-# turns: off, on, on, off.
+# and the thread scaling (3 runs of 500 ms) again through this nvmediate
+# with the payload bounce off (bounce=0: the driver reads the caller's
+# memory, as before the bounce) and on, in turns: off, on, on, off.
 #
 # Then, when the initramfs has an earlier nvmediate (/bench/nvmediate-base.ko,
 # tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations, the
@@ -22,17 +22,20 @@
 # second.
 #
 # Kernel command line: nvm_bench=ARGS passes ARGS to nvbench, commas for
-# spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace;
+# spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace,
+# nvm_bench_split=0 the bounce split;
 # nvm_bench_cmp_iters=N sets the calls of the comparison and of the bounce
 # split (default 20000).
 
 args=
 trace=1
+split=1
 cmp_iters=20000
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	nvm_bench=*) args=$(echo "${arg#*=}" | tr ',' ' ') ;;
 	nvm_bench_trace=*) trace=${arg#*=} ;;
+	nvm_bench_split=*) split=${arg#*=} ;;
 	nvm_bench_cmp_iters=*) cmp_iters=${arg#*=} ;;
 	esac
 done
@@ -107,6 +110,12 @@ wait_node() {
 }
 
 echo "NVMBENCH begin kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+# The clock every call is timed with, at the start and at the end: the
+# kernel may change it on its own (tests/bench/run.sh reports both).
+clocksource() {
+	echo "NVMBENCH clocksource at=$1 name=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+}
+clocksource begin
 if ! modprobe nvidia version=595.45.04 num_gpus=1 log_calls=0 ||
 	! modprobe nvidia-uvm || ! modprobe nvmediate; then
 	echo "NVMBENCH fail what=modprobe"
@@ -146,10 +155,15 @@ split_run() {
 	/bin/norawio /bin/nvbench --only calls --iters "$cmp_iters" |
 		sed -n -e "s/^NVMBENCH op=/NVMBENCH cmp variant=bounce$1 round=$2 op=/p" \
 			-e "s/^NVMBENCH fail /NVMBENCH fail variant=bounce$1 /p"
+	/bin/norawio /bin/nvbench --only scale --reps 3 --scale-ms 500 |
+		sed -n -e "s/^NVMBENCH scale /NVMBENCH cmpscale variant=bounce$1 round=$2 /p" \
+			-e "s/^NVMBENCH fail /NVMBENCH fail variant=bounce$1 /p"
 }
-echo "NVMBENCH splitinfo iters=$cmp_iters"
-split_run 0 1 && split_run 1 1 && split_run 1 2 && split_run 0 2
-echo 1 > /sys/module/nvmediate/parameters/bounce
+if [ "$split" != 0 ]; then
+	echo "NVMBENCH splitinfo iters=$cmp_iters"
+	split_run 0 1 && split_run 1 1 && split_run 1 2 && split_run 0 2
+	echo 1 > /sys/module/nvmediate/parameters/bounce
+fi
 # compare_run VARIANT ROUND: load that nvmediate, the per-call operations
 # through it, lines tagged "NVMBENCH cmp variant= round=".
 compare_run() {
@@ -179,4 +193,5 @@ if [ -f /bench/nvmediate-base.ko ]; then
 	rmmod nvmediate 2>/dev/null
 	modprobe nvmediate
 fi
+clocksource end
 echo "NVMBENCH standin-after $(grep -E '^(log_lines|log_dropped|open_files|clients)=' /sys/kernel/debug/nvidia-standin/state | tr '\n' ' ')"

@@ -21,8 +21,10 @@
  * clock_gettime(CLOCK_MONOTONIC), and its return and status are checked: a
  * failing call is counted and reported, never timed as a success.
  *
- * Operations: getppid (the unit, run on both "sides" alike as a control of
- * the method), a write fault (the floor of a bounced call, both sides alike:
+ * Operations: the clock (two clock reads with nothing between: what every
+ * timed call's figure includes besides the call, so that tests/bench/run.sh
+ * can take it out of the unit and the floor), getppid (the unit, run on
+ * both "sides" alike as a control of the method), a write fault (the floor of a bounced call, both sides alike:
  * a byte written to a present anonymous page whose PTE clearing the
  * soft-dirty bits made read-only, so the kernel takes a minor write fault
  * that allocates nothing; the clearing before is untimed), a small
@@ -324,6 +326,13 @@ static void side_teardown(struct side *s)
 
 /* ---- the operations: 0 on success, else a code for the report ---- */
 
+/* Nothing: the cost of the timing itself. */
+static int op_clock(struct side *s)
+{
+	(void)s;
+	return 0;
+}
+
 static int op_getppid(struct side *s)
 {
 	(void)s;
@@ -481,6 +490,7 @@ struct op {
 };
 
 static const struct op ops[] = {
+	{ "clock", NULL, op_clock, NULL, 4 },
 	{ "getppid", NULL, op_getppid, NULL, 4 },
 	{ "write-fault", pre_write_fault, op_write_fault, NULL, 4 },
 	{ "ctrl-small", NULL, op_ctrl_small, NULL, 4 },
