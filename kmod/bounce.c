@@ -31,7 +31,7 @@
  *    dirty page is handed to no call until it has been unmapped, with the
  *    TLB flush that takes its writable entry from every CPU; a call that
  *    finds no clean page unmaps every dirty one at once, and maps them
- *    again read-only.  One flush then serves up to 16 calls instead of
+ *    again read-only.  One flush then serves up to 64 calls instead of
  *    one, and the threads of a process stop interrupting each other on
  *    every call.  A call that finds a clean page mapped takes it without
  *    the mmap lock: the sealed area cannot go while the caller's address
@@ -70,7 +70,7 @@
  * reached, something already mapped there, an area too small for this
  * page size, the area unmapped before it was sealed) refuses the call.
  *
- * One area per address space, NVM_BOUNCE_PAGES pages (sealed: 16 pages of
+ * One area per address space, NVM_BOUNCE_PAGES pages (sealed: 64 pages of
  * any size; below 64 KiB: from NVM_BOUNCE_BASE up to NVM_BOUNCE_TOP); a
  * call takes the pages its payload needs and waits when all are in use.
  * Areas are made one at a time per address space; no lock shared between
@@ -101,7 +101,7 @@
 
 #define NVM_BOUNCE_BASE		PAGE_SIZE
 #if NVM_CAN_SEAL
-#define NVM_BOUNCE_PAGES	16U
+#define NVM_BOUNCE_PAGES	64U
 #else
 #define NVM_BOUNCE_PAGES	nvm_bounce_pages(PAGE_SIZE)
 #endif
@@ -675,17 +675,53 @@ static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
 	return ok;
 }
 
-/*
- * Map page @i of @b read-only in @vma, under the mmap lock.  False when
- * that failed (no memory for a page table).  A slot that holds an entry
- * already keeps it, a marker of the process's userfaultfd included, and
- * yet counts as mapped: @present is a hint, and an access to such a slot
- * faults (nvm_bounce_fault()).
- */
-static bool nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_struct *vma, unsigned int i)
+struct nvm_bounce_fill {
+	struct nvm_bounce *b;
+	struct vm_area_struct *vma;
+	unsigned long want;
+	unsigned long present;
+};
+
+static int nvm_bounce_fill_pte(pte_t *pte, unsigned long addr, void *data)
 {
-	return vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
-			      vmalloc_to_pfn(b->kaddr + i * PAGE_SIZE)) == VM_FAULT_NOPAGE;
+	struct nvm_bounce_fill *f = data;
+	unsigned int i = (addr - f->vma->vm_start) >> PAGE_SHIFT;
+	unsigned long pfn;
+
+	if (!(f->want & BIT(i)))
+		return 0;
+	f->present |= BIT(i);
+	if (!pte_none(ptep_get(pte)))
+		return 0;
+	pfn = vmalloc_to_pfn(f->b->kaddr + i * PAGE_SIZE);
+	set_pte_at(f->vma->vm_mm, addr, pte, pte_mkspecial(pfn_pte(pfn, f->vma->vm_page_prot)));
+	update_mmu_cache(f->vma, addr, pte);
+	return 0;
+}
+
+/*
+ * Map the pages @want of @b read-only in @vma, under the mmap lock, as
+ * vmf_insert_pfn() would one by one, but under one page-table lock and
+ * without x86's PAT lookup for each (a resource-tree walk to find that a
+ * vmalloc page is RAM, cached as the VMA's protection already says); i915
+ * maps its user VMAs so too.  The VMA's protection is the write-notify
+ * one: read-only, clean.  A slot that holds an entry already keeps it, a
+ * marker of the process's userfaultfd included, and yet counts as mapped:
+ * @present is a hint, and an access to such a slot faults
+ * (nvm_bounce_fault()).
+ *
+ * Return: the pages now mapped; a page table that could not be allocated
+ * leaves the rest to fault in.
+ */
+static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_struct *vma,
+				       unsigned long want)
+{
+	struct nvm_bounce_fill f = { .b = b, .vma = vma, .want = want };
+	unsigned int lo = __ffs(want), hi = __fls(want);
+
+	apply_to_page_range(vma->vm_mm, vma->vm_start + lo * PAGE_SIZE,
+			    (unsigned long)(hi - lo + 1) << PAGE_SHIFT, nvm_bounce_fill_pte, &f);
+	return f.present;
 }
 
 /*
@@ -701,8 +737,8 @@ static bool nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_struct *vma, 
 static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 			     unsigned long clean)
 {
-	unsigned int lo = __ffs(clean), hi = __fls(clean), i;
-	unsigned long present = 0;
+	unsigned int lo = __ffs(clean), hi = __fls(clean);
+	unsigned long present;
 
 	nvm_zap_special_vma_range(vma, vma->vm_start + lo * PAGE_SIZE,
 				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);
@@ -713,9 +749,7 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 	spin_unlock(&b->lock);
 	/* A waiter may have looked while they were still taken. */
 	wake_up(&b->wait);
-	for (i = lo; i <= hi; i++)
-		if ((clean & BIT(i)) && nvm_bounce_insert(b, vma, i))
-			present |= BIT(i);
+	present = nvm_bounce_insert(b, vma, clean);
 	spin_lock(&b->lock);
 	b->present |= present;
 	spin_unlock(&b->lock);
@@ -738,11 +772,11 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), first, i;
+	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), first;
 	struct vm_area_struct *vma;
 	struct nvm_bounce *b;
 	bool created = false;
-	unsigned long clean, present = 0;
+	unsigned long clean, present;
 	int ret;
 
 	bc->why = NULL;
@@ -806,9 +840,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		return ret;
 	}
 	/* Mapped read-only now, saving the driver's first read a fault. */
-	for (i = first; i < first + n; i++)
-		if (nvm_bounce_insert(b, vma, i))
-			present |= BIT(i);
+	present = nvm_bounce_insert(b, vma, GENMASK(first + n - 1, first));
 	if (NVM_CAN_SEAL) {
 		spin_lock(&b->lock);
 		b->present |= present;
