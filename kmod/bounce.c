@@ -384,22 +384,47 @@ static struct nvm_bounce *nvm_bounce_lookup(struct mm_struct *mm)
 }
 
 /*
+ * The VMA of @b in @mm, under its mmap lock; NULL when @b is not mapped at
+ * its base.  Between a munmap's removal of the VMA and its close (which
+ * marks @b dead), the mmap lock may be held for reading by others: @b
+ * then looks alive and has no VMA.
+ */
+static struct vm_area_struct *nvm_bounce_vma(struct mm_struct *mm, struct nvm_bounce *b)
+{
+	struct vm_area_struct *vma = nvm_vma_lookup(mm, b->base);
+
+	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != b ||
+	    vma->vm_start != b->base)
+		return NULL;
+	return vma;
+}
+
+/*
  * The area of @mm, with a reference, under its mmap lock; NULL when it has
  * none mapped (or not yet sealed) at its base.
  */
 static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 {
 	struct nvm_bounce *found = nvm_bounce_lookup(mm);
-	struct vm_area_struct *vma;
 
-	if (!found)
-		return NULL;
-	vma = nvm_vma_lookup(mm, found->base);
-	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != found ||
-	    vma->vm_start != found->base) {
+	if (found && !nvm_bounce_vma(mm, found)) {
 		nvm_bounce_put_ref(found);
 		return NULL;
 	}
+	return found;
+}
+
+/* Is an area of @mm other than @self unmapped and still in use? */
+static bool nvm_bounce_dead_other(struct mm_struct *mm, struct nvm_bounce *self)
+{
+	struct nvm_bounce *b;
+	bool found = false;
+
+	spin_lock(&nvm_bounce_list_lock);
+	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
+		if (b->mm == mm && b != self && READ_ONCE(b->dead))
+			found = true;
+	spin_unlock(&nvm_bounce_list_lock);
 	return found;
 }
 
@@ -446,7 +471,9 @@ static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 	spin_lock_init(&b->lock);
 	init_waitqueue_head(&b->wait);
 	b->npages = NVM_BOUNCE_PAGES;
-	b->kaddr = vzalloc((unsigned long)b->npages << PAGE_SHIFT);
+	/* Charged to the caller's memory cgroup, as @b is. */
+	b->kaddr = __vmalloc((unsigned long)b->npages << PAGE_SHIFT,
+			     GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!b->kaddr) {
 		kfree(b);
 		return NULL;
@@ -489,6 +516,36 @@ static int nvm_bounce_seal(struct nvm_bounce *b, unsigned long addr, const char 
 }
 
 /*
+ * Below 64 KiB: let calls find the area just mapped at @addr, unless an
+ * older area of the caller, at the same addresses, is still in use.  A
+ * munmap of that one may have removed its VMA, which let this one be
+ * mapped, before its close marked it dead: under the mmap lock for
+ * writing, that munmap is over and the older area is seen dead.  Then the
+ * new one is unmapped again and the call refused, so that a driver still
+ * reading an older call's payload never reads this area's pages.
+ */
+static int nvm_bounce_publish(struct nvm_bounce *b, unsigned long addr, const char **why)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (mmap_write_lock_killable(mm)) {
+		vm_munmap(addr, (unsigned long)b->npages << PAGE_SHIFT);
+		*why = "killed while making the area";
+		return -EINTR;
+	}
+	if (nvm_bounce_dead_other(mm, b)) {
+		mmap_write_unlock(mm);
+		vm_munmap(addr, (unsigned long)b->npages << PAGE_SHIFT);
+		*why = "an older area of this process was unmapped while calls still used it";
+		return -EFAULT;
+	}
+	/* nvm_bounce_find() checks the VMA besides. */
+	WRITE_ONCE(b->base, addr);
+	mmap_write_unlock(mm);
+	return 0;
+}
+
+/*
  * Map @b in current->mm, which has no area: sealed where the kernel places
  * it, or at NVM_BOUNCE_BASE.
  */
@@ -521,9 +578,7 @@ static int nvm_bounce_map(struct nvm_bounce *b, const char **why)
 	}
 	if (NVM_CAN_SEAL)
 		return nvm_bounce_seal(b, r, why);
-	/* Before anyone can find it: nvm_bounce_find() checks the VMA. */
-	WRITE_ONCE(b->base, r);
-	return 0;
+	return nvm_bounce_publish(b, r, why);
 }
 
 static bool nvm_bounce_exists(struct mm_struct *mm)
@@ -812,7 +867,11 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 
 	for (;;) {
 		/* The VMA is stable while the read lock is held. */
-		vma = nvm_vma_lookup(mm, b->base);
+		vma = nvm_bounce_vma(mm, b);
+		if (!vma) {
+			ret = -EFAULT;
+			break;
+		}
 		ret = nvm_bounce_take(b, n, &first, &clean);
 		if (clean) {
 			nvm_bounce_clean(b, vma, clean);
