@@ -4,6 +4,7 @@
  * it cannot get around it.  Run without CAP_SYS_RAWIO (as a container).
  *
  * usage: bouncecheck low|sealed CTL_NODE [THREADS CALLS]
+ *        bouncecheck race CTL_NODE        (low area only: unmap_race())
  *
  * Prints one line per check, "ok NAME" or "FAIL NAME: why", then
  * "bouncecheck: N ok, M failed"; exits 1 when any failed.  The checks:
@@ -14,7 +15,9 @@
  * there, and the next call maps a new area; sealed: it can neither
  * re-protect nor unmap it; a forked child gets an area of its own;
  * XFER-wrapped calls work; THREADS threads making CALLS calls each all
- * succeed.
+ * succeed.  "race": calls made while the low area is unmapped under them,
+ * over and over, all return, answered or refused with EFAULT or EPERM
+ * (unmap_race()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -173,6 +176,88 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/*
+ * Low area: threads making bounced calls (an RM_FREE of a handle that does
+ * not exist, which the driver answers in its status and which changes
+ * nothing) while the area is unmapped under them, over and over.
+ */
+struct racer {
+	pthread_t t;
+	int fd;
+	const int *stop;
+	long ok, refused, other;
+	int other_errno;
+};
+
+static void *race_work(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
+		struct nvos00 f = { .hRoot = 0xcafe0001, .hObjectOld = 0xcafe0001 };
+
+		if (!ioctl(r->fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f))
+			r->ok++;
+		else if (errno == EFAULT || errno == EPERM)
+			r->refused++;
+		else
+			r->other++, r->other_errno = errno;
+	}
+	return NULL;
+}
+
+/*
+ * 24 racers, more than the area has pages, against 40 unmaps of the area.  Each unmap takes a populated
+ * mapping of nearly 4 MiB just above the area with it, so that the kernel spends
+ * long between removing the area's VMA and closing it: a call woken, or
+ * one making a new area, in between must be refused, not crash the kernel
+ * or give a new area the old one's addresses while a driver may still
+ * read them.  Every call returns; those the unmap hit fail with EFAULT.
+ */
+static void unmap_race(int fd)
+{
+	enum { NRACERS = 24, ROUNDS = 40 };
+	/* Up to a non-PIE binary's 4 MiB. */
+	const unsigned long big = (4UL << 20) - LOW_END;
+	struct racer r[NRACERS] = { 0 };
+	long ok = 0, refused = 0, other = 0;
+	int stop = 0, i, widened = 0, other_errno = 0;
+
+	for (i = 0; i < NRACERS; i++) {
+		r[i].fd = fd;
+		r[i].stop = &stop;
+		pthread_create(&r[i].t, NULL, race_work, &r[i]);
+	}
+	for (i = 0; i < ROUNDS; i++) {
+		void *p = mmap((void *)LOW_END, big, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_POPULATE,
+			       -1, 0);
+
+		if (p == (void *)LOW_END)
+			widened++;
+		else if (!i)
+			printf("unmap-race: no mapping at %#lx: %s\n", LOW_END,
+			       p == MAP_FAILED ? strerror(errno) : "placed elsewhere");
+		munmap((void *)LOW_START, LOW_END - LOW_START + (p == (void *)LOW_END ? big : 0));
+		usleep(2000);
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < NRACERS; i++) {
+		pthread_join(r[i].t, NULL);
+		ok += r[i].ok;
+		refused += r[i].refused;
+		other += r[i].other;
+		if (r[i].other)
+			other_errno = r[i].other_errno;
+	}
+	printf("unmap-race: rounds=%d widened=%d ok=%ld refused=%ld other=%ld\n", ROUNDS, widened,
+	       ok, refused, other);
+	result("unmap-race", ok > 0 && !other,
+	       "%ld calls answered, %ld refused, %ld failed otherwise (last errno %d)", ok, refused,
+	       other, other_errno);
+	result("alloc-after-race", !client_cycle(fd, 0, NULL), "a call after the race failed");
+}
+
 int main(int argc, char **argv)
 {
 	int fd, threads = 8, calls = 500, i, memfd, status, want_sealed, sealed = 0;
@@ -183,8 +268,21 @@ int main(int argc, char **argv)
 	pid_t pid;
 	long r;
 
+	if (argc == 3 && !strcmp(argv[1], "race")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		fd = open(argv[2], O_RDWR);
+		if (fd < 0) {
+			perror(argv[2]);
+			return 2;
+		}
+		unmap_race(fd);
+		close(fd);
+		printf("bouncecheck: %d ok, %d failed\n", nok, nfailed);
+		return nfailed ? 1 : 0;
+	}
 	if ((argc != 3 && argc != 5) || (strcmp(argv[1], "low") && strcmp(argv[1], "sealed"))) {
-		fprintf(stderr, "usage: bouncecheck low|sealed CTL_NODE [THREADS CALLS]\n");
+		fprintf(stderr, "usage: bouncecheck low|sealed CTL_NODE [THREADS CALLS]\n"
+			"       bouncecheck race CTL_NODE\n");
 		return 2;
 	}
 	want_sealed = !strcmp(argv[1], "sealed");
