@@ -196,6 +196,17 @@ static void nvm_bounce_put_ref(struct nvm_bounce *b)
 	kref_put(&b->ref, nvm_bounce_free);
 }
 
+/*
+ * Pages were freed (under @b->lock, released): wake a call waiting for
+ * them.  wq_has_sleeper() orders that against the waiter's check after
+ * it queued itself, so the common case of no waiter takes no lock.
+ */
+static void nvm_bounce_wake(struct nvm_bounce *b)
+{
+	if (wq_has_sleeper(&b->wait))
+		wake_up(&b->wait);
+}
+
 static struct nvm_bounce *nvm_bounce_of(struct vm_fault *vmf, unsigned int *idx)
 {
 	struct nvm_bounce *b = vmf->vma->vm_private_data;
@@ -366,16 +377,19 @@ static int nvm_bounce_probe(unsigned long addr)
 
 /*
  * The area of @mm with a base (mapped, and sealed where the kernel can
- * seal), with a reference; NULL when there is none.  Needs no lock.
+ * seal), with a reference if @ref; NULL when there is none.  Needs no
+ * lock.  Without a reference, only for a sealed area of current->mm:
+ * its VMA holds one until the address space goes, which cannot happen
+ * while the caller, one of its users, runs.
  */
-static struct nvm_bounce *nvm_bounce_lookup(struct mm_struct *mm)
+static struct nvm_bounce *nvm_bounce_lookup(struct mm_struct *mm, bool ref)
 {
 	struct nvm_bounce *b, *found = NULL;
 
 	rcu_read_lock();
 	hash_for_each_possible_rcu(nvm_bounce_hash, b, node, (unsigned long)mm)
 		if (b->mm == mm && READ_ONCE(b->base) && !READ_ONCE(b->dead) &&
-		    kref_get_unless_zero(&b->ref)) {
+		    (!ref || kref_get_unless_zero(&b->ref))) {
 			found = b;
 			break;
 		}
@@ -405,7 +419,7 @@ static struct vm_area_struct *nvm_bounce_vma(struct mm_struct *mm, struct nvm_bo
  */
 static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 {
-	struct nvm_bounce *found = nvm_bounce_lookup(mm);
+	struct nvm_bounce *found = nvm_bounce_lookup(mm, true);
 
 	if (found && !nvm_bounce_vma(mm, found)) {
 		nvm_bounce_put_ref(found);
@@ -803,7 +817,7 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
 	b->present &= ~GENMASK(hi, lo);
 	spin_unlock(&b->lock);
 	/* A waiter may have looked while they were still taken. */
-	wake_up(&b->wait);
+	nvm_bounce_wake(b);
 	present = nvm_bounce_insert(b, vma, clean);
 	spin_lock(&b->lock);
 	b->present |= present;
@@ -841,14 +855,17 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		bc->why = "the area below 64 KiB cannot hold a payload with this page size";
 		return -EOVERFLOW;
 	}
-	/* Sealed, clean pages still mapped: no mmap lock, no insertion. */
+	/*
+	 * Sealed, clean pages still mapped: no mmap lock, no insertion, and
+	 * no reference (nvm_bounce_lookup()), which threads would share.
+	 */
+	bc->ref = false;
 	if (NVM_CAN_SEAL) {
-		b = nvm_bounce_lookup(mm);
+		b = nvm_bounce_lookup(mm, false);
 		if (b && nvm_bounce_take_mapped(b, n, &first))
 			goto taken;
-		if (b)
-			nvm_bounce_put_ref(b);
 	}
+	bc->ref = true;
 	for (;;) {
 		mmap_read_lock(mm);
 		b = nvm_bounce_find(mm);
@@ -977,15 +994,15 @@ bool nvm_bounce_overlaps(u64 addr, u64 len)
  */
 bool nvm_bounce_written(const struct nvm_bounce_call *bc)
 {
-	struct nvm_bounce *b = bc->b;
 	unsigned long mask = 0;
-	bool written;
 
+	/*
+	 * No lock: the call's own bits were set by its own thread, in the
+	 * driver's write fault, and only its thread clears them (others
+	 * rewrite the word under the lock with those bits as they are).
+	 */
 	bitmap_set(&mask, bc->first, bc->n);
-	spin_lock(&b->lock);
-	written = b->written & mask;
-	spin_unlock(&b->lock);
-	return written;
+	return READ_ONCE(bc->b->written) & mask;
 }
 
 /**
@@ -1029,8 +1046,9 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	b->written &= ~mask;
 	b->busy &= ~mask;
 	spin_unlock(&b->lock);
-	wake_up(&b->wait);
-	nvm_bounce_put_ref(b);
+	nvm_bounce_wake(b);
+	if (bc->ref)
+		nvm_bounce_put_ref(b);
 }
 
 int nvm_bounce_init(void)

@@ -29,6 +29,8 @@ struct nvm_bounce;
  * @uaddr: user address of the first page
  * @kaddr: kernel address of the first page
  * @why: what failed, when nvm_bounce_get() failed
+ * @ref: the call holds a reference to @b (not on a sealed area's lock-free
+ *	path, where the area's VMA holds one for as long as the call can run)
  */
 struct nvm_bounce_call {
 	struct nvm_bounce *b;
@@ -38,6 +40,7 @@ struct nvm_bounce_call {
 	unsigned long uaddr;
 	void *kaddr;
 	const char *why;
+	bool ref;
 };
 
 extern unsigned int nvm_bounce_mode;
