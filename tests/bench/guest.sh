@@ -7,7 +7,8 @@
 # Then, unless nvm_bench_trace=0, where the time of a mediated call goes:
 # a few thousand calls of some operations again under the function_graph
 # tracer, limited to nvmediate's functions and a few others, averaged per
-# function (the tracer's own cost inflates every figure; compare shares).
+# function (the tracer's own cost inflates every figure; compare shares);
+# and the small control's thread scaling from 1 thread and from 2 alike.
 #
 # Then the bounce's own share of a bounced call: the per-call operations
 # and the thread scaling (3 runs of 500 ms) again through this nvmediate
@@ -53,11 +54,21 @@ TRACED="nvm_ioctl nvm_validate nvm_check_readable nvm_bounce_get nvm_bounce_put 
 	nvm_abi_select nvm_release nvm_drv_release nvm_mmap nvs_ioctl nvs_uvm_ioctl nvs_open
 	nvs_release nvm_call_driver nvm_bounce_written vmalloc_to_pfn vmf_insert_pfn vmf_insert_pfn_prot
 	track_pfn_insert lookup_memtype handle_mm_fault nvm_bounce_pfn_mkwrite zap_vma_ptes
-	zap_special_vma_range zap_page_range_single flush_tlb_mm_range find_vma"
+	zap_special_vma_range zap_page_range_single flush_tlb_mm_range find_vma apply_to_page_range
+	nvm_stats_ioctl native_flush_tlb_multi"
 
 # trace_op OP ITERS: NVMBENCH trace lines, one per traced function called at
 # least ITERS/8 times, with its count and median inclusive time.
 trace_op() {
+	trace_cmd "$1" $(($2 / 8)) /bin/nvbench --only "$1" --iters "$2"
+}
+
+# trace_cmd NAME MIN COMMAND...: trace lines "op=NAME" of the traced
+# functions that COMMAND (an nvbench run) called at least MIN times.
+trace_cmd() {
+	name=$1
+	min=$2
+	shift 2
 	t=/sys/kernel/tracing
 	echo 0 > $t/tracing_on
 	echo nop > $t/current_tracer
@@ -70,10 +81,10 @@ trace_op() {
 	echo funcgraph-tail > $t/trace_options
 	echo > $t/trace
 	echo 1 > $t/tracing_on
-	/bin/norawio /bin/nvbench --only "$1" --iters "$2" > /tmp/trace-run.txt 2>&1
+	/bin/norawio "$@" > /tmp/trace-run.txt 2>&1
 	echo 0 > $t/tracing_on
 	grep -q '^NVMBENCH end fails=0$' /tmp/trace-run.txt ||
-		echo "NVMBENCH fail what=trace-$1 $(grep -m 3 fail /tmp/trace-run.txt | tr '\n' ' ')"
+		echo "NVMBENCH fail what=trace-$name $(grep -m 3 fail /tmp/trace-run.txt | tr '\n' ' ')"
 	# One "function duration_ns" line per traced call, then per function
 	# (in order of first appearance) its count and median.
 	awk '
@@ -92,9 +103,9 @@ trace_op() {
 	for f in $(awk '!seen[$1]++ { print $1 }' /tmp/trace-calls.txt); do
 		grep "^$f " /tmp/trace-calls.txt | sort -n -k 2 > /tmp/trace-fn.txt
 		n=$(wc -l < /tmp/trace-fn.txt)
-		[ "$n" -ge $(($2 / 8)) ] || continue
+		[ "$n" -ge "$min" ] || continue
 		med=$(sed -n "$((n / 2 + 1))s/.* //p" /tmp/trace-fn.txt)
-		echo "NVMBENCH trace op=$1 fn=$f calls=$n median_ns=$med"
+		echo "NVMBENCH trace op=$name fn=$f calls=$n median_ns=$med"
 	done
 	echo nop > $t/current_tracer
 	echo > $t/set_ftrace_filter
@@ -143,6 +154,12 @@ if [ "$trace" != 0 ]; then
 		trace_op register-fd 4000
 		trace_op open-close 2000
 		trace_op mmap-munmap 2000
+		# The small control from 1 thread and from 2 at once (each its
+		# own file and client): what gets dearer when threads share.
+		for n in 1 2; do
+			trace_cmd "scale-$n" 200 /bin/nvbench --only scale --threads $n \
+				--scale-side mediated --reps 1 --scale-ms 200
+		done
 	else
 		echo "NVMBENCH trace unavailable (no function_graph tracer)"
 	fi

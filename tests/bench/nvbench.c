@@ -3,14 +3,15 @@
  * nvbench: the cost of mediation, measured in the guest.
  *
  *   nvbench [--quick] [--iters N] [--scale-ms MS] [--reps R] [--files N]
- *           [--only OP]
+ *           [--only OP] [--threads 1|2|4|8] [--scale-side direct|mediated|getppid]
  *
  * Defaults: 50000 calls per side of the cheap operations (fewer of the
  * dearer ones: ops[].weight), in blocks of 250 per side; thread scaling 5
  * runs of 1000 ms per thread count and kind; 10000 files.  --quick: 200
  * calls in blocks of 50, one run of 100 ms, 300 files (the guest test).
  * --only OP runs one operation, or only "scale" or "mem", or "calls": every
- * operation but neither scale nor mem.
+ * operation but neither scale nor mem.  --threads N and --scale-side SIDE
+ * limit the thread scaling to that count and that side.
  *
  * Runs each operation on the driver's own nodes (/dev/nvidiactl,
  * /dev/nvidia0, /dev/nvidia-uvm: "direct") and on nvmediate's
@@ -735,7 +736,11 @@ static int cmp_double(const void *a, const void *b)
  * For each thread count, @reps rounds of: direct, mediated, getppid (the
  * order rotating by round); the median rate of each.
  */
-static void bench_scale(unsigned int ms, int reps, uint32_t gpu_id)
+/*
+ * @threads: 0 for 1, 2, 4 and 8 threads, else that count only; @only_side:
+ * a side's index, or -1 for every side.
+ */
+static void bench_scale(unsigned int ms, int reps, uint32_t gpu_id, int threads, int only_side)
 {
 	static const int counts[] = { 1, 2, 4, 8 };
 	double rate[NSIDES + 1][16];
@@ -745,12 +750,17 @@ static void bench_scale(unsigned int ms, int reps, uint32_t gpu_id)
 	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		int fails[NSIDES + 1] = { 0 };
 
+		if (threads && counts[c] != threads)
+			continue;
 		for (r = 0; r < reps; r++)
 			for (k = 0; k <= NSIDES; k++) {
 				i = (k + r) % (NSIDES + 1);
-				rate[i][r] = scale_once(i, counts[c], ms, gpu_id, &fails[i]);
+				if (only_side < 0 || i == only_side)
+					rate[i][r] = scale_once(i, counts[c], ms, gpu_id, &fails[i]);
 			}
 		for (i = 0; i <= NSIDES; i++) {
+			if (only_side >= 0 && i != only_side)
+				continue;
 			qsort(rate[i], reps, sizeof(double), cmp_double);
 			printf("NVMBENCH scale side=%s threads=%d reps=%d ms=%u rate=%.0f min=%.0f max=%.0f fails=%d\n",
 			       scale_name[i], counts[c], reps, ms, rate[i][reps / 2], rate[i][0],
@@ -830,7 +840,8 @@ static void bench_mem(unsigned int files)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nvbench [--quick] [--iters N] [--scale-ms MS] [--reps R] [--files N] [--only OP]\n");
+	fprintf(stderr, "usage: nvbench [--quick] [--iters N] [--scale-ms MS] [--reps R] [--files N] [--only OP]\n"
+		"               [--threads 1|2|4|8] [--scale-side direct|mediated|getppid]\n");
 	exit(2);
 }
 
@@ -839,7 +850,7 @@ int main(int argc, char **argv)
 	unsigned int iters = 50000, scale_ms = 1000, files = 10000, block = 250;
 	struct side sides[NSIDES];
 	const char *only = NULL;
-	int reps = 5, i, ok = 1;
+	int reps = 5, i, ok = 1, threads = 0, scale_side = -1;
 	volatile char top = 0;
 	size_t k;
 
@@ -862,6 +873,17 @@ int main(int argc, char **argv)
 			files = strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
+		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			threads = atoi(argv[++i]);
+			if (threads != 1 && threads != 2 && threads != 4 && threads != 8)
+				usage();
+		} else if (!strcmp(argv[i], "--scale-side") && i + 1 < argc) {
+			for (scale_side = NSIDES; scale_side >= 0; scale_side--)
+				if (!strcmp(argv[i + 1], scale_name[scale_side]))
+					break;
+			if (scale_side < 0)
+				usage();
+			i++;
 		} else {
 			usage();
 		}
@@ -888,7 +910,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < NSIDES; i++)
 		side_teardown(&sides[i]);
 	if (ok && (!only || !strcmp(only, "scale")))
-		bench_scale(scale_ms, reps, sides[0].gpu_id);
+		bench_scale(scale_ms, reps, sides[0].gpu_id, threads, scale_side);
 	if (ok && (!only || !strcmp(only, "mem")))
 		bench_mem(files);
 	printf("NVMBENCH end fails=%d\n", total_fails);

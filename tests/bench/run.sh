@@ -209,6 +209,9 @@ $2 ~ /^module/ { split($3, kv, "="); coresize = kv[2]; next }
 $2 ~ /^trace$/ {
 	kvs(f, 3)
 	trace[++ntrace] = sprintf("| %s | `%s` | %d | %d |", f["op"], f["fn"], f["calls"], f["median_ns"])
+	tmed[f["op"], f["fn"]] = f["median_ns"]
+	if (f["op"] == "scale-2")
+		tfn2[++ntfn2] = f["fn"]
 	next
 }
 $2 ~ /^info/ { info = $0; sub(/^NVMBENCH info /, "", info); kvs(infokv, 3); next }
@@ -431,6 +434,21 @@ END {
 		print "|---|---|---|---|"
 		for (i = 1; i <= ntrace; i++)
 			print trace[i]
+		if (ntfn2) {
+			print ""
+			print "The small control from one thread and from two at once (each its own file and client; the"
+			print "traced functions of 200 ms of each, in the same guest), side by side: what two threads make dearer."
+			print ""
+			print "| function | 1 thread: median (ns) | 2 threads: median (ns) | 2 threads / 1 |"
+			print "|---|---|---|---|"
+			for (i = 1; i <= ntfn2; i++) {
+				fn = tfn2[i]
+				if (!(("scale-1", fn) in tmed) || tmed["scale-1", fn] <= 0)
+					continue
+				printf "| `%s` | %d | %d | %.2f |\n", fn, tmed["scale-1", fn], tmed["scale-2", fn], \
+					tmed["scale-2", fn] / tmed["scale-1", fn]
+			}
+		}
 	}
 	print ""
 	if (endfails == "")
