@@ -110,8 +110,9 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
 
 /**
  * struct nvm_bounce - the bounce area of one address space
- * @ref: held by the VMA, by every call using the area and by its maker
- *	until it is mapped
+ * @ref: held by the VMA, by every call using the area (but those that took
+ *	a sealed area's pages on the lock-free path, which its VMA keeps for
+ *	as long as they can run) and by its maker until it is mapped
  * @mm: the address space (not referenced: compared only)
  * @node: entry in nvm_bounce_hash, by @mm
  * @base: user address of the area once it is mapped (and sealed where the
@@ -496,7 +497,8 @@ static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 	 * The area is found by its mm's address: held until the area goes,
 	 * so that no later address space gets that address while a call
 	 * still holds the area (one that never returns, its thread killed in
-	 * the driver, holds it for good).
+	 * the driver, holds it for good; but a lock-free call on a sealed
+	 * area holds none, and that area goes with its address space).
 	 */
 	mmgrab(mm);
 	return b;
@@ -1002,7 +1004,7 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
 	 * rewrite the word under the lock with those bits as they are).
 	 */
 	bitmap_set(&mask, bc->first, bc->n);
-	return READ_ONCE(bc->b->written) & mask;
+	return data_race(READ_ONCE(bc->b->written)) & mask;
 }
 
 /**
