@@ -28,7 +28,9 @@
  * both "sides" alike as a control of the method), a write fault (the floor of a bounced call, both sides alike:
  * a byte written to a present anonymous page whose PTE clearing the
  * soft-dirty bits made read-only, so the kernel takes a minor write fault
- * that allocates nothing; the clearing before is untimed), a small
+ * that allocates nothing; the clearing before is untimed), the same fault
+ * taken from kernel mode (a read from /dev/zero into that page, against the
+ * same read into it writable), a small
  * RM_CONTROL (GPU_GET_ID_INFO_V2, 32 bytes), a 4 KB one (GPU_GET_PIDS, 3812 bytes), RM_ALLOC + RM_FREE of a client,
  * REGISTER_FD (carries an fd; a fresh GPU file each call, its open and
  * close untimed), a UVM call (PAGEABLE_MEM_ACCESS), open + close of the
@@ -400,6 +402,40 @@ static int op_write_fault(struct side *s)
 	return 0;
 }
 
+/*
+ * The same fault taken from kernel mode, as the driver's write back takes
+ * it (x86 handles those under the mmap_lock, never the VMA lock): a byte
+ * read from /dev/zero into the page, made read-only as above.  "kzero" is
+ * that read into the page made read-only and writable again (by a write
+ * before, untimed), so that the difference is the fault.
+ */
+static int wf_zero = -1;
+
+/*
+ * Read-only and flushed as for the fault (clearing the soft-dirty bits
+ * flushes the TLB, and under TCG refilling it is dear), then writable
+ * again: only the fault differs.
+ */
+static int pre_kzero(struct side *s)
+{
+	int ret = pre_write_fault(s);
+
+	if (!ret)
+		wf_page[1]++;
+	return ret;
+}
+
+static int op_kzero(struct side *s)
+{
+	(void)s;
+	if (wf_zero < 0) {
+		wf_zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+		if (wf_zero < 0)
+			return -errno;
+	}
+	return read(wf_zero, (char *)wf_page + 64, 1) == 1 ? 0 : -EIO;
+}
+
 static int op_ctrl_small(struct side *s)
 {
 	return ctrl_small_call(s->ctl, &s->ctrl, &s->info);
@@ -494,6 +530,8 @@ static const struct op ops[] = {
 	{ "clock", NULL, op_clock, NULL, 4 },
 	{ "getppid", NULL, op_getppid, NULL, 4 },
 	{ "write-fault", pre_write_fault, op_write_fault, NULL, 4 },
+	{ "kzero", pre_kzero, op_kzero, NULL, 4 },
+	{ "kwrite-fault", pre_write_fault, op_kzero, NULL, 4 },
 	{ "ctrl-small", NULL, op_ctrl_small, NULL, 4 },
 	{ "ctrl-4k", NULL, op_ctrl_4k, NULL, 4 },
 	{ "alloc-free", NULL, op_alloc_free, NULL, 2 },
