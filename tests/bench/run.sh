@@ -268,9 +268,9 @@ END {
 	if (("kwrite-fault", "direct") in med && ("kzero", "direct") in med && unit > 0)
 		printf "\nThe driver\047s write back faults from kernel mode, which x86 handles under the mmap_lock: " \
 			"that fault, measured as a read from /dev/zero into the floor\047s page less the same read " \
-			"into it made writable again, costs %.2f units (%d ns), against %.2f from user mode. Both follow " \
-			"the TLB flush that made the page read-only (clearing the soft-dirty bits flushes the whole TLB), " \
-			"as a bounced call\047s fault does only below 64 KiB.\n", \
+			"into it made writable again, costs %.2f units (%d ns), against %.2f from user mode. Each timed fault " \
+			"follows an untimed one of its kind on another page, which brings the fault\047s path back into the " \
+			"TLB after the flush that made the pages read-only (a sealed area\047s call finds it there).\n", \
 			(med["kwrite-fault", "direct"] - med["kzero", "direct"]) / unit, \
 			med["kwrite-fault", "direct"] - med["kzero", "direct"], fault
 	wf = "write-fault" SUBSEP "direct"
