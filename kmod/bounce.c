@@ -429,44 +429,37 @@ static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 	return found;
 }
 
-/* Is an area of @mm other than @self unmapped and still in use? */
-static bool nvm_bounce_dead_other(struct mm_struct *mm, struct nvm_bounce *self)
+/*
+ * Is an area of @mm other than @self unmapped and still in use, or (with
+ * @creating) being made?  Under nvm_bounce_list_lock.
+ */
+static bool nvm_bounce_busy_locked(struct mm_struct *mm, struct nvm_bounce *self, bool creating)
 {
 	struct nvm_bounce *b;
-	bool found = false;
 
-	spin_lock(&nvm_bounce_list_lock);
 	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
-		if (b->mm == mm && b != self && READ_ONCE(b->dead))
-			found = true;
-	spin_unlock(&nvm_bounce_list_lock);
-	return found;
+		if (b->mm == mm && b != self && (READ_ONCE(b->dead) || (creating && b->creating)))
+			return true;
+	return false;
 }
 
-/* Is another area of @mm being made, or an unmapped one still in use? */
-static bool nvm_bounce_pending(struct mm_struct *mm)
+static bool nvm_bounce_busy(struct mm_struct *mm, struct nvm_bounce *self, bool creating)
 {
-	struct nvm_bounce *b;
-	bool found = false;
+	bool busy;
 
 	spin_lock(&nvm_bounce_list_lock);
-	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
-		if (b->mm == mm && (b->creating || READ_ONCE(b->dead)))
-			found = true;
+	busy = nvm_bounce_busy_locked(mm, self, creating);
 	spin_unlock(&nvm_bounce_list_lock);
-	return found;
+	return busy;
 }
 
 /* Enter @b on the list as the one area of its mm being made; false if busy. */
 static bool nvm_bounce_claim(struct nvm_bounce *b)
 {
-	struct nvm_bounce *o;
-	bool busy = false;
+	bool busy;
 
 	spin_lock(&nvm_bounce_list_lock);
-	hash_for_each_possible(nvm_bounce_hash, o, node, (unsigned long)b->mm)
-		if (o->mm == b->mm && (o->creating || READ_ONCE(o->dead)))
-			busy = true;
+	busy = nvm_bounce_busy_locked(b->mm, NULL, true);
 	if (!busy)
 		hash_add_rcu(nvm_bounce_hash, &b->node, (unsigned long)b->mm);
 	spin_unlock(&nvm_bounce_list_lock);
@@ -549,7 +542,7 @@ static int nvm_bounce_publish(struct nvm_bounce *b, unsigned long addr, const ch
 		*why = "killed while making the area";
 		return -EINTR;
 	}
-	if (nvm_bounce_dead_other(mm, b)) {
+	if (nvm_bounce_busy(mm, b, false)) {
 		mmap_write_unlock(mm);
 		vm_munmap(addr, (unsigned long)b->npages << PAGE_SHIFT);
 		*why = "an older area of this process was unmapped while calls still used it";
@@ -632,7 +625,7 @@ static int nvm_bounce_create(const char **why)
 	}
 	/* A call may still read an unmapped, older area's addresses. */
 	while (!nvm_bounce_claim(b)) {
-		ret = wait_event_killable(nvm_bounce_gone, !nvm_bounce_pending(mm));
+		ret = wait_event_killable(nvm_bounce_gone, !nvm_bounce_busy(mm, NULL, true));
 		if (ret) {
 			nvm_bounce_put_ref(b);
 			*why = "killed while waiting for an older area";
@@ -1030,10 +1023,9 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	/* A sealed area's pages stay; written ones wait, dirty, for a batch. */
 	if (!NVM_CAN_SEAL) {
 		mmap_read_lock(mm);
-		vma = find_vma(mm, bc->uaddr);
 		/* Not there when the caller unmapped the area meanwhile. */
-		if (vma && vma->vm_ops == &nvm_bounce_vm_ops && vma->vm_private_data == b &&
-		    vma->vm_start <= bc->uaddr && bc->uaddr + len <= vma->vm_end)
+		vma = nvm_bounce_vma(mm, b);
+		if (vma)
 			nvm_zap_special_vma_range(vma, bc->uaddr, len);
 		mmap_read_unlock(mm);
 	}
