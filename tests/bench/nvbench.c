@@ -346,8 +346,9 @@ static int op_getppid(struct side *s)
  * The floor: a write to a present anonymous page whose PTE was made
  * read-only, so the fault allocates and copies nothing and only makes the
  * PTE writable again, the path a bounced call's fault takes after
- * nvmediate's pfn_mkwrite, with that path in the TLB.  Clearing the soft-dirty bits (4 written to
- * /proc/self/clear_refs) write-protects the process's PTEs; untimed.  The
+ * nvmediate's pfn_mkwrite, with that path in the TLB.  Clearing the
+ * soft-dirty bits (4 written to /proc/self/clear_refs) write-protects the
+ * process's PTEs; untimed.  The
  * page and the file serve both sides and stay for the run.  One fault per
  * call, counted like every operation's (70-bench.sh checks it).
  */
@@ -790,11 +791,9 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * For each thread count, @reps rounds of: direct, mediated, getppid (the
- * order rotating by round); the median rate of each.
- */
-/*
- * @threads: 0 for 1, 2, 4 and 8 threads, else that count only; @only_side:
- * a side's index, or -1 for every side.
+ * order rotating by round); the median rate of each.  @threads: 0 for 1,
+ * 2, 4 and 8 threads, else that count only; @only_side: a side's index,
+ * or -1 for every side.
  */
 static void bench_scale(unsigned int ms, int reps, uint32_t gpu_id, int threads, int only_side)
 {

@@ -25,12 +25,21 @@ check bounce-mmap-min-addr "vm.mmap_min_addr is $min, want at least 65536" [ "$m
 placement=$(bounce_placement)
 echo "  bounce area placement on $(uname -r): $placement"
 
+# bouncecheck_run NAME ARGS...: run bouncecheck as a container would, its
+# checks as this test's, and fail NAME unless it ran them all, none failed.
+bouncecheck_run() {
+	name=$1
+	shift
+	norawio bouncecheck "$@" > "$T/$name.txt" 2>&1
+	rc=$?
+	sed -n 's/^ok \(.*\)/NVMTEST PASS bounce-\1/p; s/^FAIL \([^:]*\): \(.*\)/NVMTEST FAIL bounce-\1: \2/p' "$T/$name.txt"
+	grep '^unmap-race:' "$T/$name.txt"
+	grep -q '^bouncecheck: [0-9]* ok, 0 failed' "$T/$name.txt" && [ $rc -eq 0 ] ||
+		fail "bounce-$name" "bouncecheck $1 exited $rc: $(tail -n 2 "$T/$name.txt" | tr '\n' ';')"
+}
+
 dmesg -c > /dev/null
-norawio bouncecheck "$placement" $CTL 16 300 > "$T/bc.txt" 2>&1
-rc=$?
-sed -n 's/^ok \(.*\)/NVMTEST PASS bounce-\1/p; s/^FAIL \([^:]*\): \(.*\)/NVMTEST FAIL bounce-\1: \2/p' "$T/bc.txt"
-grep -q '^bouncecheck: [0-9]* ok, 0 failed' "$T/bc.txt" && [ $rc -eq 0 ] ||
-	fail bounce-check "bouncecheck exited $rc: $(tail -n 2 "$T/bc.txt" | tr '\n' ';')"
+bouncecheck_run check "$placement" $CTL 16 300
 check bounce-no-warning "nvmediate warned: $(dmesg | grep nvmediate | head -n 2)" \
 	sh -c '! dmesg | grep -q "no payload bounce"'
 
@@ -96,13 +105,8 @@ if [ "$placement" = low ]; then
 	# The driver sleeps before it reads each payload, so that calls
 	# hold every page and others wait for one.
 	echo 300 > /sys/module/nvidia/parameters/race_delay_us
-	norawio bouncecheck race $CTL > "$T/race.txt" 2>&1
-	rc=$?
+	bouncecheck_run race race $CTL
 	echo 0 > /sys/module/nvidia/parameters/race_delay_us
-	sed -n 's/^ok \(.*\)/NVMTEST PASS bounce-\1/p; s/^FAIL \([^:]*\): \(.*\)/NVMTEST FAIL bounce-\1: \2/p' "$T/race.txt"
-	grep '^unmap-race:' "$T/race.txt"
-	grep -q '^bouncecheck: [0-9]* ok, 0 failed' "$T/race.txt" && [ $rc -eq 0 ] ||
-		fail bounce-race "bouncecheck race exited $rc: $(tail -n 2 "$T/race.txt" | tr '\n' ';')"
 	dmesg | grep nvmediate | grep -v 'call refused: no payload bounce area: \(the area was unmapped\|an older area of this process was unmapped while calls still used it\)' > "$T/race-log.txt"
 	check bounce-race-log "nvmediate logged: $(head -n 2 "$T/race-log.txt")" [ ! -s "$T/race-log.txt" ]
 fi
