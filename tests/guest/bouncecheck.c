@@ -212,7 +212,8 @@ static void *race_work(void *arg)
  * long between removing the area's VMA and closing it: a call woken, or
  * one making a new area, in between must be refused, not crash the kernel
  * or give a new area the old one's addresses while a driver may still
- * read them.  Every call returns; those the unmap hit fail with EFAULT.
+ * read them.  Every call returns; those the unmap hit fail with EFAULT (the
+ * driver read no area) or EPERM (refused before it was called).
  */
 static void unmap_race(int fd)
 {
