@@ -13,7 +13,7 @@
 #include "policy.h"
 #include "nvabi_tables.h"
 
-static u32 nvm_rd32(const void *p, unsigned int off)
+static inline u32 nvm_rd32(const void *p, unsigned int off)
 {
 	u32 x;
 
@@ -21,7 +21,7 @@ static u32 nvm_rd32(const void *p, unsigned int off)
 	return x;
 }
 
-static u64 nvm_rd64(const void *p, unsigned int off)
+static inline u64 nvm_rd64(const void *p, unsigned int off)
 {
 	u64 x;
 

@@ -5,8 +5,8 @@
  * memory, no lock, no allocation; the validator calls it inside the
  * profile's read side, the KUnit suites call the very same function, and
  * nvproxyctl explain is built with it (tools/nvproxyctl/kshim/ gives this
- * file, the family checks, verdict.c, policy.c and tables.c libc for the
- * kernel: they use nothing else of it).
+ * file, the family checks, policy.c and tables.c libc for the kernel: they
+ * use nothing else of it).
  *
  * The checks run in the driver's order, each family's in its own file:
  *

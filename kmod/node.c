@@ -118,6 +118,7 @@ static int nvm_open(struct inode *inode, struct file *file)
 	ret = nvm_abi_select(backing, &nf->range);
 	if (ret)
 		goto err_backing;
+	nf->abi = nvm_abi_of(nf->range);
 	ret = nvm_stats_attach(nf);
 	if (ret)
 		goto err_backing;

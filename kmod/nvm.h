@@ -59,6 +59,7 @@ enum nvm_outcome {
  * @kind: which real node it mediates
  * @gpu: GPU index for %NVM_NODE_GPU
  * @range: the ABI range selected at open, kept until release
+ * @abi: the ABI number of @range, which every call's checks read
  * @nobounce_mm: an address space last found unable to hold a bounce area
  *	(compared only; held with mmgrab() while remembered, so that its
  *	address cannot be another process's meanwhile)
@@ -75,6 +76,7 @@ struct nvm_file {
 	enum nvm_kind kind;
 	unsigned int gpu;
 	const struct nvm_range *range;
+	unsigned int abi;
 	struct mm_struct *nobounce_mm;
 	unsigned long nobounce_until;
 	struct mm_struct *warn_mm;

@@ -62,49 +62,36 @@ static int nvm_u64_cmp(const void *a, const void *b)
 }
 
 /**
- * nvm_profile_admits() - does a profile admit a call (pure)
+ * nvm_profile_listed() - has a profile an allow entry for a call (pure)
  * @p: the profile
  * @family: NVM_FAM_*
  * @nr: the call's number in its family
- * @caps: the capabilities of the call's table entry (its caps field)
  *
- * Return: true when one of @caps is the profile's or %NVM_CAP_BASE, or the
- * profile has an allow entry for the call.
+ * Return: true when @p lists the call.
  */
-bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr, u8 caps)
+bool nvm_profile_listed(const struct nvm_profile *p, unsigned int family, u32 nr)
 {
 	u64 key = nvm_allow_key(family, nr);
 
-	if (caps & (p->caps | NVM_CAP_BASE))
-		return true;
 	return p->nallow && bsearch(&key, p->allow, p->nallow, sizeof(key), nvm_u64_cmp);
 }
 
 /**
- * nvm_profile_check() - the profile's decision on a call whose shape passed
+ * nvm_profile_refuse() - record the profile's refusal of a call
  * @c: the call
- * @v: verdict; names the call (@family, @nr) and, on refusal, the answer:
- *	a control command: status NV_ERR_NOT_SUPPORTED, as for a command the
- *	driver does not have; anything else: -EPERM
+ * @v: verdict, given the answer: a control command, status
+ *	NV_ERR_NOT_SUPPORTED (as for a command the driver does not have) at
+ *	the status offset of the file's NVOS54 layout; anything else, -EPERM
  * @family: NVM_FAM_*
- * @nr: the call's number in its family
- * @caps: the capabilities of the call's table entry
  *
- * The control's status offset is the one of the file's NVOS54 layout.
- *
- * Return: true when the call may be forwarded.
+ * Return: false.
  */
-bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
-		       u32 nr, u8 caps)
+bool nvm_profile_refuse(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family)
 {
 	static const char *const rules[NVM_FAM_CALLS] = {
 		"esc-profile", "ctrl-profile", "alloc-profile", "uvm-profile",
 	};
 
-	v->family = family;
-	v->number = nr;
-	if (nvm_profile_admits(c->prof, family, nr, caps))
-		return true;
 	if (family == NVM_FAM_CTRL)
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, nvm_abi_rmlayout(c->abi)->ctl_status,
 				  rules[family]);

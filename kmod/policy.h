@@ -74,9 +74,8 @@ struct nvm_record {
 };
 
 const char *nvm_family_name(unsigned int family);
-bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr, u8 caps);
-bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family,
-		       u32 nr, u8 caps);
+bool nvm_profile_listed(const struct nvm_profile *p, unsigned int family, u32 nr);
+bool nvm_profile_refuse(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family);
 int nvm_caps_parse(const char *s, u32 *caps);
 int nvm_caps_format(u32 caps, char *buf, size_t len);
 struct nvm_profile *nvm_profile_alloc(unsigned int nallow);
@@ -84,5 +83,42 @@ struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const 
 void nvm_record_init(struct nvm_record *r);
 void nvm_record_add(struct nvm_record *r, const struct nvm_verdict *v);
 void nvm_record_clear(struct nvm_record *r);
+
+/**
+ * nvm_profile_admits() - does a profile admit a call (pure)
+ * @p: the profile
+ * @family: NVM_FAM_*
+ * @nr: the call's number in its family
+ * @caps: the capabilities of the call's table entry (its caps field)
+ *
+ * Return: true when one of @caps is the profile's or %NVM_CAP_BASE, or the
+ * profile has an allow entry for the call.
+ */
+static inline bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr,
+				      u8 caps)
+{
+	return (caps & (p->caps | NVM_CAP_BASE)) || nvm_profile_listed(p, family, nr);
+}
+
+/**
+ * nvm_profile_check() - the profile's decision on a call whose shape passed
+ * @c: the call
+ * @v: verdict; names the call (@family, @nr) and, on refusal, the answer
+ *	(nvm_profile_refuse())
+ * @family: NVM_FAM_*
+ * @nr: the call's number in its family
+ * @caps: the capabilities of the call's table entry
+ *
+ * Inline, as the checks before it: every call passes here once or twice.
+ *
+ * Return: true when the call may be forwarded.
+ */
+static inline bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v,
+				     unsigned int family, u32 nr, u8 caps)
+{
+	v->family = family;
+	v->number = nr;
+	return nvm_profile_admits(c->prof, family, nr, caps) || nvm_profile_refuse(c, v, family);
+}
 
 #endif /* NVM_POLICY_H */

@@ -56,7 +56,6 @@
 #include <linux/uaccess.h>
 
 #include "validate.h"
-#include "abi.h"
 #include "decide.h"
 #include "policy.h"
 #include "sets.h"
@@ -522,7 +521,7 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *re
  */
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep)
 {
-	struct nvm_call c = { .abi = nvm_abi_of(nf->range), .kind = nf->kind };
+	struct nvm_call c = { .abi = nf->abi, .kind = nf->kind };
 	const struct nvm_profile *prof;
 	struct nvm_after after = { };
 	struct nvm_verdict v;

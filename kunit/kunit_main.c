@@ -29,7 +29,6 @@
 #include "../kmod/abi.c"
 #include "abi_test.c"
 #undef pr_fmt
-#include "../kmod/verdict.c"
 #include "../kmod/decide.c"
 #include "../kmod/escape.c"
 #include "../kmod/ctrl.c"

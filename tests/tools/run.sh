@@ -434,13 +434,13 @@ check "kmod: each export declared in its own part's header, no include or call c
 	sh "$here/layers.sh" "$root/kmod"
 mkdir -p "$T/layers"
 cp "$root"/kmod/*.c "$root"/kmod/*.h "$T/layers/"
-echo '#include "node.h"' >>"$T/layers/verdict.c"
+echo '#include "node.h"' >>"$T/layers/escape.c"
 fails_with "kmod layers: a part below node.c that includes node.h is a cycle" \
 	"cycle" sh "$here/layers.sh" "$T/layers"
-cp "$root/kmod/verdict.c" "$T/layers/verdict.c"
-echo 'bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule);' >>"$T/layers/policy.h"
-fails_with "kmod layers: verdict.c's export declared in policy.h is refused" \
-	"nvm_refuse is declared in: policy.h verdict.h" sh "$here/layers.sh" "$T/layers"
+cp "$root/kmod/escape.c" "$T/layers/escape.c"
+echo 'bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);' >>"$T/layers/policy.h"
+fails_with "kmod layers: escape.c's export declared in policy.h is refused" \
+	"nvm_esc_decide is declared in: escape.h policy.h" sh "$here/layers.sh" "$T/layers"
 check "kmod/trace.h's symbolic names are uapi/nvmediate.h's words" sh "$here/words.sh" "$root"
 mkdir -p "$T/words/kmod" "$T/words/uapi"
 cp "$root/kmod/nvm.h" "$T/words/kmod/"

@@ -3,7 +3,7 @@
  * nvproxyctl: the module's own decision on one table entry, for explain.
  *
  * The decision code is the module's (kmod/decide.c, escape.c, ctrl.c,
- * alloc.c, uvm.c, verdict.c, policy.c, tables.c), compiled here against
+ * alloc.c, uvm.c, policy.c, tables.c), compiled here against
  * kshim/, which gives it libc in place of the kernel.  Each entry is put
  * to it as the call a well-formed caller makes of it: the escape at its
  * size on its node, the control in an NVOS54 with params of the recorded

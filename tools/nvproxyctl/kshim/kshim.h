@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kshim.h - what the module's pure decision code (kmod/decide.c, the
- * family checks, verdict.c, policy.c, tables.c) takes from the kernel,
+ * family checks, policy.c, tables.c) takes from the kernel,
  * in C11 and libc, so that nvproxyctl runs that very code.  Each
  * linux/<name>.h here includes this file.  Nothing here may decide
  * anything: only types, allocation, sorting and searching.
