@@ -440,7 +440,6 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 	req->nr = c->nr;
 	req->size = c->size;
 	req->xfer = c->xfer;
-	req->verdict = *v;
 	if (v->audited) {
 		nvm_record_add(&nf->set->rec, v);
 		return nvm_report_set(rep, c, v, NVM_OUT_AUDITED, 0);
@@ -524,7 +523,7 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	struct nvm_call c = { .abi = nf->abi, .kind = nf->kind };
 	const struct nvm_profile *prof;
 	struct nvm_after after = { };
-	struct nvm_verdict v;
+	struct nvm_verdict *v = &req->verdict;	/* decided in place: kept with the call */
 	bool forward;
 	int idx, ret;
 
@@ -548,15 +547,15 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 		 * The driver reads only the number; nvmediate refuses other
 		 * types, and forwards them untouched when audited.
 		 */
-		memset(&v, 0, sizeof(v));
-		v.number = c.nr;
-		nvm_refuse(&v, -EINVAL, "esc-unknown");
-		v.audited = prof->audit;
+		memset(v, 0, sizeof(*v));
+		v->number = c.nr;
+		nvm_refuse(v, -EINVAL, "esc-unknown");
+		v->audited = prof->audit;
 		forward = false;
 	} else {
-		forward = nvm_decide(&c, &v);
+		forward = nvm_decide(&c, v);
 	}
-	ret = nvm_apply(nf, req, &c, &v, forward, rep, &after);
+	ret = nvm_apply(nf, req, &c, v, forward, rep, &after);
 	nvm_profile_exit(idx);
 
 	ret = nvm_validate_finish(&after, req, rep, ret);
