@@ -26,7 +26,8 @@ const struct nvabi_dep *nvm_abi_dep(u32 cmd, unsigned int abi);
 const struct nvabi_emb *nvm_abi_emb(u32 cmd, unsigned int abi);
 unsigned int nvm_abi_uvm_unknown(unsigned int abi);
 
-/* Read on every call: inline. */
+/* The accessors below are read on every call: inline. */
+
 /**
  * nvm_abi_rmlayout() - where the RM payloads keep their fields in ABI @abi
  * @abi: ABI number

@@ -160,7 +160,8 @@ static inline bool nvm_refuse(struct nvm_verdict *v, int err, const char *rule)
  *
  * Return: false.
  */
-static inline bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off, const char *rule)
+static inline bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int off,
+			      const char *rule)
 {
 	v->err = 0;
 	v->status = status;
