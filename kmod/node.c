@@ -90,6 +90,7 @@ static int nvm_open(struct inode *inode, struct file *file)
 {
 	struct nvm_file *nf;
 	struct file *backing;
+	const struct nvm_range *range;
 	enum nvm_kind kind = NVM_NODE_GPU;	/* a minor past num_gpus */
 	unsigned int gpu;
 	int ret;
@@ -115,10 +116,10 @@ static int nvm_open(struct inode *inode, struct file *file)
 		ret = PTR_ERR(backing);
 		goto err_free;
 	}
-	ret = nvm_abi_select(backing, &nf->range);
+	ret = nvm_abi_select(backing, &range);
 	if (ret)
 		goto err_backing;
-	nf->abi = nvm_abi_of(nf->range);
+	nf->abi = nvm_abi_of(range);
 	ret = nvm_stats_attach(nf);
 	if (ret)
 		goto err_backing;

@@ -58,8 +58,8 @@ enum nvm_outcome {
  *	from open to release
  * @kind: which real node it mediates
  * @gpu: GPU index for %NVM_NODE_GPU
- * @range: the ABI range selected at open, kept until release
- * @abi: the ABI number of @range, which every call's checks read
+ * @abi: the ABI number of the range selected at open, which every call's
+ *	checks read
  * @nobounce_mm: an address space last found unable to hold a bounce area
  *	(compared only; held with mmgrab() while remembered, so that its
  *	address cannot be another process's meanwhile)
@@ -75,7 +75,6 @@ struct nvm_file {
 	struct file *backing;
 	enum nvm_kind kind;
 	unsigned int gpu;
-	const struct nvm_range *range;
 	unsigned int abi;
 	struct mm_struct *nobounce_mm;
 	unsigned long nobounce_until;

@@ -184,8 +184,8 @@ static inline bool nvm_answer(struct nvm_verdict *v, u32 status, unsigned int of
  *
  * Return: true when the entry may be called.
  */
-static inline bool nvm_priv_check(unsigned int priv, unsigned int policy, struct nvm_verdict *v,
-		    const char *rule)
+static inline bool nvm_priv_check(unsigned int priv, unsigned int policy,
+				  struct nvm_verdict *v, const char *rule)
 {
 	switch (priv) {
 	case NVABI_PRIV_UNKNOWN:
