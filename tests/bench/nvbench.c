@@ -348,9 +348,9 @@ static int op_getppid(struct side *s)
  * PTE writable again, the path a bounced call's fault takes after
  * nvmediate's pfn_mkwrite, with that path in the TLB.  Clearing the
  * soft-dirty bits (4 written to /proc/self/clear_refs) write-protects the
- * process's PTEs; untimed.  The
- * page and the file serve both sides and stay for the run.  One fault per
- * call, counted like every operation's (70-bench.sh checks it).
+ * process's PTEs; untimed.  The page and the file serve both sides and
+ * stay for the run.  One fault per call, counted like every operation's
+ * (70-bench.sh checks it).
  */
 static volatile char *wf_page;
 static volatile char *wf_warm;	/* another page, faulted first, untimed */
