@@ -46,14 +46,30 @@
 #endif
 
 /*
- * An inode's times are kept behind accessors from 6.7 (i_atime and friends
- * became private fields); simple_inode_init_ts() sets all three to now.
+ * An inode's times are kept behind accessors: its ctime from 6.6 (i_ctime
+ * became __i_ctime), all three from 6.7, where simple_inode_init_ts() sets
+ * them to now.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 #define nvm_inode_init_ts(inode)	simple_inode_init_ts(inode)
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define nvm_inode_init_ts(inode) \
+	((inode)->i_atime = (inode)->i_mtime = inode_set_ctime_current(inode))
 #else
 #define nvm_inode_init_ts(inode) \
 	((inode)->i_atime = (inode)->i_mtime = (inode)->i_ctime = current_time(inode))
+#endif
+
+/*
+ * Inode operations that check a caller against an inode take the mount's
+ * ID mapping from 6.3, its user namespace from 5.12, nothing before.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define NVM_IOP_IDMAP			struct mnt_idmap *idmap,
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#define NVM_IOP_IDMAP			struct user_namespace *mnt_userns,
+#else
+#define NVM_IOP_IDMAP
 #endif
 
 /*

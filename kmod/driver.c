@@ -55,6 +55,29 @@ static void nvm_fs_evict_inode(struct inode *inode)
 		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
 }
 
+/*
+ * A backing inode is reached by path only through /proc (a VMA's
+ * map_files link, the private fd table's links during a call), and only
+ * to be looked at: no caller may read it (an inotify or fanotify watch
+ * would hold the inode without the mount, and tell one tenant when
+ * another opens or closes the node they share) nor change its mode,
+ * owner or times.  dentry_open() asks neither.
+ */
+static int nvm_fs_permission(NVM_IOP_IDMAP struct inode *inode, int mask)
+{
+	return -EACCES;
+}
+
+static int nvm_fs_setattr(NVM_IOP_IDMAP struct dentry *dentry, struct iattr *attr)
+{
+	return -EPERM;
+}
+
+static const struct inode_operations nvm_fs_iops = {
+	.permission	= nvm_fs_permission,
+	.setattr	= nvm_fs_setattr,
+};
+
 static const struct super_operations nvm_fs_sops = {
 	.statfs		= simple_statfs,
 	.drop_inode	= nvm_inode_just_drop,
@@ -263,6 +286,7 @@ static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 	inode->i_ino = new_encode_dev(devt);
 	inode->i_generation = ++nvm_drv_generation;
 	init_special_inode(inode, S_IFCHR | 0600, devt);
+	inode->i_op = &nvm_fs_iops;
 	nvm_inode_init_ts(inode);
 
 	node->path.dentry = d_alloc(node->path.mnt->mnt_sb->s_root, &name);

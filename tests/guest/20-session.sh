@@ -16,6 +16,8 @@ MED="--mediated --ctl /dev/nvproxy --gpu /dev/nvproxy0 --uvm /dev/nvproxy-uvm"
 # driver's answer but for a kernel-callback event (EPERM), whose line
 # differs.
 REFUSED_STEPS='^(alloc-kernel-callback) '
+# Steps made only on the mediated nodes (nvsession.c, step_backing_closed()).
+MEDIATED_STEPS='^backing-'
 REFUSED_CALLS=' status=0x(56|22|16|1f|5b) '
 
 
@@ -59,8 +61,8 @@ check session-direct "the session fails on the real nodes: $(failures "$T/direct
 check session-mediated "the session fails on the mediated nodes: $(failures "$T/med.txt")" \
 	[ $med_rc -eq 0 ]
 
-grep -v '^pid=' "$T/direct.txt" | grep -Ev "$REFUSED_STEPS" > "$T/direct.tr"
-grep -v '^pid=' "$T/med.txt" | grep -Ev "$REFUSED_STEPS" > "$T/med.tr"
+grep -v '^pid=' "$T/direct.txt" | grep -Ev "$REFUSED_STEPS" | grep -Ev "$MEDIATED_STEPS" > "$T/direct.tr"
+grep -v '^pid=' "$T/med.txt" | grep -Ev "$REFUSED_STEPS" | grep -Ev "$MEDIATED_STEPS" > "$T/med.tr"
 check session-same-transcript "user space saw different answers: $(diff "$T/direct.tr" "$T/med.tr" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')" \
 	cmp -s "$T/direct.tr" "$T/med.tr"
 
@@ -79,6 +81,11 @@ want_k=$(calls_norm "$T/direct.calls" | grep -Ec "$REFUSED_CALLS")
 set -- $own0 $own1
 check session-no-refusal "nvmediate refused $(($3 - $1)) calls (want $want_r) and answered $(($4 - $2)) itself: $(($3 - $1 + $4 - $2)) kept from the driver, want $want_k (the driver's refusals)" \
 	[ "$(($3 - $1)) $(($3 - $1 + $4 - $2))" = "$want_r $want_k" ]
+
+# Through a mapping's /proc/self/map_files link, root reached the backing
+# file and could neither watch nor change its inode.
+check session-backing-closed "$(grep -E "$MEDIATED_STEPS" "$T/med.txt" | tr '\n' ';')" \
+	[ "$(grep -Ec '^backing-(watch|chmod) .* ok$' "$T/med.txt")" = 2 ]
 
 pid=$(sed -n 's/^pid=//p' "$T/med.txt")
 in_caller() {	# in_caller CALLS PID: every ioctl, mmap, poll under PID
@@ -105,7 +112,7 @@ calls_save "$T/fork.calls"
 child=$(sed -n 's/^pid=//p' "$T/fork.txt")
 check session-fork-in-child "ioctls under '$(calls_tgids "$T/fork.calls" ioctl)', child $child" \
 	in_caller "$T/fork.calls" "$child"
-grep -v '^p[a-z]*=' "$T/fork.txt" | grep -Ev "$REFUSED_STEPS" > "$T/fork.tr"
+grep -v '^p[a-z]*=' "$T/fork.txt" | grep -Ev "$REFUSED_STEPS" | grep -Ev "$MEDIATED_STEPS" > "$T/fork.tr"
 check session-fork-same-transcript "$(diff "$T/direct.tr" "$T/fork.tr" | grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')" \
 	cmp -s "$T/direct.tr" "$T/fork.tr"
 

@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -678,6 +679,28 @@ static int same(const uint8_t *p, size_t n, uint32_t seed)
 	return 1;
 }
 
+/*
+ * Mediated: the VMA of a mapping holds nvmediate's backing file, which root
+ * reaches through /proc/self/map_files.  That file's inode lets nobody watch
+ * it (a watch would hold the inode and report other tenants' opens and
+ * closes) or change it.
+ */
+static int step_backing_closed(struct sess *s, void *a)
+{
+	char path[64];
+	int fd, ret, ok;
+
+	snprintf(path, sizeof(path), "/proc/self/map_files/%lx-%lx", (unsigned long)a,
+		 (unsigned long)a + MEM_SIZE);
+	fd = inotify_init1(IN_CLOEXEC);
+	ret = fd < 0 || inotify_add_watch(fd, path, IN_ALL_EVENTS) < 0 ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	ok = check(s, "backing-watch", ret, -EACCES, -1, -1, NULL);
+	ret = chmod(path, 0666) ? -errno : 0;
+	return check(s, "backing-chmod", ret, -EPERM, -1, -1, NULL) && ok;
+}
+
 static int step_memory(struct sess *s)
 {
 	struct nvos02_fd *m = aalloc(s, sizeof(*m));
@@ -705,6 +728,8 @@ static int step_memory(struct sess *s)
 		fill(a, MEM_SIZE, 7);
 		ok &= check(s, "mmap-alloc-readback", 0, 0, -1, -1, "match=%d",
 			    same(a, MEM_SIZE, 7)) && same(a, MEM_SIZE, 7);
+		if (s->o->mediated && !geteuid())
+			ok &= step_backing_closed(s, a);
 	}
 
 	/* A second mapping of the same memory, through ctl-map2. */
