@@ -92,19 +92,29 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 		c->nr = c->hdr->cmd;
 		c->size = c->hdr->size;
 		c->xfer = true;
-		/* The driver answers an inner size over 16384 with -EINVAL. */
+		/*
+		 * The driver answers an inner size over 16384 with -EINVAL.
+		 * Nothing of such a call is copied: it is refused, audited or
+		 * not, since the driver would read XFER's header again from
+		 * the caller's memory.  Reported as the inner escape, which is
+		 * not looked up.
+		 */
 		if (c->size > NVM_NV_MAX_IOCTL_SIZE) {
-			if (!v->audited) {
-				/* Reported as the inner escape, which is not looked up. */
-				v->number = c->nr;
-				v->name = NULL;
-				nvm_refuse(v, -EINVAL, "xfer-size");
-			}
-			/* Not copied: forwarded untouched when audited. */
-			return !nvm_stop(c, v);
+			v->number = c->nr;
+			v->name = NULL;
+			return nvm_fault(v, -EINVAL, "xfer-size");
 		}
 		if (!v->audited && !nvm_esc_decide(c, v) && nvm_stop(c, v))
 			return false;
+		/*
+		 * An inner size of 0, which every escape refuses (esc-size),
+		 * copies nothing either: not forwarded when audited.
+		 */
+		if (!c->size) {
+			v->number = c->nr;
+			v->name = NULL;
+			return nvm_fault(v, -EINVAL, "esc-size");
+		}
 	}
 
 	if (c->payload_err) {

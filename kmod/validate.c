@@ -544,13 +544,13 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 		c.policy = nvm_policy(prof);
 	if (c.kind != NVM_NODE_UVM && _IOC_TYPE(req->cmd) != NVM_NV_IOCTL_MAGIC) {
 		/*
-		 * The driver reads only the number; nvmediate refuses other
-		 * types, and forwards them untouched when audited.
+		 * The driver reads only the number.  Another type is refused,
+		 * audited or not: nothing of it is copied, so forwarded, it
+		 * would run that number on the caller's own memory, unchecked.
 		 */
 		memset(v, 0, sizeof(*v));
 		v->number = c.nr;
 		nvm_refuse(v, -EINVAL, "esc-unknown");
-		v->audited = prof->audit;
 		forward = false;
 	} else {
 		forward = nvm_decide(&c, v);

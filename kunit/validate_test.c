@@ -1002,6 +1002,25 @@ static void validate_test_xfer_and_audit(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
 	KUNIT_EXPECT_FALSE(test, v.audited);
 	KUNIT_EXPECT_EQ(test, v.err, -EFAULT);
+	/*
+	 * So is an XFER whose inner payload is not copied, over 16384 bytes
+	 * or of none: the driver would read its header again from the caller.
+	 */
+	hdr = (struct nvm_xfer){ .cmd = NVM_NV_ESC_RM_CONTROL, .size = 16385, .ptr = 0x1000 };
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_CTL, .prof = audit,
+			       .nr = NVM_NV_ESC_XFER, .size = sizeof(hdr), .hdr = &hdr,
+			       .payload_err = 1 };
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_FALSE(test, v.audited);
+	KUNIT_EXPECT_STREQ(test, v.rule, "xfer-size");
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	hdr.size = 0;
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_CTL, .prof = audit,
+			       .nr = NVM_NV_ESC_XFER, .size = sizeof(hdr), .hdr = &hdr };
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_FALSE(test, v.audited);
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-size");
+	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
 	/* A UVM command the profile lacks: audited, forwarded at its size. */
 	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_UVM, .prof = audit,
 			       .nr = 0x30000001 };

@@ -84,6 +84,8 @@ forwarded() {
 # --- every rule, at 595.45.04 (NVOS54 32 bytes, status at 28; NVOS64 48, status at 40) ---
 if setup 595.45.04; then
 	refused esc-unknown "ret=-EINVAL" $CTL 0x01 4
+	# Not an NVIDIA ioctl: the driver reads only the number (RM_ALLOC here).
+	refused esc-not-nvidia "ret=-EINVAL" --type x $CTL 0x2b 48 12=0x79 16=buf:24
 	refused esc-size "ret=-EINVAL" $CTL 0x2a 31
 	refused esc-size-array "ret=-EINVAL" $CTL 0xc8 73
 	refused esc-node "ret=-EINVAL" $GPU 0x2a 32
@@ -94,6 +96,7 @@ if setup 595.45.04; then
 	refused xfer-unknown "ret=-EINVAL" --xfer $CTL 0x01 4
 	refused xfer-inner-size "ret=-EINVAL" --xfer $CTL 0x2a 31
 	refused xfer-nested "ret=-EINVAL" --xfer $CTL 0xd3 16
+	refused xfer-empty "ret=-EINVAL" --xfer $CTL 0x2a 0
 	refused ctrl-unknown "ret=0 status=0x56" $CTL 0x2a 32 8=0x00ff0001 st=28
 	refused ctrl-unknown-xfer "ret=0 status=0x56" --xfer $CTL 0x2a 32 8=0x00ff0001 st=28
 	refused ctrl-flags-irql "ret=0 status=0x1f" $CTL 0x2a 32 8=0x102 12=1 16=buf:108 24=108 st=28
@@ -183,6 +186,13 @@ if setup 595.45.04 audit=1; then
 		sh -c "dmesg | grep -q 'nvmediate: audit pid=[0-9]* comm=nvraw .* family=ctrl nr=0xff0001 .* rule=ctrl-unknown answer=status:0x56'"
 	# An unreadable rights mask is refused even so: the driver would leak.
 	refused audit-rights-unreadable "ret=-EFAULT" $CTL 0x2b 48 12=0x79 16=buf:24 24=bad
+	# Calls nvmediate cannot copy are never forwarded: the driver would
+	# read them from the caller's memory (another type's RM_ALLOC with that
+	# unreadable mask; XFER's header, whose inner size says nothing is
+	# copied).
+	refused audit-not-nvidia "ret=-EINVAL" --type x $CTL 0x2b 48 12=0x79 16=buf:24 24=bad
+	refused audit-xfer-size "ret=-EINVAL" --xfer $CTL 0x2a 16385
+	refused audit-xfer-empty "ret=-EINVAL" --xfer $CTL 0x2a 0
 fi
 
 # --- allow_root=1: root's administrator-only calls pass (the profile must

@@ -7,6 +7,8 @@
  *   nvraw --xfer PATH NR SIZE [FIELD...]   the same inside NV_ESC_IOCTL_XFER_CMD
  *   nvraw --uvm PATH CMD SIZE [FIELD...]   UVM command CMD, SIZE-byte payload
  *   nvraw --bad PATH NR SIZE               the payload pointer is unmapped
+ *   nvraw --type C ...                     the ioctl's type is the character C,
+ *                                          not 'F' (XFER's outer one too)
  *   nvraw --repeat N ...                   make the call N times (default 1)
  *   nvraw --hold FILE ...                  after the calls, keep the node
  *                                          open until FILE exists (30 s at most)
@@ -62,13 +64,13 @@ static const char *errname(int e)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--repeat N|--hold FILE|--reopen] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
+	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--type C|--repeat N|--hold FILE|--reopen] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	int xfer = 0, uvm = 0, bad = 0, reopen = 0, fd, ret, i = 1;
+	int xfer = 0, uvm = 0, bad = 0, reopen = 0, type = 'F', fd, ret, i = 1;
 	unsigned long repeat = 1, r;
 	const char *hold = NULL, *path;
 	long st = -1;
@@ -83,6 +85,8 @@ int main(int argc, char **argv)
 			uvm = 1;
 		else if (!strcmp(argv[i], "--bad"))
 			bad = 1;
+		else if (!strcmp(argv[i], "--type") && i + 1 < argc && argv[i + 1][0])
+			type = (unsigned char)argv[++i][0];
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
 			repeat = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
@@ -179,10 +183,10 @@ int main(int argc, char **argv)
 			x->cmd = (uint32_t)nr;
 			x->size = (uint32_t)size;
 			x->ptr = bad ? BAD_PTR : (uint64_t)(uintptr_t)payload;
-			cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', 0xd3, sizeof(*x));
+			cmd = _IOC(_IOC_READ | _IOC_WRITE, type, 0xd3, sizeof(*x));
 			ret = ioctl(fd, cmd, x);
 		} else {
-			cmd = _IOC(_IOC_READ | _IOC_WRITE, 'F', nr, size);
+			cmd = _IOC(_IOC_READ | _IOC_WRITE, type, nr, size);
 			ret = ioctl(fd, cmd, bad ? (void *)BAD_PTR : payload);
 		}
 	}
