@@ -629,7 +629,7 @@ static int nvm_bounce_create(const char **why)
 		if (ret) {
 			nvm_bounce_put_ref(b);
 			*why = "killed while waiting for an older area";
-			return ret;
+			return -EINTR;	/* -ERESTARTSYS: never restarted, killed */
 		}
 	}
 	if (nvm_bounce_exists(mm)) {
@@ -896,7 +896,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		if (ret) {
 			nvm_bounce_put_ref(b);
 			bc->why = "killed while waiting for free pages";
-			return ret;
+			return -EINTR;	/* -ERESTARTSYS: never restarted, killed */
 		}
 		mmap_read_lock(mm);
 		if (!READ_ONCE(b->mapped)) {

@@ -252,7 +252,8 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	if (ret) {
 		int err = ret == -ENOMEM || ret == -EINTR ? ret : -EPERM;
 
-		if (nvm_bounce_log_due(nf))
+		/* Killed while waiting: nothing to tell. */
+		if (ret != -EINTR && nvm_bounce_log_due(nf))
 			pr_warn("pid %d (%s): call refused: no payload bounce area: %s (%d); answered %d (docs/errors.md)\n",
 				task_pid_nr(current), current->comm, bc->why ?: "failed", ret, err);
 		return err;
