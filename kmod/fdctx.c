@@ -295,13 +295,22 @@ static void nvm_fdctx_empty(struct nvm_fdctx *ctx)
 		pr_warn_ratelimited("driver grew a private fd table\n");
 		ctx->grown = fdt;
 	}
+	/*
+	 * A slot is cleared under file_lock: a reader that holds the table by
+	 * its count (5.10's /proc fdinfo and fd links) takes a file from it
+	 * under that lock alone, and must never take one whose last reference
+	 * the fput() below drops.  Only this thread writes the table now, so
+	 * the slots are read without the lock.
+	 */
 	for (fd = 0; fd < fdt->max_fds; fd++) {
 		struct file *file = rcu_dereference_raw(fdt->fd[fd]);
 
-		if (file) {
-			RCU_INIT_POINTER(fdt->fd[fd], NULL);
-			fput(file);
-		}
+		if (!file)
+			continue;
+		spin_lock(&ctx->files.file_lock);
+		RCU_INIT_POINTER(fdt->fd[fd], NULL);
+		spin_unlock(&ctx->files.file_lock);
+		fput(file);
 	}
 }
 
