@@ -517,6 +517,9 @@ static bool nvm_set_name_ok(const char *name)
 	return true;
 }
 
+/* Index of the set created last but the default one; under nvm_sets_lock. */
+static unsigned int nvm_set_last;
+
 /* Create a set; nvm_sets_lock held.  Index 0 is the default set. */
 static int nvm_set_create(const char *name, u32 caps)
 {
@@ -531,12 +534,28 @@ static int nvm_set_create(const char *name, u32 caps)
 	for (i = 0; i < NVM_MAX_SETS; i++)
 		if (nvm_sets[i] && !strcmp(nvm_sets[i]->name, name))
 			return -EEXIST;
-	/* The default set takes index 0; the others the first free one. */
-	i = strcmp(name, "default") ? 1 : 0;
-	while (i && i < NVM_MAX_SETS && nvm_sets[i])
-		i++;
-	if (i == NVM_MAX_SETS)
-		return -ENOSPC;
+	/*
+	 * The default set takes index 0.  The others take the first free one
+	 * after the index taken last, wrapping: a removed set's device numbers
+	 * go to a new set only once every other free index has been used, so
+	 * that a container still holding a removed set's node (or a device
+	 * cgroup rule allowing its numbers) is unlikely to find another set's
+	 * profile behind them.
+	 */
+	if (!strcmp(name, "default")) {
+		i = 0;
+	} else {
+		unsigned int n;
+
+		for (n = 0; n < NVM_MAX_SETS - 1; n++) {
+			i = 1 + (nvm_set_last + n) % (NVM_MAX_SETS - 1);
+			if (!nvm_sets[i])
+				break;
+		}
+		if (n == NVM_MAX_SETS - 1)
+			return -ENOSPC;
+		nvm_set_last = i;
+	}
 
 	set = kzalloc(sizeof(*set), GFP_KERNEL);
 	p = nvm_profile_alloc(0);

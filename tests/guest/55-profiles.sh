@@ -164,6 +164,7 @@ if setup 595.45.04 sets="$SETS"; then
 		pass profiles-remove-busy
 	fi
 	exec 3>&-
+	rt_dev=$(ls -l /dev/nvmediate/rt/nvidiactl | awk '{ print $5 $6 }')
 	if echo rt > $SYS/remove_set; then
 		i=0
 		while [ -e /dev/nvmediate/rt/nvidiactl ] && [ $i -lt 50 ]; do
@@ -178,6 +179,12 @@ if setup 595.45.04 sets="$SETS"; then
 	check profiles-remove-default "the default set was removed" sh -c "! echo default > $SYS/remove_set 2>/dev/null"
 	echo "rt none" > $SYS/create_set
 	check profiles-recreate "rt again, caps none: $(cat $SYS/sets/rt/caps 2>&1)" [ "$(cat $SYS/sets/rt/caps)" = none ]
+	# A removed set's numbers are not the next set's: a container that kept
+	# the old node must not reach the new profile through it.
+	wait_node /dev/nvmediate/rt/nvidiactl
+	new_dev=$(ls -l /dev/nvmediate/rt/nvidiactl | awk '{ print $5 $6 }')
+	check profiles-recreate-numbers "removed rt was $rt_dev, the new rt is $new_dev" \
+		sh -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' - "$rt_dev" "$new_dev"
 	echo rt > $SYS/remove_set
 
 	# --- audit run -> nvproxyctl profile -> apply -> enforce ---
