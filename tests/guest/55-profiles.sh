@@ -256,4 +256,30 @@ if setup 595.45.04 sets="$SETS"; then
 		sh -c "grep -q '\"kind\": \"nvmediate.io/set-app\"' '$T/cdi.json' && grep -q '{\"hostPath\": \"/dev/nvmediate/app/nvidiactl\", \"containerPath\": \"/dev/nvidiactl\"' '$T/cdi.json'"
 fi
 
+# --- a load that fails on its sets= leaves nothing, and lets no file in ---
+# The default set's nodes exist before a bad set fails the load, which then
+# frees the sets: no open may get a file meanwhile.
+if setup 595.45.04; then
+	rmmod nvmediate
+	rm -f "$T/stop"
+	( while [ ! -e "$T/stop" ]; do openclose --path /dev/nvproxy --count 1 --expect ENOENT; done ) \
+		> "$T/race.txt" 2>&1 &
+	loads=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		modprobe nvmediate sets="good,Bad/Name" 2> /dev/null && loads=$((loads + 1)) && rmmod nvmediate
+	done
+	touch "$T/stop"
+	wait
+	check profiles-load-fails "a load with a bad set succeeded $loads times" [ $loads = 0 ]
+	check profiles-load-fails-closed "opens that got a file during the failed loads: $(grep -c ' ok=1 ' "$T/race.txt")" \
+		sh -c "! grep -q ' ok=1 ' '$T/race.txt'"
+	check profiles-load-fails-clean "left after the failed loads: $(ls -d $SYS /dev/nvproxy /dev/nvmediate 2>&1 | grep -v 'No such' | tr '\n' ' ')" \
+		sh -c "[ ! -e $SYS ] && [ ! -e /dev/nvproxy ] && [ ! -e /dev/nvmediate/good ] && ! grep -q '^nvmediate ' /proc/modules"
+	if load_nvmediate sets=good > "$T/load.txt" 2>&1 && wait_node /dev/nvmediate/good/nvidiactl; then
+		pass profiles-load-after-failure
+	else
+		fail profiles-load-after-failure "$(tr '\n' ' ' < "$T/load.txt")"
+	fi
+fi
+
 nvm_end
