@@ -484,11 +484,10 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *req,
 				struct nvm_report *rep, int ret)
 {
+	/* An answer that cannot be written: refused by its rule, with EFAULT. */
 	if (ret == NVM_ANSWERED && after->answer_at &&
-	    copy_to_user(after->answer_at, &after->answer, sizeof(after->answer))) {
-		rep->outcome = NVM_OUT_REFUSED;
-		return -EFAULT;
-	}
+	    copy_to_user(after->answer_at, &after->answer, sizeof(after->answer)))
+		return nvm_report_refused(rep, rep->rule, -EFAULT);
 	if (ret || !after->readable_rule)
 		return ret;
 	ret = nvm_check_readable(after->readable, after->readable_size);

@@ -175,6 +175,15 @@ for v in 535.288.01 550.163.01 595.45.04; do
 	fi
 done
 
+# --- an answer that cannot be written into the payload: EFAULT, logged so
+# (first after the load: the log's rate limit starts afresh) ---
+if setup 595.45.04; then
+	dmesg -c > /dev/null 2>&1
+	refused ctrl-answer-unwritable "ret=-EFAULT" --ro $CTL 0x2a 32 8=0x00ff0001
+	check validate-ctrl-answer-unwritable-log "$(dmesg | grep 'nvmediate: refused' | tail -n 1)" \
+		sh -c "dmesg | grep -q 'nvmediate: refused pid=[0-9]* comm=nvraw .* nr=0xff0001 .* rule=ctrl-unknown answer=-14$'"
+fi
+
 # --- audit=1: what would be refused is forwarded and logged ---
 if setup 595.45.04 audit=1; then
 	dmesg -c > /dev/null 2>&1

@@ -9,6 +9,8 @@
  *   nvraw --bad PATH NR SIZE               the payload pointer is unmapped
  *   nvraw --type C ...                     the ioctl's type is the character C,
  *                                          not 'F' (XFER's outer one too)
+ *   nvraw --ro ...                         the payload is mapped read-only
+ *                                          when the fields are written
  *   nvraw --repeat N ...                   make the call N times (default 1)
  *   nvraw --hold FILE ...                  after the calls, keep the node
  *                                          open until FILE exists (30 s at most)
@@ -64,13 +66,13 @@ static const char *errname(int e)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--type C|--repeat N|--hold FILE|--reopen] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
+	fprintf(stderr, "usage: nvraw [--xfer|--uvm|--bad|--ro|--type C|--repeat N|--hold FILE|--reopen] PATH NR SIZE [[+]OFF=VAL|[+]OFF=q:VAL|[+]OFF=buf:N|[+]OFF=ro:N|[+]OFF=bad|st=OFF]...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	int xfer = 0, uvm = 0, bad = 0, reopen = 0, type = 'F', fd, ret, i = 1;
+	int xfer = 0, uvm = 0, bad = 0, reopen = 0, rop = 0, type = 'F', fd, ret, i = 1;
 	unsigned long repeat = 1, r;
 	const char *hold = NULL, *path;
 	long st = -1;
@@ -85,6 +87,8 @@ int main(int argc, char **argv)
 			uvm = 1;
 		else if (!strcmp(argv[i], "--bad"))
 			bad = 1;
+		else if (!strcmp(argv[i], "--ro"))
+			rop = 1;
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc && argv[i + 1][0])
 			type = (unsigned char)argv[++i][0];
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
@@ -167,6 +171,10 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (rop && mprotect(payload, used ? used : 4096, PROT_READ)) {
+		perror("mprotect");
+		return 2;
+	}
 	while (nro)
 		if (mprotect(ro[--nro], 4096, PROT_READ)) {
 			perror("mprotect");
