@@ -64,9 +64,7 @@
 #include <linux/workqueue.h>
 
 #include "fdctx.h"
-
-/* GPU nodes mirrored at most for one device allocation. */
-#define NVM_FDCTX_MAX_GPU_FILES	64
+#include "nvmediate.h"
 
 /**
  * struct nvm_fdctx - a private fd table and what it holds
@@ -462,11 +460,17 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 	nvm_fdctx_put(ctx);
 }
 
+/*
+ * The driver's device allocation asks whether the caller holds any file of
+ * the GPU (nv_is_gpu_accessible() walks the table): one file per GPU, the
+ * lowest number, is all it needs, however many the caller holds.
+ */
 struct nvm_gpu_scan {
 	nvm_mediated_fn mediated;
 	unsigned int n;
-	unsigned int fd[NVM_FDCTX_MAX_GPU_FILES];
-	struct file *backing[NVM_FDCTX_MAX_GPU_FILES];
+	DECLARE_BITMAP(seen, NVM_MAX_GPUS);
+	unsigned int fd[NVM_MAX_GPUS];
+	struct file *backing[NVM_MAX_GPUS];
 };
 
 /* iterate_fd() callback, under the caller table's file_lock: no sleeping. */
@@ -475,10 +479,9 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
 	struct nvm_gpu_scan *scan = (struct nvm_gpu_scan *)arg;
 	struct nvm_file *nf = scan->mediated(file);
 
-	if (!nf || nf->kind != NVM_NODE_GPU)
+	if (!nf || nf->kind != NVM_NODE_GPU || nf->gpu >= NVM_MAX_GPUS ||
+	    test_and_set_bit(nf->gpu, scan->seen))
 		return 0;
-	if (scan->n == NVM_FDCTX_MAX_GPU_FILES)
-		return 1;
 	scan->fd[scan->n] = fd;
 	scan->backing[scan->n] = get_file(nf->backing);
 	scan->n++;
@@ -494,8 +497,8 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
  * Every number in @plan that names a mediated file of the kind the driver
  * wants there (nvm_fdplan_kind_ok()) in the caller's table gets that file's
  * backing file at the same number; numbers that name anything else stay
- * empty.  When @plan->gpu_nodes is set, the backing files
- * of all mediated GPU nodes the caller holds are added at their numbers.
+ * empty.  When @plan->gpu_nodes is set, the backing file of one mediated
+ * file of each GPU node the caller holds is added at its number.
  *
  * Return: the context, or ERR_PTR(-ENOMEM).
  */

@@ -258,13 +258,15 @@ static void fdctx_test_waits_for_counted_reader(struct kunit *test)
 /*
  * nvm_fdctx_create() run from a "caller" table holding mediated, foreign
  * and GPU files: only mediated files named by the plan, and with gpu_nodes
- * every mediated GPU file, reach the private table, as backing files.
+ * one mediated file of each GPU (the lowest number), reach the private
+ * table, as backing files.
  */
 static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 {
 	struct nvm_test_med *ctl = nvm_test_med_new(test, NVM_NODE_CTL);
 	struct nvm_test_med *gpu0 = nvm_test_med_new(test, NVM_NODE_GPU);
 	struct nvm_test_med *gpu1 = nvm_test_med_new(test, NVM_NODE_GPU);
+	struct nvm_test_med *gpu0b = nvm_test_med_new(test, NVM_NODE_GPU);
 	struct file *foreign = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
 	struct nvm_fdctx *caller = nvm_fdctx_alloc(200);
 	struct nvm_fdplan plan = { .swap = true, .nfds = 3, .fds = { 4, 9, 11 },
@@ -272,10 +274,12 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	struct nvm_fdctx *ctx;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	gpu1->nf.gpu = 1;
 	nvm_fdctx_install(caller, 4, ctl->file);
 	nvm_fdctx_install(caller, 9, foreign);
 	nvm_fdctx_install(caller, 150, gpu0->file);
 	nvm_fdctx_install(caller, 12, gpu1->file);
+	nvm_fdctx_install(caller, 170, gpu0b->file);
 	nvm_fdctx_swap(caller);
 
 	/* No assertion may abort the test thread while a table is swapped in. */
@@ -315,6 +319,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	nvm_fdctx_swap(ctx);
 	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(150), gpu0->nf.backing);
 	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(12), gpu1->nf.backing);
+	KUNIT_EXPECT_NULL(test, nvm_test_lookup(170));	/* GPU 0 has one at 150 */
 	KUNIT_EXPECT_NULL(test, nvm_test_lookup(4));	/* control: not a GPU node */
 	nvm_fdctx_unswap(ctx);
 	nvm_fdctx_destroy(ctx);
@@ -324,6 +329,7 @@ out:
 	nvm_test_med_put(ctl);
 	nvm_test_med_put(gpu0);
 	nvm_test_med_put(gpu1);
+	nvm_test_med_put(gpu0b);
 	fput(foreign);
 }
 

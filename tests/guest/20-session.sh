@@ -147,6 +147,15 @@ fdkind() {	# fdkind NAME CASE LOG-LINE
 	check "fd-kind-$1" "the driver did not see '$3': $(grep -m1 "$3" "$T/kind.calls" ||
 		grep -m1 'nr=0xc9\|nr=0x4b' "$T/kind.calls")" grep -q -- "$3" "$T/kind.calls"
 }
+# The driver's device allocation looks for a file of the GPU among all the
+# caller's: one of GPU 0's mediated files reaches it after 70 of GPU 1's.
+calls_clear
+if nvsession --case device-many-gpu-files $MED > "$T/many-gpu.txt" 2>&1; then
+	pass session-device-many-gpu-files
+else
+	fail session-device-many-gpu-files "$(grep -v '^pid=' "$T/many-gpu.txt" | tr '\n' ';')"
+fi
+
 fdkind gpu-for-ctl register-fd-gpu 'file=gpu0 op=ioctl nr=0xc9 size=4 ret=-22 .* fdfile=badf '
 fdkind ctl-for-uvm mm-init-ctl 'file=uvm op=ioctl nr=0x4b size=8 ret=0 status=0x1f .* fdfile=badf '
 

@@ -1189,6 +1189,41 @@ static int case_device_with_gpu_file(struct sess *s)
 			dp, sizeof(*dp), NV_OK, NULL);
 }
 
+/*
+ * NV01_DEVICE_0 of GPU 0 while holding 70 files of the other GPU, opened
+ * first (lower numbers), and one of GPU 0: the driver finds GPU 0's file
+ * however many others come before it.  Needs a second GPU node, named as
+ * the first with its last digit 1.
+ */
+static int case_device_many_gpu_files(struct sess *s)
+{
+	struct nv0080_alloc *dp;
+	char other[256];
+	size_t n = strlen(s->o->gpu);
+	int i, fd;
+
+	if (!case_prologue(s))
+		return 0;
+	if (!n || n >= sizeof(other) || s->o->gpu[n - 1] != '0') {
+		fprintf(stderr, "nvsession: device-many-gpu-files wants a GPU node ending in 0\n");
+		return 0;
+	}
+	memcpy(other, s->o->gpu, n + 1);
+	other[n - 1] = '1';
+	for (i = 0; i < 70; i++) {
+		fd = open(other, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "nvsession: open %s: %s\n", other, strerror(errno));
+			return 0;
+		}
+	}
+	s->gpu = open_quiet(s->o->gpu);
+	dp = aalloc(s, sizeof(*dp));
+	dp->deviceId = 0;
+	return rm_alloc(s, "alloc-device-many-gpu-files", s->client, H_DEVICE, NV01_DEVICE_0,
+			dp, sizeof(*dp), NV_OK, NULL);
+}
+
 static int case_register_fd_foreign(struct sess *s)
 {
 	struct nv_register_fd *r;
@@ -1533,6 +1568,8 @@ static const struct rcase cases[] = {
 	  case_device_without_gpu_file },
 	{ "device-with-gpu-file", "NV01_DEVICE_0 while holding the GPU node",
 	  case_device_with_gpu_file },
+	{ "device-many-gpu-files", "NV01_DEVICE_0 of GPU 0 after 70 files of GPU 1",
+	  case_device_many_gpu_files },
 	{ "register-fd-foreign", "REGISTER_FD naming /dev/null", case_register_fd_foreign },
 	{ "register-fd-badf", "REGISTER_FD naming no open fd", case_register_fd_badf },
 	{ "register-fd-gpu", "REGISTER_FD naming a GPU file", case_register_fd_gpu },
