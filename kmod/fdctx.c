@@ -27,8 +27,9 @@
  * let /proc hold a thread's table by its count outside RCU, across a copy
  * to user memory; one that found the private table may still hold it after
  * it was put back.  The grace period then starts only once such readers
- * are gone: a work polls for that, so that the calling thread never waits
- * for a reader, and the module's exit waits for those works.
+ * are gone: a work polls for that (at doubling intervals, up to a
+ * second), so that the calling thread never waits for a reader, and the
+ * module's exit waits for those works.
  *
  * A thread that dies inside the driver (an oops) never returns to
  * nvm_fdctx_leave().  The table's count starts one above its users, so
@@ -78,6 +79,7 @@
  * @pin: a backing file held for the exit work, or NULL
  * @exit_work: queued by nvm_fdctx_enter() (see "Lifetime")
  * @free_work: frees the context once counted readers are gone
+ * @free_delay: jiffies until @free_work looks again
  * @max_fds: capacity of the table
  * @fd_array: the fd array when more than NR_OPEN_DEFAULT numbers are needed
  * @bitmaps: open_fds, close_on_exec and full_fds_bits, likewise
@@ -93,6 +95,7 @@ struct nvm_fdctx {
 	struct file *pin;
 	struct callback_head exit_work;
 	struct delayed_work free_work;
+	unsigned long free_delay;
 	unsigned int max_fds;
 	struct file __rcu **fd_array;
 	unsigned long *bitmaps;
@@ -334,10 +337,13 @@ static void nvm_fdctx_free_later(struct work_struct *work)
 {
 	struct nvm_fdctx *ctx = container_of(to_delayed_work(work), struct nvm_fdctx, free_work);
 
-	if (nvm_fdctx_unread(ctx))
+	if (nvm_fdctx_unread(ctx)) {
 		call_rcu(&ctx->rcu, nvm_fdctx_deferred_free_rcu);
-	else
-		queue_delayed_work(nvm_fdctx_wq ?: system_wq, &ctx->free_work, 1);
+		return;
+	}
+	/* A reader that stays: looked at less and less often, up to once a second. */
+	ctx->free_delay = min_t(unsigned long, 2 * ctx->free_delay, HZ);
+	queue_delayed_work(nvm_fdctx_wq ?: system_wq, &ctx->free_work, ctx->free_delay);
 }
 
 static void nvm_fdctx_put(struct nvm_fdctx *ctx)
@@ -350,7 +356,8 @@ static void nvm_fdctx_put(struct nvm_fdctx *ctx)
 	}
 	atomic_inc(&nvm_fdctx_deferred);
 	INIT_DELAYED_WORK(&ctx->free_work, nvm_fdctx_free_later);
-	queue_delayed_work(nvm_fdctx_wq ?: system_wq, &ctx->free_work, 1);
+	ctx->free_delay = 1;
+	queue_delayed_work(nvm_fdctx_wq ?: system_wq, &ctx->free_work, ctx->free_delay);
 }
 
 /**
