@@ -108,12 +108,17 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 			return false;
 		/*
 		 * An inner size of 0, which every escape refuses (esc-size),
-		 * copies nothing either: not forwarded when audited.
+		 * copies nothing either: not forwarded when audited, refused
+		 * by the first check that refused it (esc-size if none did).
 		 */
 		if (!c->size) {
-			v->number = c->nr;
-			v->name = NULL;
-			return nvm_fault(v, -EINVAL, "esc-size");
+			if (!v->rule || !v->err) {
+				v->number = c->nr;
+				v->name = NULL;
+				nvm_refuse(v, -EINVAL, "esc-size");
+			}
+			v->audited = false;
+			return false;
 		}
 	}
 

@@ -1021,6 +1021,14 @@ static void validate_test_xfer_and_audit(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, v.audited);
 	KUNIT_EXPECT_STREQ(test, v.rule, "esc-size");
 	KUNIT_EXPECT_EQ(test, v.err, -EINVAL);
+	/* Refused by the first check that refused it: an escape only root makes. */
+	hdr.cmd = 0xd8;
+	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_GPU, .prof = audit,
+			       .nr = NVM_NV_ESC_XFER, .size = sizeof(hdr), .hdr = &hdr };
+	KUNIT_EXPECT_FALSE(test, nvm_decide(&c, &v));
+	KUNIT_EXPECT_FALSE(test, v.audited);
+	KUNIT_EXPECT_STREQ(test, v.rule, "esc-root");
+	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
 	/* A UVM command the profile lacks: audited, forwarded at its size. */
 	c = (struct nvm_call){ .abi = abi, .kind = NVM_NODE_UVM, .prof = audit,
 			       .nr = 0x30000001 };
