@@ -59,11 +59,19 @@ static int __init nvm_init(void)
 		pr_err("cannot create the node sets: %d\n", ret);
 		goto err_node;
 	}
+	/* Last: nothing may fail once a file can be opened. */
+	ret = nvm_node_start();
+	if (ret) {
+		pr_err("cannot register the mediated nodes: %d\n", ret);
+		goto err_sets;
+	}
 	pr_info("version %s: /dev/%s, /dev/%s0..%u, /dev/%s\n", NVM_VERSION,
 		NVM_NODE_NAME_CTL, NVM_NODE_NAME_CTL, nvm_num_gpus ? nvm_num_gpus - 1 : 0,
 		NVM_NODE_NAME_UVM);
 	return 0;
 
+err_sets:
+	nvm_sets_exit();
 err_node:
 	nvm_node_exit();
 err_stats:
@@ -79,6 +87,7 @@ err_fdctx:
 
 static void __exit nvm_exit(void)
 {
+	nvm_node_stop();
 	nvm_sets_exit();
 	nvm_node_exit();
 	nvm_stats_exit();

@@ -438,10 +438,11 @@ static const struct file_operations nvm_fops = {
 };
 
 /**
- * nvm_node_init() - register the minors of every possible set
+ * nvm_node_init() - reserve the minors of every possible set
  * @devt: set to the first device number
  *
- * The device nodes themselves are made for each set by sets.c.
+ * The device nodes themselves are made for each set by sets.c; nothing
+ * answers an open of them before nvm_node_start().
  *
  * Return: 0 or a negative errno; nothing is left registered on failure.
  */
@@ -452,20 +453,40 @@ int nvm_node_init(dev_t *devt)
 	ret = alloc_chrdev_region(&nvm_devt, 0, NVM_MINORS * NVM_MAX_SETS, "nvmediate");
 	if (ret)
 		return ret;
-
 	cdev_init(&nvm_cdev, &nvm_fops);
 	nvm_cdev.owner = THIS_MODULE;
-	ret = cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS * NVM_MAX_SETS);
-	if (ret) {
-		unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
-		return ret;
-	}
 	*devt = nvm_devt;
 	return 0;
 }
 
+static bool nvm_cdev_added;
+
+/**
+ * nvm_node_start() - answer opens of the minors
+ *
+ * The load's last step: a module whose load fails later would be freed
+ * under the files opened meanwhile.
+ *
+ * Return: 0 or a negative errno.
+ */
+int nvm_node_start(void)
+{
+	int ret = cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS * NVM_MAX_SETS);
+
+	nvm_cdev_added = !ret;
+	return ret;
+}
+
+/* Opens of the minors fail (ENXIO) from now on. */
+void nvm_node_stop(void)
+{
+	if (nvm_cdev_added)
+		cdev_del(&nvm_cdev);
+	nvm_cdev_added = false;
+}
+
 void nvm_node_exit(void)
 {
-	cdev_del(&nvm_cdev);
+	nvm_node_stop();
 	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 }

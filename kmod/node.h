@@ -8,6 +8,8 @@
 #include <linux/types.h>
 
 int nvm_node_init(dev_t *devt);
+int nvm_node_start(void);
+void nvm_node_stop(void);
 void nvm_node_exit(void);
 
 #endif /* NVM_NODE_H */

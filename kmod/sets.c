@@ -76,11 +76,6 @@ MODULE_PARM_DESC(allow_gss, "Forward GSS-legacy RM controls (default N: refuse w
 NVM_DEFINE_STATIC_SRCU(nvm_profile_srcu);
 static DEFINE_MUTEX(nvm_sets_lock);
 static struct nvm_set *nvm_sets[NVM_MAX_SETS];
-/*
- * Sets may be opened (under nvm_sets_lock): not while the module's load
- * can still fail and free them, whose device nodes exist already.
- */
-static bool nvm_sets_ready;
 static struct kobject *nvm_top_kobj;
 static struct kobject *nvm_sets_kobj;
 static dev_t nvm_devt;
@@ -91,8 +86,7 @@ static dev_t nvm_devt;
  * nvm_set_open() - take an open reference on a set
  * @index: the set's index (minor / 256)
  *
- * Return: the set, or NULL when no set has @index (or none can be opened
- * yet: the module is still loading).
+ * Return: the set, or NULL when no set has @index.
  */
 struct nvm_set *nvm_set_open(unsigned int index)
 {
@@ -101,7 +95,7 @@ struct nvm_set *nvm_set_open(unsigned int index)
 	if (index >= NVM_MAX_SETS)
 		return NULL;
 	mutex_lock(&nvm_sets_lock);
-	if (nvm_sets_ready && nvm_sets[index]) {
+	if (nvm_sets[index]) {
 		set = nvm_sets[index];
 		set->nopen++;
 	}
@@ -746,21 +740,19 @@ int nvm_sets_init(dev_t devt, const struct attribute_group **groups)
 		if (ret)
 			pr_err("sets=: cannot create set '%s': %d\n", spec, ret);
 	}
-	/* Opened from now on: nothing can fail any more. */
-	nvm_sets_ready = !ret;
 	mutex_unlock(&nvm_sets_lock);
 	kfree(specs);
 	if (ret)
-		goto err_remove;
+		goto err_group;
 	return 0;
 
-err_remove:
-	/* As in nvm_sets_exit(): no create_set may run after the removal. */
+err_group:
+	/*
+	 * As in nvm_sets_exit(): create_set is gone (a write in progress
+	 * waited for) before the sets it may have made are removed.
+	 */
 	sysfs_remove_group(nvm_top_kobj, &nvm_top_group);
 	nvm_sets_remove_all();
-	goto err_sets;
-err_group:
-	sysfs_remove_group(nvm_top_kobj, &nvm_top_group);
 err_sets:
 	kobject_put(nvm_sets_kobj);
 err_top:
