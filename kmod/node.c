@@ -459,8 +459,6 @@ int nvm_node_init(dev_t *devt)
 	return 0;
 }
 
-static bool nvm_cdev_added;
-
 /**
  * nvm_node_start() - answer opens of the minors
  *
@@ -471,22 +469,17 @@ static bool nvm_cdev_added;
  */
 int nvm_node_start(void)
 {
-	int ret = cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS * NVM_MAX_SETS);
-
-	nvm_cdev_added = !ret;
-	return ret;
+	return cdev_add(&nvm_cdev, nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 }
 
-/* Opens of the minors fail (ENXIO) from now on. */
+/* Undo nvm_node_start(): opens of the minors fail (ENXIO) from now on. */
 void nvm_node_stop(void)
 {
-	if (nvm_cdev_added)
-		cdev_del(&nvm_cdev);
-	nvm_cdev_added = false;
+	cdev_del(&nvm_cdev);
 }
 
+/* Undo nvm_node_init(). */
 void nvm_node_exit(void)
 {
-	nvm_node_stop();
 	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 }
