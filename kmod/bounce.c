@@ -30,10 +30,10 @@
  *    pages as they are, a page the driver wrote being marked dirty.  A
  *    dirty page is handed to no call until it has been unmapped, with the
  *    TLB flush that takes its writable entry from every CPU; a call that
- *    finds no clean page unmaps every dirty one at once, and maps them
- *    again read-only.  One flush then serves up to 64 calls instead of
- *    one, and the threads of a process stop interrupting each other on
- *    every call.  A call that finds a clean page mapped takes it without
+ *    finds no clean page in its slot unmaps every dirty one of the slot
+ *    at once, and maps them again read-only.  One flush then serves up
+ *    to 64 calls instead of one, and the threads of a process stop
+ *    interrupting each other on every call.  A call that finds a clean page mapped takes it without
  *    the mmap lock: the sealed area cannot go while the caller's address
  *    space has a user (the caller is one), and the page's entry is
  *    read-only (the pages of a write grant are dirty until unmapped).
@@ -70,11 +70,14 @@
  * reached, something already mapped there, an area too small for this
  * page size, the area unmapped before it was sealed) refuses the call.
  *
- * One area per address space, NVM_BOUNCE_PAGES pages (sealed: 64 pages of
- * any size; below 64 KiB: from NVM_BOUNCE_BASE up to NVM_BOUNCE_TOP); a
- * call takes the pages its payload needs and waits when all are in use.
- * Areas are made one at a time per address space; no lock shared between
- * address spaces is held while one is mapped.
+ * One area per address space, in slots of NVM_SLOT_PAGES pages (sealed:
+ * one slot of 64 pages of any size per CPU, up to NVM_BOUNCE_SLOTS; below
+ * 64 KiB: one slot, from NVM_BOUNCE_BASE up to NVM_BOUNCE_TOP).  A call
+ * takes the pages its payload needs from the slot of the CPU it starts
+ * on, and waits when all of that slot's are in use: threads running on
+ * different CPUs share no lock and no page state.  Areas are made one at
+ * a time per address space; no lock shared between address spaces is
+ * held while one is mapped.
  */
 #include <linux/anon_inodes.h>
 #include <linux/cred.h>
@@ -101,12 +104,42 @@
 
 #define NVM_BOUNCE_BASE		PAGE_SIZE
 #if NVM_CAN_SEAL
-#define NVM_BOUNCE_PAGES	64U
+#define NVM_SLOT_PAGES		64U
+#define NVM_BOUNCE_SLOTS	4U
 #else
-#define NVM_BOUNCE_PAGES	nvm_bounce_pages(PAGE_SIZE)
+#define NVM_SLOT_PAGES		nvm_bounce_pages(PAGE_SIZE)
+#define NVM_BOUNCE_SLOTS	1U
 #endif
 
-static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
+static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
+
+/**
+ * struct nvm_bounce_slot - a run of an area's pages and their state
+ * @lock: protects the state below
+ * @busy: pages owned by a call
+ * @written: pages written during their current call
+ * @dirty: sealed area: pages written by a call that has returned, still
+ *	mapped (perhaps writable) until the next batch unmaps them
+ * @present: sealed area: pages mapped read-only (by nvm_bounce_get(), or
+ *	by the batch that cleaned them) that no batch has unmapped since (a
+ *	hint: a page not mapped after all faults in for its owner)
+ * @wait: calls waiting for free pages of this slot
+ * @owner: the thread whose call owns each busy page
+ *
+ * A call takes its pages from the slot of the CPU it starts on, so that
+ * threads running at once on different CPUs share no lock and no cache
+ * line of page state; a slot cleans its own dirty pages, in batches of up
+ * to NVM_SLOT_PAGES calls.  Bits are numbered within the slot.
+ */
+struct nvm_bounce_slot {
+	spinlock_t lock;
+	unsigned long busy;
+	unsigned long written;
+	unsigned long dirty;
+	unsigned long present;
+	wait_queue_head_t wait;
+	struct task_struct *owner[NVM_SLOT_PAGES ?: 1];
+} ____cacheline_aligned_in_smp;
 
 /**
  * struct nvm_bounce - the bounce area of one address space
@@ -120,24 +153,19 @@ static_assert(NVM_BOUNCE_PAGES <= BITS_PER_LONG);
  *	or before anyone can find the area
  * @creating: being made; no other area of @mm is made meanwhile (under
  *	nvm_bounce_list_lock)
- * @lock: protects the page state below
- * @busy: pages owned by a call
- * @written: pages written during their current call
- * @dirty: sealed area: pages written by a call that has returned, still
- *	mapped (perhaps writable) until the next batch unmaps them
- * @present: sealed area: pages mapped read-only (by nvm_bounce_get(), or
- *	by the batch that cleaned them) that no batch has unmapped since (a
- *	hint: a page not mapped after all faults in for its owner)
- * @owner: the thread whose call owns each busy page
- * @wait: calls waiting for free pages
+ * @lock: protects the mapping's state below
  * @nvmas: VMAs of the area (two only while mremap tries to move it)
- * @mapped: @nvmas is not 0
+ * @mapped: @nvmas is not 0 (read without @lock as a hint: the VMA, under
+ *	the mmap lock, is what a call goes by)
  * @mmapped: the area's file was mapped once (under @lock); never again
  * @dead: the area was unmapped: a new one may be made once @ref is gone
- * @npages: pages in the area
+ * @nslots: slots in the area: one per CPU, up to NVM_BOUNCE_SLOTS
+ * @npages: pages in the area, @nslots * NVM_SLOT_PAGES
  * @kaddr: kernel mapping of the pages
  * @rcu: the struct outlives its final put by a grace period, for
  *	nvm_bounce_lookup()'s lockless walk of nvm_bounce_hash
+ * @slot: the slots, page state of the area's pages in runs of
+ *	NVM_SLOT_PAGES
  */
 struct nvm_bounce {
 	struct kref ref;
@@ -146,20 +174,28 @@ struct nvm_bounce {
 	unsigned long base;
 	bool creating;
 	spinlock_t lock;
-	unsigned long busy;
-	unsigned long written;
-	unsigned long dirty;
-	unsigned long present;
-	struct task_struct *owner[NVM_BOUNCE_PAGES ?: 1];
-	wait_queue_head_t wait;
 	unsigned int nvmas;
 	bool mapped;
 	bool mmapped;
 	bool dead;
+	unsigned int nslots;
 	unsigned int npages;
 	void *kaddr;
 	struct rcu_head rcu;
+	struct nvm_bounce_slot slot[];
 };
+
+/* First page of slot @s in the area. */
+static unsigned int nvm_slot_base(const struct nvm_bounce *b, const struct nvm_bounce_slot *s)
+{
+	return (unsigned int)(s - b->slot) * NVM_SLOT_PAGES;
+}
+
+/* The slot of the CPU the caller runs on (a hint: a migration costs nothing). */
+static struct nvm_bounce_slot *nvm_slot_here(struct nvm_bounce *b)
+{
+	return &b->slot[raw_smp_processor_id() % b->nslots];
+}
 
 unsigned int nvm_bounce_mode = 1;
 module_param_named(bounce, nvm_bounce_mode, uint, 0644);
@@ -198,39 +234,43 @@ static void nvm_bounce_put_ref(struct nvm_bounce *b)
 }
 
 /*
- * Pages were freed (under @b->lock, released): wake a call waiting for
- * them.  wq_has_sleeper() orders that against the waiter's check after
+ * Pages of @s were freed (under its lock, released): wake a call waiting
+ * for them.  wq_has_sleeper() orders that against the waiter's check after
  * it queued itself, so the common case of no waiter takes no lock.
  */
-static void nvm_bounce_wake(struct nvm_bounce *b)
+static void nvm_bounce_wake(struct nvm_bounce_slot *s)
 {
-	if (wq_has_sleeper(&b->wait))
-		wake_up(&b->wait);
+	if (wq_has_sleeper(&s->wait))
+		wake_up(&s->wait);
 }
 
-static struct nvm_bounce *nvm_bounce_of(struct vm_fault *vmf, unsigned int *idx)
+/* The slot of the faulting page, *@idx its page within the slot; NULL: none. */
+static struct nvm_bounce_slot *nvm_bounce_of(struct vm_fault *vmf, unsigned int *idx)
 {
 	struct nvm_bounce *b = vmf->vma->vm_private_data;
+	unsigned long page = (vmf->address - vmf->vma->vm_start) >> PAGE_SHIFT;
 
-	*idx = (vmf->address - vmf->vma->vm_start) >> PAGE_SHIFT;
-	return *idx < b->npages ? b : NULL;
+	if (page >= b->npages)
+		return NULL;
+	*idx = page % NVM_SLOT_PAGES;
+	return &b->slot[page / NVM_SLOT_PAGES];
 }
 
 /* A write to a mapped page: only the owning call's thread, while in the driver. */
 static vm_fault_t nvm_bounce_pfn_mkwrite(struct vm_fault *vmf)
 {
 	unsigned int idx;
-	struct nvm_bounce *b = nvm_bounce_of(vmf, &idx);
+	struct nvm_bounce_slot *s = nvm_bounce_of(vmf, &idx);
 	vm_fault_t ret = VM_FAULT_SIGSEGV;
 
-	if (!b)
+	if (!s)
 		return ret;
-	spin_lock(&b->lock);
-	if (b->owner[idx] == current) {
-		__set_bit(idx, &b->written);
+	spin_lock(&s->lock);
+	if (s->owner[idx] == current) {
+		__set_bit(idx, &s->written);
 		ret = 0;
 	}
-	spin_unlock(&b->lock);
+	spin_unlock(&s->lock);
 	return ret;
 }
 
@@ -244,22 +284,23 @@ static vm_fault_t nvm_bounce_pfn_mkwrite(struct vm_fault *vmf)
 static vm_fault_t nvm_bounce_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
+	struct nvm_bounce *b = vma->vm_private_data;
 	unsigned int idx;
-	struct nvm_bounce *b = nvm_bounce_of(vmf, &idx);
+	struct nvm_bounce_slot *s = nvm_bounce_of(vmf, &idx);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	unsigned long pfn;
 
-	if (!b || nvm_fault_slot_taken(vmf))
+	if (!s || nvm_fault_slot_taken(vmf))
 		return VM_FAULT_SIGSEGV;
-	spin_lock(&b->lock);
-	if (b->owner[idx] != current) {
-		spin_unlock(&b->lock);
+	spin_lock(&s->lock);
+	if (s->owner[idx] != current) {
+		spin_unlock(&s->lock);
 		return VM_FAULT_SIGSEGV;
 	}
 	if (write)
-		__set_bit(idx, &b->written);
-	spin_unlock(&b->lock);
-	pfn = vmalloc_to_pfn(b->kaddr + idx * PAGE_SIZE);
+		__set_bit(idx, &s->written);
+	spin_unlock(&s->lock);
+	pfn = vmalloc_to_pfn(b->kaddr + (unsigned long)(nvm_slot_base(b, s) + idx) * PAGE_SIZE);
 	if (write)
 		return vmf_insert_pfn_prot(vma, vmf->address & PAGE_MASK, pfn,
 					   vm_get_page_prot(vma->vm_flags));
@@ -281,13 +322,16 @@ static void nvm_bounce_vm_close(struct vm_area_struct *vma)
 {
 	struct nvm_bounce *b = vma->vm_private_data;
 
+	unsigned int i;
+
 	spin_lock(&b->lock);
 	if (!--b->nvmas) {
-		b->mapped = false;
+		WRITE_ONCE(b->mapped, false);
 		WRITE_ONCE(b->dead, true);
 	}
 	spin_unlock(&b->lock);
-	wake_up_all(&b->wait);
+	for (i = 0; i < b->nslots; i++)
+		wake_up_all(&b->slot[i].wait);
 	nvm_bounce_put_ref(b);
 }
 
@@ -343,7 +387,7 @@ static int nvm_bounce_file_mmap(struct file *file, struct vm_area_struct *vma)
 	vma->vm_private_data = b;
 	kref_get(&b->ref);
 	b->nvmas = 1;
-	b->mapped = true;
+	WRITE_ONCE(b->mapped, true);
 	return 0;
 }
 
@@ -468,7 +512,8 @@ static bool nvm_bounce_claim(struct nvm_bounce *b)
 
 static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 {
-	struct nvm_bounce *b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	unsigned int nslots = min_t(unsigned int, nr_cpu_ids, NVM_BOUNCE_SLOTS), i;
+	struct nvm_bounce *b = kzalloc(struct_size(b, slot, nslots), GFP_KERNEL_ACCOUNT);
 
 	if (!b)
 		return NULL;
@@ -477,8 +522,12 @@ static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 	INIT_HLIST_NODE(&b->node);
 	b->creating = true;
 	spin_lock_init(&b->lock);
-	init_waitqueue_head(&b->wait);
-	b->npages = NVM_BOUNCE_PAGES;
+	b->nslots = nslots;
+	for (i = 0; i < nslots; i++) {
+		spin_lock_init(&b->slot[i].lock);
+		init_waitqueue_head(&b->slot[i].wait);
+	}
+	b->npages = nslots * NVM_SLOT_PAGES;
 	/* Charged to the caller's memory cgroup, as @b is. */
 	b->kaddr = __vmalloc((unsigned long)b->npages << PAGE_SHIFT,
 			     GFP_KERNEL_ACCOUNT | __GFP_ZERO);
@@ -614,7 +663,7 @@ static bool nvm_bounce_exists(struct mm_struct *mm)
 static int nvm_bounce_create(const char **why)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long top = NVM_BOUNCE_BASE + (NVM_BOUNCE_PAGES - 1) * PAGE_SIZE;
+	unsigned long top = NVM_BOUNCE_BASE + (NVM_SLOT_PAGES - 1) * PAGE_SIZE;
 	struct nvm_bounce *b;
 	int ret;
 
@@ -657,91 +706,94 @@ static int nvm_bounce_create(const char **why)
 	return ret;
 }
 
-/* Pages @i to @i + @n - 1 are the current thread's call's; under @b->lock. */
-static void nvm_bounce_own(struct nvm_bounce *b, unsigned int i, unsigned int n)
+/* Pages @i to @i + @n - 1 of @s are the current thread's call's; under its lock. */
+static void nvm_bounce_own(struct nvm_bounce_slot *s, unsigned int i, unsigned int n)
 {
-	bitmap_set(&b->busy, i, n);
-	bitmap_clear(&b->written, i, n);
+	bitmap_set(&s->busy, i, n);
+	bitmap_clear(&s->written, i, n);
 	while (n--)
-		b->owner[i + n] = current;
+		s->owner[i + n] = current;
 }
 
 /*
- * Take @n free clean pages for the current thread; -EAGAIN if none.
- * *@clean is set to the dirty pages not in use, which are taken for the
- * caller to unmap (nvm_bounce_clean()) when there are any and no clean
+ * Take @n free clean pages of @s for the current thread; -EAGAIN if none.
+ * *@clean is set to the slot's dirty pages not in use, which are taken for
+ * the caller to unmap (nvm_bounce_clean()) when there are any and no clean
  * pages are free.
  */
-static int nvm_bounce_take(struct nvm_bounce *b, unsigned int n, unsigned int *first,
-			   unsigned long *clean)
+static int nvm_bounce_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n,
+			   unsigned int *first, unsigned long *clean)
 {
 	unsigned long used;
 	unsigned int i;
 	int ret = -EAGAIN;
 
 	*clean = 0;
-	spin_lock(&b->lock);
-	if (!b->mapped) {
+	spin_lock(&s->lock);
+	if (!READ_ONCE(b->mapped)) {
 		ret = -EFAULT;
 		goto out;
 	}
-	used = b->busy | b->dirty;
-	i = bitmap_find_next_zero_area(&used, b->npages, 0, n, 0);
-	if (i >= b->npages && (b->dirty & ~b->busy)) {
+	used = s->busy | s->dirty;
+	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
+	if (i >= NVM_SLOT_PAGES && (s->dirty & ~s->busy)) {
 		/* Owned by no thread: a write to them faults until unmapped. */
-		*clean = b->dirty & ~b->busy;
-		b->busy |= *clean;
+		*clean = s->dirty & ~s->busy;
+		s->busy |= *clean;
 		goto out;
 	}
-	if (i < b->npages) {
-		nvm_bounce_own(b, i, n);
+	if (i < NVM_SLOT_PAGES) {
+		nvm_bounce_own(s, i, n);
 		*first = i;
 		ret = 0;
 	}
 out:
-	spin_unlock(&b->lock);
+	spin_unlock(&s->lock);
 	return ret;
 }
 
 /*
- * Sealed area: take @n free clean pages that are still mapped, as
+ * Sealed area: take @n free clean pages of @s that are still mapped, as
  * nvm_bounce_take() does, but without the mmap lock: the area stays mapped
  * while the caller's address space has a user, and those pages' entries
  * are read-only.  False when there are none (nothing taken).
  */
-static bool nvm_bounce_take_mapped(struct nvm_bounce *b, unsigned int n, unsigned int *first)
+static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot *s,
+				   unsigned int n, unsigned int *first)
 {
 	unsigned long used;
 	unsigned int i;
 	bool ok = false;
 
-	spin_lock(&b->lock);
-	used = b->busy | b->dirty | ~b->present;
-	i = bitmap_find_next_zero_area(&used, b->npages, 0, n, 0);
-	if (b->mapped && i < b->npages) {
-		nvm_bounce_own(b, i, n);
+	spin_lock(&s->lock);
+	used = s->busy | s->dirty | ~s->present;
+	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
+	if (READ_ONCE(b->mapped) && i < NVM_SLOT_PAGES) {
+		nvm_bounce_own(s, i, n);
 		*first = i;
 		ok = true;
 	}
-	spin_unlock(&b->lock);
+	spin_unlock(&s->lock);
 	return ok;
 }
 
-static bool nvm_bounce_may_take(struct nvm_bounce *b, unsigned int n)
+static bool nvm_bounce_may_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n)
 {
 	unsigned long used;
 	bool ok;
 
-	spin_lock(&b->lock);
-	used = b->busy;
-	ok = !b->mapped || bitmap_find_next_zero_area(&used, b->npages, 0, n, 0) < b->npages;
-	spin_unlock(&b->lock);
+	spin_lock(&s->lock);
+	used = s->busy;
+	ok = !READ_ONCE(b->mapped) ||
+	     bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0) < NVM_SLOT_PAGES;
+	spin_unlock(&s->lock);
 	return ok;
 }
 
 struct nvm_bounce_fill {
 	struct nvm_bounce *b;
 	struct vm_area_struct *vma;
+	unsigned int base;
 	unsigned long want;
 	unsigned long present;
 };
@@ -749,7 +801,7 @@ struct nvm_bounce_fill {
 static int nvm_bounce_fill_pte(pte_t *pte, unsigned long addr, void *data)
 {
 	struct nvm_bounce_fill *f = data;
-	unsigned int i = (addr - f->vma->vm_start) >> PAGE_SHIFT;
+	unsigned int page = (addr - f->vma->vm_start) >> PAGE_SHIFT, i = page - f->base;
 	unsigned long pfn;
 
 	if (!(f->want & BIT(i)))
@@ -757,14 +809,14 @@ static int nvm_bounce_fill_pte(pte_t *pte, unsigned long addr, void *data)
 	f->present |= BIT(i);
 	if (!pte_none(ptep_get(pte)))
 		return 0;
-	pfn = vmalloc_to_pfn(f->b->kaddr + i * PAGE_SIZE);
+	pfn = vmalloc_to_pfn(f->b->kaddr + (unsigned long)page * PAGE_SIZE);
 	set_pte_at(f->vma->vm_mm, addr, pte, pte_mkspecial(pfn_pte(pfn, f->vma->vm_page_prot)));
 	update_mmu_cache(f->vma, addr, pte);
 	return 0;
 }
 
 /*
- * Map the pages @want of @b read-only in @vma, under the mmap lock, as
+ * Map the pages @want of slot @s read-only in @vma, under the mmap lock, as
  * vmf_insert_pfn() would one by one, but under one page-table lock and
  * without x86's PAT lookup for each (a resource-tree walk to find that a
  * vmalloc page is RAM, cached as the VMA's protection already says); i915
@@ -777,20 +829,22 @@ static int nvm_bounce_fill_pte(pte_t *pte, unsigned long addr, void *data)
  * Return: the pages now mapped; a page table that could not be allocated
  * leaves the rest to fault in.
  */
-static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_struct *vma,
-				       unsigned long want)
+static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct nvm_bounce_slot *s,
+				       struct vm_area_struct *vma, unsigned long want)
 {
-	struct nvm_bounce_fill f = { .b = b, .vma = vma, .want = want };
+	struct nvm_bounce_fill f = {
+		.b = b, .vma = vma, .base = nvm_slot_base(b, s), .want = want,
+	};
 	unsigned int lo = __ffs(want), hi = __fls(want);
 
-	apply_to_page_range(vma->vm_mm, vma->vm_start + lo * PAGE_SIZE,
+	apply_to_page_range(vma->vm_mm, vma->vm_start + (unsigned long)(f.base + lo) * PAGE_SIZE,
 			    (unsigned long)(hi - lo + 1) << PAGE_SHIFT, nvm_bounce_fill_pte, &f);
 	return f.present;
 }
 
 /*
- * Unmap the dirty pages @clean taken by nvm_bounce_take(), under the mmap
- * lock: one zap of the range they span, whose TLB flush takes their
+ * Unmap the dirty pages @clean of @s taken by nvm_bounce_take(), under the
+ * mmap lock: one zap of the range they span, whose TLB flush takes their
  * writable entries from every CPU; only then are they clean and free.
  * Then they are mapped again, read-only, so that the calls that take them
  * need not take the mmap lock; a call that took one meanwhile maps it
@@ -798,25 +852,26 @@ static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct vm_area_stru
  * of calls in flight inside the range lose their entries too and fault
  * them back in for their owners.
  */
-static void nvm_bounce_clean(struct nvm_bounce *b, struct vm_area_struct *vma,
-			     unsigned long clean)
+static void nvm_bounce_clean(struct nvm_bounce *b, struct nvm_bounce_slot *s,
+			     struct vm_area_struct *vma, unsigned long clean)
 {
 	unsigned int lo = __ffs(clean), hi = __fls(clean);
 	unsigned long present;
 
-	nvm_zap_special_vma_range(vma, vma->vm_start + lo * PAGE_SIZE,
+	nvm_zap_special_vma_range(vma, vma->vm_start +
+				  (unsigned long)(nvm_slot_base(b, s) + lo) * PAGE_SIZE,
 				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);
-	spin_lock(&b->lock);
-	b->dirty &= ~clean;
-	b->busy &= ~clean;
-	b->present &= ~GENMASK(hi, lo);
-	spin_unlock(&b->lock);
+	spin_lock(&s->lock);
+	s->dirty &= ~clean;
+	s->busy &= ~clean;
+	s->present &= ~GENMASK(hi, lo);
+	spin_unlock(&s->lock);
 	/* A waiter may have looked while they were still taken. */
-	nvm_bounce_wake(b);
-	present = nvm_bounce_insert(b, vma, clean);
-	spin_lock(&b->lock);
-	b->present |= present;
-	spin_unlock(&b->lock);
+	nvm_bounce_wake(s);
+	present = nvm_bounce_insert(b, s, vma, clean);
+	spin_lock(&s->lock);
+	s->present |= present;
+	spin_unlock(&s->lock);
 }
 
 /**
@@ -838,6 +893,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	struct mm_struct *mm = current->mm;
 	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), first;
 	struct vm_area_struct *vma;
+	struct nvm_bounce_slot *s;
 	struct nvm_bounce *b;
 	bool created = false;
 	unsigned long clean, present;
@@ -846,7 +902,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	bc->why = NULL;
 	if (!mm || !len || len > NVM_BOUNCE_MAX)
 		return -EINVAL;
-	if (n > NVM_BOUNCE_PAGES) {
+	if (n > NVM_SLOT_PAGES) {
 		bc->why = "the area below 64 KiB cannot hold a payload with this page size";
 		return -EOVERFLOW;
 	}
@@ -857,8 +913,11 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	bc->ref = false;
 	if (NVM_CAN_SEAL) {
 		b = nvm_bounce_lookup(mm, false);
-		if (b && nvm_bounce_take_mapped(b, n, &first))
-			goto taken;
+		if (b) {
+			s = nvm_slot_here(b);
+			if (nvm_bounce_take_mapped(b, s, n, &first))
+				goto taken;
+		}
 	}
 	bc->ref = true;
 	for (;;) {
@@ -877,6 +936,8 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		created = true;
 	}
 
+	/* The slot of the CPU the call started on, even if it moves since. */
+	s = nvm_slot_here(b);
 	for (;;) {
 		/* The VMA is stable while the read lock is held. */
 		vma = nvm_bounce_vma(mm, b);
@@ -884,15 +945,15 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 			ret = -EFAULT;
 			break;
 		}
-		ret = nvm_bounce_take(b, n, &first, &clean);
+		ret = nvm_bounce_take(b, s, n, &first, &clean);
 		if (clean) {
-			nvm_bounce_clean(b, vma, clean);
+			nvm_bounce_clean(b, s, vma, clean);
 			continue;
 		}
 		if (ret != -EAGAIN)
 			break;
 		mmap_read_unlock(mm);
-		ret = wait_event_killable(b->wait, nvm_bounce_may_take(b, n));
+		ret = wait_event_killable(s->wait, nvm_bounce_may_take(b, s, n));
 		if (ret) {
 			nvm_bounce_put_ref(b);
 			bc->why = "killed while waiting for free pages";
@@ -911,20 +972,21 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		return ret;
 	}
 	/* Mapped read-only now, saving the driver's first read a fault. */
-	present = nvm_bounce_insert(b, vma, GENMASK(first + n - 1, first));
+	present = nvm_bounce_insert(b, s, vma, GENMASK(first + n - 1, first));
 	if (NVM_CAN_SEAL) {
-		spin_lock(&b->lock);
-		b->present |= present;
-		spin_unlock(&b->lock);
+		spin_lock(&s->lock);
+		s->present |= present;
+		spin_unlock(&s->lock);
 	}
 	mmap_read_unlock(mm);
 taken:
 	bc->b = b;
+	bc->slot = s;
 	bc->first = first;
 	bc->n = n;
 	bc->len = len;
-	bc->uaddr = b->base + first * PAGE_SIZE;
-	bc->kaddr = b->kaddr + first * PAGE_SIZE;
+	bc->uaddr = b->base + (unsigned long)(nvm_slot_base(b, s) + first) * PAGE_SIZE;
+	bc->kaddr = b->kaddr + (unsigned long)(nvm_slot_base(b, s) + first) * PAGE_SIZE;
 	return 0;
 }
 
@@ -997,7 +1059,7 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
 	 * rewrite the word under the lock with those bits as they are).
 	 */
 	bitmap_set(&mask, bc->first, bc->n);
-	return data_race(READ_ONCE(bc->b->written)) & mask;
+	return data_race(READ_ONCE(bc->slot->written)) & mask;
 }
 
 /**
@@ -1015,6 +1077,7 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long len = (unsigned long)bc->n << PAGE_SHIFT;
+	struct nvm_bounce_slot *s = bc->slot;
 	struct nvm_bounce *b = bc->b;
 	struct vm_area_struct *vma;
 	unsigned long mask = 0;
@@ -1032,15 +1095,15 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	memset(bc->kaddr, 0, bc->len);
 
 	bitmap_set(&mask, bc->first, bc->n);
-	spin_lock(&b->lock);
+	spin_lock(&s->lock);
 	for (i = bc->first; i < bc->first + bc->n; i++)
-		b->owner[i] = NULL;
+		s->owner[i] = NULL;
 	if (NVM_CAN_SEAL)
-		b->dirty |= b->written & mask;
-	b->written &= ~mask;
-	b->busy &= ~mask;
-	spin_unlock(&b->lock);
-	nvm_bounce_wake(b);
+		s->dirty |= s->written & mask;
+	s->written &= ~mask;
+	s->busy &= ~mask;
+	spin_unlock(&s->lock);
+	nvm_bounce_wake(s);
 	if (bc->ref)
 		nvm_bounce_put_ref(b);
 }

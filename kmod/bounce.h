@@ -19,11 +19,13 @@
 	((page_size) < NVM_BOUNCE_TOP ? (unsigned int)(NVM_BOUNCE_TOP / (page_size)) - 1 : 0U)
 
 struct nvm_bounce;
+struct nvm_bounce_slot;
 
 /**
  * struct nvm_bounce_call - one call's pages in the bounce area
  * @b: the area
- * @first: first page
+ * @slot: the slot of @b the pages are in
+ * @first: first page, within @slot
  * @n: number of pages
  * @len: bytes the call asked for, from the first page on
  * @uaddr: user address of the first page
@@ -34,6 +36,7 @@ struct nvm_bounce;
  */
 struct nvm_bounce_call {
 	struct nvm_bounce *b;
+	struct nvm_bounce_slot *slot;
 	unsigned int first;
 	unsigned int n;
 	unsigned int len;
