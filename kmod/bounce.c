@@ -33,8 +33,8 @@
  *    finds no clean page in its slot unmaps every dirty one of the slot
  *    at once, and maps them again read-only.  One flush then serves up
  *    to 64 calls instead of one, and the threads of a process stop
- *    interrupting each other on every call.  A call that finds a clean page mapped takes it without
- *    the mmap lock: the sealed area cannot go while the caller's address
+ *    interrupting each other on every call.  A call that finds a clean
+ *    page mapped takes it without the mmap lock: the sealed area cannot go while the caller's address
  *    space has a user (the caller is one), and the page's entry is
  *    read-only (the pages of a write grant are dirty until unmapped).
  *    What that rests on: a page neither busy nor dirty has no writable
@@ -85,6 +85,7 @@
 #include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
@@ -105,13 +106,16 @@
 #define NVM_BOUNCE_BASE		PAGE_SIZE
 #if NVM_CAN_SEAL
 #define NVM_SLOT_PAGES		64U
-#define NVM_BOUNCE_SLOTS	4U
+#define NVM_BOUNCE_SLOTS	4U	/* a power of two */
 #else
 #define NVM_SLOT_PAGES		nvm_bounce_pages(PAGE_SIZE)
 #define NVM_BOUNCE_SLOTS	1U
 #endif
 
 static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
+
+/* What a page number is divided by: NVM_SLOT_PAGES is 0 where no page fits. */
+#define NVM_SLOT_DIV		(NVM_SLOT_PAGES ?: 1U)
 
 /**
  * struct nvm_bounce_slot - a run of an area's pages and their state
@@ -159,7 +163,8 @@ struct nvm_bounce_slot {
  *	the mmap lock, is what a call goes by)
  * @mmapped: the area's file was mapped once (under @lock); never again
  * @dead: the area was unmapped: a new one may be made once @ref is gone
- * @nslots: slots in the area: one per CPU, up to NVM_BOUNCE_SLOTS
+ * @nslots: slots in the area: one per CPU, up to NVM_BOUNCE_SLOTS (a power
+ *	of two: a CPU's slot is its number masked)
  * @npages: pages in the area, @nslots * NVM_SLOT_PAGES
  * @kaddr: kernel mapping of the pages
  * @rcu: the struct outlives its final put by a grace period, for
@@ -194,7 +199,7 @@ static unsigned int nvm_slot_base(const struct nvm_bounce *b, const struct nvm_b
 /* The slot of the CPU the caller runs on (a hint: a migration costs nothing). */
 static struct nvm_bounce_slot *nvm_slot_here(struct nvm_bounce *b)
 {
-	return &b->slot[raw_smp_processor_id() % b->nslots];
+	return &b->slot[raw_smp_processor_id() & (b->nslots - 1)];
 }
 
 unsigned int nvm_bounce_mode = 1;
@@ -252,8 +257,8 @@ static struct nvm_bounce_slot *nvm_bounce_of(struct vm_fault *vmf, unsigned int 
 
 	if (page >= b->npages)
 		return NULL;
-	*idx = page % NVM_SLOT_PAGES;
-	return &b->slot[page / NVM_SLOT_PAGES];
+	*idx = page % NVM_SLOT_DIV;
+	return &b->slot[page / NVM_SLOT_DIV];
 }
 
 /* A write to a mapped page: only the owning call's thread, while in the driver. */
@@ -321,7 +326,6 @@ static void nvm_bounce_vm_open(struct vm_area_struct *vma)
 static void nvm_bounce_vm_close(struct vm_area_struct *vma)
 {
 	struct nvm_bounce *b = vma->vm_private_data;
-
 	unsigned int i;
 
 	spin_lock(&b->lock);
@@ -512,7 +516,8 @@ static bool nvm_bounce_claim(struct nvm_bounce *b)
 
 static struct nvm_bounce *nvm_bounce_alloc(struct mm_struct *mm)
 {
-	unsigned int nslots = min_t(unsigned int, nr_cpu_ids, NVM_BOUNCE_SLOTS), i;
+	unsigned int nslots = rounddown_pow_of_two(min_t(unsigned int, nr_cpu_ids,
+							  NVM_BOUNCE_SLOTS)), i;
 	struct nvm_bounce *b = kzalloc(struct_size(b, slot, nslots), GFP_KERNEL_ACCOUNT);
 
 	if (!b)
