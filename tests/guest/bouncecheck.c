@@ -10,7 +10,8 @@
  * "bouncecheck: N ok, M failed"; exits 1 when any failed.  The checks:
  * RM_ALLOC of a client works and its handle reaches the caller; the area
  * is mapped (low: at 0x1000-0x10000; sealed: where the kernel put it,
- * marked sealed in /proc/self/smaps); the caller cannot write it, map over
+ * marked sealed in /proc/self/smaps, 64 pages a slot, a slot per possible
+ * CPU up to four); the caller cannot write it, map over
  * it, split, move or poke it; low: once unmapped it cannot put memory
  * there, and the next call maps a new area; sealed: it can neither
  * re-protect nor unmap it; a forked child gets an area of its own;
@@ -79,6 +80,28 @@ static void area_line(char *out, size_t len)
 			break;
 		}
 	fclose(f);
+}
+
+/*
+ * Pages a sealed area should have: 64 per slot, a slot per possible CPU up
+ * to four, rounded down to a power of two (docs/design.md section 5).
+ */
+static unsigned long sealed_pages(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	unsigned long slots = 1;
+	char buf[128], *last;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		last = strrchr(buf, '-');
+		if (!last || strrchr(buf, ',') > last)
+			last = strrchr(buf, ',');
+		slots = strtoul(last ? last + 1 : buf, NULL, 10) + 1;
+	}
+	if (f)
+		fclose(f);
+	slots = slots >= 4 ? 4 : slots >= 2 ? 2 : 1;
+	return 64 * slots;
 }
 
 /*
@@ -312,10 +335,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	len = end - start;
-	if (want_sealed)
+	if (want_sealed) {
 		result("area-mapped-sealed", sealed && start >= 0x10000,
 		       "want a sealed area above 64 KiB, smaps says sealed=%d for '%s'", sealed, line);
-	else
+		result("area-sealed-size", len == sealed_pages() * sysconf(_SC_PAGESIZE),
+		       "want %lu pages (64 a CPU's slot), maps says '%s'", sealed_pages(), line);
+	} else
 		result("area-mapped", start == LOW_START && end == LOW_END && !sealed,
 		       "want the area at 00001000-00010000, not sealed; maps says '%s' (sealed=%d)",
 		       line, sealed);

@@ -15,10 +15,13 @@
  *   bouncev2 areawrite CTL CALLS
  *	CALLS RM_ALLOC/RM_FREE cycles while another thread writes the first
  *	byte of every page of the bounce area, over and over (a write that
- *	faults is counted and skipped).  Run with the stand-in's read_twice
- *	and race_delay_us set: a write that reached a page while the driver
- *	read it shows in its reread_differ, or fails the call.  Prints
- *	"areawrite: calls=N failed=N writes=N faulted=N".
+ *	faults is counted and skipped).  The calling thread moves to the next
+ *	CPU before each cycle, so that the calls use every slot of a sealed
+ *	area (one per CPU) and each slot's batches.  Run with the stand-in's
+ *	read_twice and race_delay_us set: a write that reached a page while
+ *	the driver read it shows in its reread_differ, or fails the call.
+ *	Prints "areawrite: calls=N failed=N writes=N faulted=N cpus=N" (cpus:
+ *	the CPUs the calls ran on).
  *
  *   bouncev2 stall CTL CAPS_FILE MS
  *	A thread makes an RM_CONTROL whose payload lies on a userfaultfd page
@@ -114,6 +117,7 @@
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -338,8 +342,8 @@ static int areawrite(int fd, int calls)
 {
 	struct sigaction sa = { .sa_handler = aw_segv };
 	struct aw_range r = { 0 };
+	int i, failed = 0, moved = 0, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	pthread_t t;
-	int i, failed = 0;
 
 	if (client_cycle(fd) || find_area(&r.start, &r.end)) {
 		printf("areawrite: no bounce area after a call\n");
@@ -349,13 +353,20 @@ static int areawrite(int fd, int calls)
 	sigaction(SIGBUS, &sa, NULL);
 	if (pthread_create(&t, NULL, aw_writer, &r))
 		return 1;
-	for (i = 0; i < calls; i++)
+	for (i = 0; i < calls; i++) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(i % ncpus, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one) && i < ncpus)
+			moved++;
 		if (client_cycle(fd))
 			failed++;
+	}
 	aw_stop = 1;
 	pthread_join(t, NULL);
-	printf("areawrite: calls=%d failed=%d writes=%lu faulted=%lu\n", calls, failed,
-	       r.writes, r.faulted);
+	printf("areawrite: calls=%d failed=%d writes=%lu faulted=%lu cpus=%d\n", calls, failed,
+	       r.writes, r.faulted, moved);
 	return 0;
 }
 
