@@ -51,10 +51,13 @@ for kind in plain fd uvm-fd; do
 	check "hard-faults-sigkill-$kind" "SIGKILL 300 ms into a 5 s driver sleep: '$got'" \
 		[ "${got%% *}" = "killed=9" -a "${ms:-9999}" -lt 4000 ]
 done
-# ... a slow driver is waited for
+# ... a slow driver is waited for.  The stand-in sleeps by jiffies and
+# nvfault times by CLOCK_MONOTONIC; in an emulated guest the two were seen
+# to differ by 2 ms over 400, so the bound leaves 20 ms (a call that did not
+# wait would take a few).
 got=$(NVM_FAULT="1 0 400" nvfault signal fd 2000)
 ms=$(echo "$got" | sed -n 's/.* ms=\([0-9]*\)/\1/p')
-check hard-faults-slow "a 400 ms driver sleep: '$got'" [ "${got%% *}" = "ret=0" -a "${ms:-0}" -ge 400 ]
+check hard-faults-slow "a 400 ms driver sleep: '$got'" [ "${got%% *}" = "ret=0" -a "${ms:-0}" -ge 380 ]
 echo off > "$F"
 idle hard-faults-signal-idle
 
