@@ -305,7 +305,8 @@ static vm_fault_t nvm_bounce_fault(struct vm_fault *vmf)
 	if (write)
 		__set_bit(idx, &s->written);
 	spin_unlock(&s->lock);
-	pfn = vmalloc_to_pfn(b->kaddr + (unsigned long)(nvm_slot_base(b, s) + idx) * PAGE_SIZE);
+	/* The page's offset in the area is its offset in @b->kaddr. */
+	pfn = vmalloc_to_pfn(b->kaddr + ((vmf->address - vma->vm_start) & PAGE_MASK));
 	if (write)
 		return vmf_insert_pfn_prot(vma, vmf->address & PAGE_MASK, pfn,
 					   vm_get_page_prot(vma->vm_flags));
@@ -901,7 +902,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 	struct nvm_bounce_slot *s;
 	struct nvm_bounce *b;
 	bool created = false;
-	unsigned long clean, present;
+	unsigned long clean, present, off;
 	int ret;
 
 	bc->why = NULL;
@@ -990,8 +991,9 @@ taken:
 	bc->first = first;
 	bc->n = n;
 	bc->len = len;
-	bc->uaddr = b->base + (unsigned long)(nvm_slot_base(b, s) + first) * PAGE_SIZE;
-	bc->kaddr = b->kaddr + (unsigned long)(nvm_slot_base(b, s) + first) * PAGE_SIZE;
+	off = (unsigned long)(nvm_slot_base(b, s) + first) << PAGE_SHIFT;
+	bc->uaddr = b->base + off;
+	bc->kaddr = b->kaddr + off;
 	return 0;
 }
 
