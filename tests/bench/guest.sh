@@ -19,25 +19,28 @@
 # tests/bench/run.sh's NVM_BENCH_BASE), the per-call operations, the
 # memory per open file and the thread scaling (3 runs of 500 ms) again
 # with that module and with this one, in turns:
-# two rounds, each loading the module afresh, the order swapped in the
-# second.
+# two rounds (or nvm_bench_cmp_rounds), each loading the module afresh,
+# the order swapped in every second one (base, this, this, base, ...).
 #
 # Kernel command line: nvm_bench=ARGS passes ARGS to nvbench, commas for
 # spaces (e.g. nvm_bench=--iters,4000); nvm_bench_trace=0 skips the trace,
 # nvm_bench_split=0 the bounce split;
 # nvm_bench_cmp_iters=N sets the calls of the comparison and of the bounce
-# split (default 20000).
+# split (default 20000); nvm_bench_cmp_rounds=N the comparison's rounds
+# (default 2).
 
 args=
 trace=1
 split=1
 cmp_iters=20000
+cmp_rounds=2
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	nvm_bench=*) args=$(echo "${arg#*=}" | tr ',' ' ') ;;
 	nvm_bench_trace=*) trace=${arg#*=} ;;
 	nvm_bench_split=*) split=${arg#*=} ;;
 	nvm_bench_cmp_iters=*) cmp_iters=${arg#*=} ;;
+	nvm_bench_cmp_rounds=*) cmp_rounds=${arg#*=} ;;
 	esac
 done
 
@@ -204,9 +207,16 @@ compare_run() {
 			-e "s/^NVMBENCH fail /NVMBENCH fail variant=$1 /p"
 }
 if [ -f /bench/nvmediate-base.ko ]; then
-	echo "NVMBENCH cmpinfo base=$(cat /bench/base) iters=$cmp_iters"
-	compare_run base 1 && compare_run current 1 &&
-		compare_run current 2 && compare_run base 2
+	echo "NVMBENCH cmpinfo base=$(cat /bench/base) iters=$cmp_iters rounds=$cmp_rounds"
+	r=1
+	while [ "$r" -le "$cmp_rounds" ]; do
+		if [ $((r % 2)) = 1 ]; then
+			compare_run base "$r" && compare_run current "$r"
+		else
+			compare_run current "$r" && compare_run base "$r"
+		fi || break
+		r=$((r + 1))
+	done
 	rmmod nvmediate 2>/dev/null
 	modprobe nvmediate
 fi

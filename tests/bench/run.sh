@@ -128,23 +128,46 @@ function rounds(var, o,   r, d, m, u, c) {
 }
 # The thread scaling of variants @a and @b of the "cmpscale" lines, side
 # by side (labels @la, @lb): calls/s of the mediated control, its scaling
-# and its ratio to direct, with the scaling of getppid over both.
-function scaletab(a, b, la, lb,   t, v, var, g1, gt, sm_, sd_, s1_) {
-	printf "| threads | getppid (control) x 1 thread | %s: mediated (x 1 thread) | %s: mediated / direct | %s: mediated (x 1 thread) | %s: mediated / direct |\n", la, la, lb, lb
+# and its ratio to direct, with the scaling of getppid.  Each figure is
+# the mean over the rounds in which getppid itself scaled at that thread
+# count (at least 0.9 x the threads, or x the CPUs where there are
+# fewer), each round against its own one thread: in the other rounds the
+# machine, not the module, set the figure.
+function scaletab(a, b, la, lb,   t, tc, v, var, r, k, g, n, sm_, sx_, sr_, nr_, na_, gs, gn) {
+	printf "| threads | getppid (control) x 1 thread; rounds counted | %s: mediated (x 1 thread) | %s: mediated / direct | %s: mediated (x 1 thread) | %s: mediated / direct |\n", la, la, lb, lb
 	print "|---|---|---|---|---|---|"
 	for (t = 1; t <= 8; t *= 2) {
+		tc = infokv["cpus"] > 0 && infokv["cpus"] < t ? infokv["cpus"] : t
+		gs = 0; gn = 0
 		for (v = 0; v < 2; v++) {
 			var = v ? b : a
-			sm_[v] = csn[var, "mediated", t] ? csr[var, "mediated", t] / csn[var, "mediated", t] : 0
-			sd_[v] = csn[var, "direct", t] ? csr[var, "direct", t] / csn[var, "direct", t] : 0
-			s1_[v] = csn[var, "mediated", 1] ? csr[var, "mediated", 1] / csn[var, "mediated", 1] : 0
+			sm_[v] = 0; sx_[v] = 0; sr_[v] = 0; nr_[v] = 0; na_[v] = 0
+			for (r in csround) {
+				k = var SUBSEP r
+				if (!crate[k, "getppid", 1] || !crate[k, "mediated", 1] || !crate[k, "direct", t] ||
+				    !crate[k, "mediated", t])
+					continue
+				g = crate[k, "getppid", t] / crate[k, "getppid", 1]
+				gs += g; gn++; na_[v]++
+				if (g < 0.9 * tc)
+					continue
+				nr_[v]++
+				sm_[v] += crate[k, "mediated", t]
+				sx_[v] += crate[k, "mediated", t] / crate[k, "mediated", 1]
+				sr_[v] += crate[k, "mediated", t] / crate[k, "direct", t]
+			}
 		}
-		g1 = csr[a, "getppid", 1] + csr[b, "getppid", 1]
-		gt = csr[a, "getppid", t] + csr[b, "getppid", t]
-		if (!sm_[0] || !sm_[1] || !sd_[0] || !sd_[1])
+		if (!gn)
 			continue
-		printf "| %d | %.2f | %.0f (%.2f) | %.2f | %.0f (%.2f) | %.2f |\n", t, (g1 > 0 ? gt / g1 : 0), \
-			sm_[0], sm_[0] / s1_[0], sm_[0] / sd_[0], sm_[1], sm_[1] / s1_[1], sm_[1] / sd_[1]
+		printf "| %d | %.2f; %d of %d, %d of %d |", t, gs / gn, nr_[0], na_[0], nr_[1], na_[1]
+		for (v = 0; v < 2; v++) {
+			n = nr_[v]
+			if (n)
+				printf " %.0f (%.2f) | %.2f |", sm_[v] / n, sx_[v] / n, sr_[v] / n
+			else
+				printf " - | - |"
+		}
+		printf "\n"
 	}
 }
 $2 ~ /^op=/ {
@@ -174,8 +197,9 @@ $2 == "cmpmem" {
 $2 == "cmpscale" {
 	delete g
 	kvs(g, 3)
-	csr[g["variant"], g["side"], g["threads"]] += g["rate"]
-	csn[g["variant"], g["side"], g["threads"]]++
+	crate[g["variant"], g["round"], g["side"], g["threads"]] = g["rate"]
+	csround[g["round"]] = 1
+	csvar[g["variant"]] = 1
 	next
 }
 $2 == "splitinfo" {
@@ -322,9 +346,9 @@ END {
 			printf "| %s | %.2f | %.2f | %.2f | %.2f |\n", (o in desc ? desc[o] : o), off, RU, RF - offf, \
 				RU - off - (RF - offf) * (offl + RL) / 2
 		}
-		if (csn["bounce0", "mediated", 1] && csn["bounce1", "mediated", 1]) {
+		if (("bounce0" in csvar) && ("bounce1" in csvar)) {
 			print ""
-			print "Thread scaling of the small RM_CONTROL with the bounce off and on, each thread its own file and client (calls/s, mean over the rounds of the median of 3 runs of 500 ms):"
+			print "Thread scaling of the small RM_CONTROL with the bounce off and on, each thread its own file and client (calls/s, median of 3 runs of 500 ms, mean over the rounds in which getppid scaled at least 0.9 x the threads or CPUs; the second column counts them for each side):"
 			print ""
 			scaletab("bounce0", "bounce1", "bounce off", "bounce on")
 		}
@@ -334,9 +358,9 @@ END {
 		printf "## Before and after: commit %s against this one, in the same guest\n", cinfo["base"]
 		print ""
 		printf "The per-call operations again (%s calls per side of the cheap ones), through nvmediate.ko built " \
-			"from commit %s and through this one, loaded in turns: base, this, this, base. Each figure is " \
+			"from commit %s and through this one, loaded in turns: base, this, this, base (%d rounds). Each figure is " \
 			"the mean over the rounds of that round\047s own figure (added units against its own getppid).\n", \
-			cinfo["iters"], cinfo["base"]
+			cinfo["iters"], cinfo["base"], cinfo["rounds"] != "" ? cinfo["rounds"] : 2
 		print ""
 		print "| operation | before: direct / mediated median (ns) | before: added (units) | before: added faults | now: direct / mediated median (ns) | now: added (units) | now: added faults | now - before (units) |"
 		print "|---|---|---|---|---|---|---|---|"
@@ -365,9 +389,9 @@ END {
 		if (mb[0] >= 0 && mb[1] >= 0)
 			printf "\nSlab per open mediated file more than per direct one (%d files held open, mean of the rounds): before %.0f B, now %.0f B; target at most 512 B: %s.\n", \
 				mf, mb[0], mb[1], mb[1] <= 512 ? "met" : "not met"
-		if (csn["base", "mediated", 1] && csn["current", "mediated", 1]) {
+		if (("base" in csvar) && ("current" in csvar)) {
 			print ""
-			print "Thread scaling of the small RM_CONTROL, each thread its own file and client (calls/s, mean over the rounds of the median of 3 runs of 500 ms):"
+			print "Thread scaling of the small RM_CONTROL, each thread its own file and client (calls/s, median of 3 runs of 500 ms, mean over the rounds in which getppid scaled at least 0.9 x the threads or CPUs; the second column counts them for each side):"
 			print ""
 			scaletab("base", "current", "before", "now")
 		}
