@@ -51,8 +51,8 @@ base_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	git -C "$NVM_ROOT" archive "$base" | tar -x -C "$dir" &&
-		make -C "$kdir" M="$dir" -j"$(nproc)" modules > "$out/base-build.log" 2>&1 ||
-		{ echo "bench: building $base failed (build/bench/base-build.log): no comparison" >&2; return 0; }
+		nvm_kmake "$kind" -C "$kdir" M="$dir" -j"$(nproc)" modules > "$out/base-build.log" 2>&1 ||
+		{ echo "bench: building $base failed (${out#"$NVM_ROOT"/}/base-build.log): no comparison" >&2; return 0; }
 	echo "$dir/nvmediate.ko"
 }
 
