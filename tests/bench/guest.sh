@@ -8,7 +8,7 @@
 # a few thousand calls of some operations again under the function_graph
 # tracer, limited to nvmediate's functions and a few others, averaged per
 # function (the tracer's own cost inflates every figure; compare shares);
-# and the small control's thread scaling from 1 thread and from 2 alike.
+# and the small control's thread scaling from 1, 2 and 8 threads alike.
 #
 # Then the bounce's own share of a bounced call: the per-call operations
 # and the thread scaling (3 runs of 500 ms) again through this nvmediate
@@ -67,7 +67,8 @@ trace_op() {
 }
 
 # trace_cmd NAME MIN COMMAND...: trace lines "op=NAME" of the traced
-# functions that COMMAND (an nvbench run) called at least MIN times.
+# functions that COMMAND (an nvbench run) called at least MIN times, with
+# the median and the mean of their inclusive times.
 trace_cmd() {
 	name=$1
 	min=$2
@@ -89,7 +90,7 @@ trace_cmd() {
 	grep -q '^NVMBENCH end fails=0$' /tmp/trace-run.txt ||
 		echo "NVMBENCH fail what=trace-$name $(grep -m 3 fail /tmp/trace-run.txt | tr '\n' ' ')"
 	# One "function duration_ns" line per traced call, then per function
-	# (in order of first appearance) its count and median.
+	# (in order of first appearance) its count, median and mean.
 	awk '
 	/ us / {
 		d = $0; sub(/ us .*/, "", d); sub(/.*[ !+#*@$]/, "", d)
@@ -108,7 +109,8 @@ trace_cmd() {
 		n=$(wc -l < /tmp/trace-fn.txt)
 		[ "$n" -ge "$min" ] || continue
 		med=$(sed -n "$((n / 2 + 1))s/.* //p" /tmp/trace-fn.txt)
-		echo "NVMBENCH trace op=$name fn=$f calls=$n median_ns=$med"
+		mean=$(awk '{ s += $2 } END { printf "%d", s / NR }' /tmp/trace-fn.txt)
+		echo "NVMBENCH trace op=$name fn=$f calls=$n median_ns=$med mean_ns=$mean"
 	done
 	echo nop > $t/current_tracer
 	echo > $t/set_ftrace_filter
@@ -157,9 +159,10 @@ if [ "$trace" != 0 ]; then
 		trace_op register-fd 4000
 		trace_op open-close 2000
 		trace_op mmap-munmap 2000
-		# The small control from 1 thread and from 2 at once (each its
-		# own file and client): what gets dearer when threads share.
-		for n in 1 2; do
+		# The small control from 1 thread, from 2 at once and from 8
+		# (each its own file and client; 8 share the 2 CPUs): what gets
+		# dearer when threads share.
+		for n in 1 2 8; do
 			trace_cmd "scale-$n" 200 /bin/nvbench --only scale --threads $n \
 				--scale-side mediated --reps 1 --scale-ms 200
 		done

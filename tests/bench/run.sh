@@ -234,8 +234,11 @@ $2 ~ /^trace$/ {
 	kvs(f, 3)
 	trace[++ntrace] = sprintf("| %s | `%s` | %d | %d |", f["op"], f["fn"], f["calls"], f["median_ns"])
 	tmed[f["op"], f["fn"]] = f["median_ns"]
-	if (f["op"] == "scale-2")
+	tmean[f["op"], f["fn"]] = f["mean_ns"]
+	if ((f["op"] == "scale-2" || f["op"] == "scale-8") && !(f["fn"] in tfnseen)) {
+		tfnseen[f["fn"]] = 1
 		tfn2[++ntfn2] = f["fn"]
+	}
 	next
 }
 $2 ~ /^info/ { info = $0; sub(/^NVMBENCH info /, "", info); kvs(infokv, 3); next }
@@ -470,20 +473,24 @@ END {
 			print trace[i]
 		if (ntfn2) {
 			print ""
-			print "The small control from one thread and from two at once (each its own file and client; the"
-			print "traced functions of 200 ms of each, in the same guest), side by side: what two threads make dearer."
+			print "The small control from one thread, from two at once and from eight (each its own file and client;"
+			print "eight share the two CPUs; the traced functions of 200 ms of each, in the same guest), side by side:"
+			print "what more threads make dearer. The mean shows what only some calls pay (a wait, a batch)."
 			print "A function that calls traced ones many times carries the tracer\047s cost of each: `apply_to_page_range`"
 			print "calls `vmalloc_to_pfn` once per page it maps, one page for a call, up to 64 for a batch, so its median"
 			print "says more about how many of its calls were batches than about its cost."
 			print ""
-			print "| function | 1 thread: median (ns) | 2 threads: median (ns) | 2 threads / 1 |"
-			print "|---|---|---|---|"
+			print "| function | 1 thread: median / mean (ns) | 2 threads | 8 threads | median: 2 / 1 | 8 / 1 | mean: 2 / 1 | 8 / 1 |"
+			print "|---|---|---|---|---|---|---|---|"
 			for (i = 1; i <= ntfn2; i++) {
 				fn = tfn2[i]
-				if (!(("scale-1", fn) in tmed) || tmed["scale-1", fn] <= 0)
+				if (!(("scale-1", fn) in tmed) || tmed["scale-1", fn] <= 0 || tmean["scale-1", fn] <= 0)
 					continue
-				printf "| `%s` | %d | %d | %.2f |\n", fn, tmed["scale-1", fn], tmed["scale-2", fn], \
-					tmed["scale-2", fn] / tmed["scale-1", fn]
+				printf "| `%s` | %d / %d | %d / %d | %d / %d | %.2f | %.2f | %.2f | %.2f |\n", fn, \
+					tmed["scale-1", fn], tmean["scale-1", fn], tmed["scale-2", fn], tmean["scale-2", fn], \
+					tmed["scale-8", fn], tmean["scale-8", fn], \
+					tmed["scale-2", fn] / tmed["scale-1", fn], tmed["scale-8", fn] / tmed["scale-1", fn], \
+					tmean["scale-2", fn] / tmean["scale-1", fn], tmean["scale-8", fn] / tmean["scale-1", fn]
 			}
 		}
 	}
