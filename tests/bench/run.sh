@@ -126,18 +126,23 @@ function rounds(var, o,   r, d, m, u, c) {
 	if (RN) { RD /= RN; RM /= RN; RU /= RN; RF /= RN; RL /= RN }
 	return RN
 }
+# Does getppid, scaling @g x one thread at @t threads, show a machine that
+# scales there: at least 0.9 x the threads, or x the CPUs where there are
+# fewer?  Where it does not, no thread figure is judged.
+function machine_scales(g, t,   tc) {
+	tc = infokv["cpus"] > 0 && infokv["cpus"] < t ? infokv["cpus"] : t
+	return g >= 0.9 * tc
+}
 # The thread scaling of variants @a and @b of the "cmpscale" lines, side
 # by side (labels @la, @lb): calls/s of the mediated control, its scaling
 # and its ratio to direct, with the scaling of getppid.  Each figure is
 # the mean over the rounds in which getppid itself scaled at that thread
-# count (at least 0.9 x the threads, or x the CPUs where there are
-# fewer), each round against its own one thread: in the other rounds the
-# machine, not the module, set the figure.
-function scaletab(a, b, la, lb,   t, tc, v, var, r, k, g, n, sm_, sx_, sr_, nr_, na_, gs, gn) {
+# count (machine_scales()), each round against its own one thread: in the
+# other rounds the machine, not the module, set the figure.
+function scaletab(a, b, la, lb,   t, v, var, r, k, g, n, sm_, sx_, sr_, nr_, na_, gs, gn) {
 	printf "| threads | getppid (control) x 1 thread; rounds counted | %s: mediated (x 1 thread) | %s: mediated / direct | %s: mediated (x 1 thread) | %s: mediated / direct |\n", la, la, lb, lb
 	print "|---|---|---|---|---|---|"
 	for (t = 1; t <= 8; t *= 2) {
-		tc = infokv["cpus"] > 0 && infokv["cpus"] < t ? infokv["cpus"] : t
 		gs = 0; gn = 0
 		for (v = 0; v < 2; v++) {
 			var = v ? b : a
@@ -149,7 +154,7 @@ function scaletab(a, b, la, lb,   t, tc, v, var, r, k, g, n, sm_, sx_, sr_, nr_,
 					continue
 				g = crate[k, "getppid", t] / crate[k, "getppid", 1]
 				gs += g; gn++; na_[v]++
-				if (g < 0.9 * tc)
+				if (!machine_scales(g, t))
 					continue
 				nr_[v]++
 				sm_[v] += crate[k, "mediated", t]
@@ -237,7 +242,7 @@ $2 ~ /^trace$/ {
 	tmean[f["op"], f["fn"]] = f["mean_ns"]
 	if ((f["op"] == "scale-2" || f["op"] == "scale-8") && !(f["fn"] in tfnseen)) {
 		tfnseen[f["fn"]] = 1
-		tfn2[++ntfn2] = f["fn"]
+		tfnscale[++ntfnscale] = f["fn"]
 	}
 	next
 }
@@ -411,14 +416,12 @@ END {
 		sg = g1 > 0 ? rate["getppid", t] / g1 : 0
 		md = rate["direct", t] > 0 ? rate["mediated", t] / rate["direct", t] : 0
 		# The mediated/direct ratio within 10% of its 1-thread value
-		# wherever getppid itself scales: at least 0.9 x the threads, or
-		# x the CPUs where there are fewer.
+		# wherever getppid itself scales (machine_scales()).
 		md1 = d1 > 0 ? m1 / d1 : 0
-		tc = infokv["cpus"] > 0 && infokv["cpus"] < t ? infokv["cpus"] : t
 		tg = t == 1 ? "-" : sprintf("mediated / direct >= %.2f", 0.9 * md1)
 		if (t == 1)
 			met = "-"
-		else if (sg < 0.9 * tc)
+		else if (!machine_scales(sg, t))
 			met = sprintf("- (getppid scales %.2f x only)", sg)
 		else
 			met = md >= 0.9 * md1 ? "yes" : sprintf("no (%.2f)", md)
@@ -471,7 +474,7 @@ END {
 		print "|---|---|---|---|"
 		for (i = 1; i <= ntrace; i++)
 			print trace[i]
-		if (ntfn2) {
+		if (ntfnscale) {
 			print ""
 			print "The small control from one thread, from two at once and from eight (each its own file and client;"
 			print "eight share the two CPUs; the traced functions of 200 ms of each, in the same guest), side by side:"
@@ -482,8 +485,8 @@ END {
 			print ""
 			print "| function | 1 thread: median / mean (ns) | 2 threads | 8 threads | median: 2 / 1 | 8 / 1 | mean: 2 / 1 | 8 / 1 |"
 			print "|---|---|---|---|---|---|---|---|"
-			for (i = 1; i <= ntfn2; i++) {
-				fn = tfn2[i]
+			for (i = 1; i <= ntfnscale; i++) {
+				fn = tfnscale[i]
 				if (!(("scale-1", fn) in tmed) || tmed["scale-1", fn] <= 0 || tmean["scale-1", fn] <= 0)
 					continue
 				printf "| `%s` | %d / %d | %d / %d | %d / %d | %.2f | %.2f | %.2f | %.2f |\n", fn, \
