@@ -30,10 +30,12 @@
  *    pages as they are, a page the driver wrote being marked dirty.  A
  *    dirty page is handed to no call until it has been unmapped, with the
  *    TLB flush that takes its writable entry from every CPU; a call that
- *    finds no clean page in its slot unmaps every dirty one of the slot
- *    at once, and maps them again read-only.  One flush then serves up
- *    to 64 calls instead of one, and the threads of a process stop
- *    interrupting each other on every call.  A call that finds a clean
+ *    finds fewer than 8 clean pages free in its slot unmaps every dirty
+ *    one of the slot at once (one such batch at a time per slot, while
+ *    the slot's other calls go on with the clean pages left), and maps
+ *    them again read-only.  One flush then serves about 56 calls instead
+ *    of one, and the threads of a process stop interrupting each other
+ *    on every call.  A call that finds a clean
  *    page mapped takes it without the mmap lock: the sealed area cannot go while the caller's address
  *    space has a user (the caller is one), and the page's entry is
  *    read-only (the pages of a write grant are dirty until unmapped).
@@ -114,6 +116,14 @@
 
 static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
 
+/*
+ * Sealed area: a slot starts a batch once a call would leave fewer of its
+ * pages than this free and clean, so that the slot's other calls still
+ * find pages while the batch's unmap and TLB flush run (the batch's
+ * thread may be preempted or wait for other CPUs meanwhile).
+ */
+#define NVM_SLOT_LOW		(NVM_SLOT_PAGES / 8)
+
 /* What a page number is divided by: NVM_SLOT_PAGES is 0 where no page fits. */
 #define NVM_SLOT_DIV		(NVM_SLOT_PAGES ?: 1U)
 
@@ -127,13 +137,16 @@ static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
  * @present: sealed area: pages mapped read-only (by nvm_bounce_get(), or
  *	by the batch that cleaned them) that no batch has unmapped since (a
  *	hint: a page not mapped after all faults in for its owner)
+ * @cleaning: sealed area: a batch has taken the slot's dirty pages and not
+ *	yet unmapped them; no other batch of the slot starts meanwhile
  * @wait: calls waiting for free pages of this slot
  * @owner: the thread whose call owns each busy page
  *
  * A call takes its pages from the slot of the CPU it starts on, so that
  * threads running at once on different CPUs share no lock and no cache
- * line of page state; a slot cleans its own dirty pages, in batches of up
- * to NVM_SLOT_PAGES calls.  Bits are numbered within the slot.
+ * line of page state; a slot cleans its own dirty pages, one batch at a
+ * time, started when fewer than NVM_SLOT_LOW pages are left free and
+ * clean.  Bits are numbered within the slot.
  */
 struct nvm_bounce_slot {
 	spinlock_t lock;
@@ -141,6 +154,7 @@ struct nvm_bounce_slot {
 	unsigned long written;
 	unsigned long dirty;
 	unsigned long present;
+	bool cleaning;
 	wait_queue_head_t wait;
 	struct task_struct *owner[NVM_SLOT_PAGES ?: 1];
 } ____cacheline_aligned_in_smp;
@@ -722,10 +736,21 @@ static void nvm_bounce_own(struct nvm_bounce_slot *s, unsigned int i, unsigned i
 }
 
 /*
+ * Is a batch of @s due once @used (its busy and dirty pages, with those a
+ * call is taking) are taken?  Not while one runs, nor with nothing to
+ * clean; under its lock.
+ */
+static bool nvm_bounce_batch_due(const struct nvm_bounce_slot *s, unsigned long used)
+{
+	return !s->cleaning && (s->dirty & ~s->busy) &&
+	       NVM_SLOT_PAGES - bitmap_weight(&used, NVM_SLOT_PAGES) < NVM_SLOT_LOW;
+}
+
+/*
  * Take @n free clean pages of @s for the current thread; -EAGAIN if none.
- * *@clean is set to the slot's dirty pages not in use, which are taken for
- * the caller to unmap (nvm_bounce_clean()) when there are any and no clean
- * pages are free.
+ * *@clean is set to the slot's dirty pages not in use when a batch is due
+ * (nvm_bounce_batch_due()), whether or not pages were taken: they are
+ * taken too, for the caller to unmap (nvm_bounce_clean()).
  */
 static int nvm_bounce_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n,
 			   unsigned int *first, unsigned long *clean)
@@ -742,16 +767,17 @@ static int nvm_bounce_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsi
 	}
 	used = s->busy | s->dirty;
 	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
-	if (i >= NVM_SLOT_PAGES && (s->dirty & ~s->busy)) {
+	if (i < NVM_SLOT_PAGES) {
+		nvm_bounce_own(s, i, n);
+		used |= GENMASK(i + n - 1, i);
+		*first = i;
+		ret = 0;
+	}
+	if (nvm_bounce_batch_due(s, used)) {
 		/* Owned by no thread: a write to them faults until unmapped. */
 		*clean = s->dirty & ~s->busy;
 		s->busy |= *clean;
-		goto out;
-	}
-	if (i < NVM_SLOT_PAGES) {
-		nvm_bounce_own(s, i, n);
-		*first = i;
-		ret = 0;
+		s->cleaning = true;
 	}
 out:
 	spin_unlock(&s->lock);
@@ -762,7 +788,8 @@ out:
  * Sealed area: take @n free clean pages of @s that are still mapped, as
  * nvm_bounce_take() does, but without the mmap lock: the area stays mapped
  * while the caller's address space has a user, and those pages' entries
- * are read-only.  False when there are none (nothing taken).
+ * are read-only.  False when there are none, or when taking them makes a
+ * batch due, which needs the mmap lock (nothing taken).
  */
 static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 				   unsigned int n, unsigned int *first)
@@ -774,7 +801,8 @@ static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot 
 	spin_lock(&s->lock);
 	used = s->busy | s->dirty | ~s->present;
 	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
-	if (READ_ONCE(b->mapped) && i < NVM_SLOT_PAGES) {
+	if (READ_ONCE(b->mapped) && i < NVM_SLOT_PAGES &&
+	    !nvm_bounce_batch_due(s, s->busy | s->dirty | GENMASK(i + n - 1, i))) {
 		nvm_bounce_own(s, i, n);
 		*first = i;
 		ok = true;
@@ -783,13 +811,17 @@ static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot 
 	return ok;
 }
 
+/*
+ * Could a waiting call take @n pages of @s now, cleaning dirty ones itself
+ * unless a batch already runs?
+ */
 static bool nvm_bounce_may_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n)
 {
 	unsigned long used;
 	bool ok;
 
 	spin_lock(&s->lock);
-	used = s->busy;
+	used = s->busy | (s->cleaning ? s->dirty : 0);
 	ok = !READ_ONCE(b->mapped) ||
 	     bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0) < NVM_SLOT_PAGES;
 	spin_unlock(&s->lock);
@@ -849,20 +881,21 @@ static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct nvm_bounce_s
 }
 
 /*
- * Unmap the dirty pages @clean of @s taken by nvm_bounce_take(), under the
- * mmap lock: one zap of the range they span, whose TLB flush takes their
- * writable entries from every CPU; only then are they clean and free.
- * Then they are mapped again, read-only, so that the calls that take them
- * need not take the mmap lock; a call that took one meanwhile maps it
- * itself, and either insertion leaves the other's entry as it is.  Pages
- * of calls in flight inside the range lose their entries too and fault
- * them back in for their owners.
+ * Run a batch: unmap the dirty pages @clean of @s taken by
+ * nvm_bounce_take(), under the mmap lock: one zap of the range they span,
+ * whose TLB flush takes their writable entries from every CPU; only then
+ * are they clean and free, and may another batch of the slot start.  Then
+ * the range is mapped again, read-only, but for pages dirtied meanwhile,
+ * so that the calls that take its pages need not take the mmap lock; a
+ * call that took one meanwhile maps it itself, and either insertion
+ * leaves the other's entry as it is.  Pages of calls in flight inside the
+ * range lose their entries too and fault them back in for their owners.
  */
 static void nvm_bounce_clean(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 			     struct vm_area_struct *vma, unsigned long clean)
 {
 	unsigned int lo = __ffs(clean), hi = __fls(clean);
-	unsigned long present;
+	unsigned long present, want;
 
 	nvm_zap_special_vma_range(vma, vma->vm_start +
 				  (unsigned long)(nvm_slot_base(b, s) + lo) * PAGE_SIZE,
@@ -870,11 +903,13 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 	spin_lock(&s->lock);
 	s->dirty &= ~clean;
 	s->busy &= ~clean;
+	s->cleaning = false;
 	s->present &= ~GENMASK(hi, lo);
+	want = GENMASK(hi, lo) & ~s->dirty;
 	spin_unlock(&s->lock);
 	/* A waiter may have looked while they were still taken. */
 	nvm_bounce_wake(s);
-	present = nvm_bounce_insert(b, s, vma, clean);
+	present = nvm_bounce_insert(b, s, vma, want);
 	spin_lock(&s->lock);
 	s->present |= present;
 	spin_unlock(&s->lock);
@@ -954,7 +989,8 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		ret = nvm_bounce_take(b, s, n, &first, &clean);
 		if (clean) {
 			nvm_bounce_clean(b, s, vma, clean);
-			continue;
+			if (ret)
+				continue;
 		}
 		if (ret != -EAGAIN)
 			break;

@@ -163,7 +163,7 @@ if [ "$trace" != 0 ]; then
 		# (each its own file and client; 8 share the 2 CPUs): what gets
 		# dearer when threads share.
 		for n in 1 2 8; do
-			trace_cmd "scale-$n" 200 /bin/nvbench --only scale --threads $n \
+			trace_cmd "scale-$n" 20 /bin/nvbench --only scale --threads $n \
 				--scale-side mediated --reps 1 --scale-ms 200
 		done
 	else

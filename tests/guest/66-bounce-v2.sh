@@ -109,6 +109,19 @@ echo 0 > $P/race_delay_us
 echo 0 > $P/read_twice
 check bounce2-areawrite "a write into the area reached a payload: $out differ=$differ" \
 	sh -c "echo '$out' | grep -q '^areawrite: calls=400 failed=0 writes=[0-9]* faulted=[1-9][0-9]* cpus=$(grep -c '^processor' /proc/cpuinfo)\$' && [ $differ = 0 ]"
+# The same from four calling threads at once: a slot's batch then unmaps
+# its dirty pages while other calls hold pages of the slot and take its
+# clean ones.
+echo 1 > $P/read_twice
+echo 200 > $P/race_delay_us
+before=$(state_get reread_differ)
+out=$(bouncev2 areawrite $CTL 400 4 2>&1)
+differ=$(($(state_get reread_differ) - before))
+echo "  four threads: $out differ=$differ"
+echo 0 > $P/race_delay_us
+echo 0 > $P/read_twice
+check bounce2-areawrite-threads "a write into the area reached a payload of one of four threads: $out differ=$differ" \
+	sh -c "echo '$out' | grep -q '^areawrite: calls=400 failed=0 writes=[0-9]* faulted=[1-9][0-9]* cpus=$(grep -c '^processor' /proc/cpuinfo)\$' && [ $differ = 0 ]"
 
 # 3. A driver that reads twice sees the checked bytes twice.
 echo 1 > $P/read_twice

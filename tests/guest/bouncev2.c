@@ -12,12 +12,14 @@
  *	area_pages=N area_readable=N area_writable=N readable=N writable=N
  *	calls_failed=N" (area=none when there is no area).
  *
- *   bouncev2 areawrite CTL CALLS
- *	CALLS RM_ALLOC/RM_FREE cycles while another thread writes the first
- *	byte of every page of the bounce area, over and over (a write that
- *	faults is counted and skipped).  The calling thread moves to the next
- *	CPU before each cycle, so that the calls use every slot of a sealed
- *	area (one per CPU) and each slot's batches.  Run with the stand-in's
+ *   bouncev2 areawrite CTL CALLS [THREADS]
+ *	CALLS RM_ALLOC/RM_FREE cycles, made by THREADS threads at once (1 by
+ *	default), while another thread writes the first byte of every page
+ *	of the bounce area, over and over (a write that faults is counted
+ *	and skipped).  Each calling thread moves to the next CPU before each
+ *	cycle, so that the calls use every slot of a sealed area (one per
+ *	CPU) and each slot's batches; with several threads, a slot's batch
+ *	runs while other calls hold pages of the slot.  Run with the stand-in's
  *	read_twice and race_delay_us set: a write that reached a page while
  *	the driver read it shows in its reread_differ, or fails the call.
  *	Prints "areawrite: calls=N failed=N writes=N faulted=N cpus=N" (cpus:
@@ -338,13 +340,43 @@ static void *aw_writer(void *arg)
 	return NULL;
 }
 
-static int areawrite(int fd, int calls)
+struct aw_caller {
+	pthread_t t;
+	int fd, first, calls;
+	int started, failed, moved;
+};
+
+/* Cycles of one calling thread, from CPU @first on, one CPU further each. */
+static void *aw_call(void *arg)
+{
+	struct aw_caller *c = arg;
+	int i, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (i = 0; i < c->calls; i++) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET((c->first + i) % ncpus, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one) && i < ncpus)
+			c->moved++;
+		if (client_cycle(c->fd))
+			c->failed++;
+	}
+	return NULL;
+}
+
+static int areawrite(int fd, int calls, int threads)
 {
 	struct sigaction sa = { .sa_handler = aw_segv };
+	struct aw_caller c[16] = { 0 };
 	struct aw_range r = { 0 };
-	int i, failed = 0, moved = 0, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int i, failed = 0, moved = 0;
 	pthread_t t;
 
+	if (threads < 1 || threads > 16 || calls % threads) {
+		printf("areawrite: THREADS must be 1 to 16 and divide CALLS\n");
+		return 1;
+	}
 	if (client_cycle(fd) || find_area(&r.start, &r.end)) {
 		printf("areawrite: no bounce area after a call\n");
 		return 1;
@@ -353,15 +385,21 @@ static int areawrite(int fd, int calls)
 	sigaction(SIGBUS, &sa, NULL);
 	if (pthread_create(&t, NULL, aw_writer, &r))
 		return 1;
-	for (i = 0; i < calls; i++) {
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(i % ncpus, &one);
-		if (!sched_setaffinity(0, sizeof(one), &one) && i < ncpus)
-			moved++;
-		if (client_cycle(fd))
-			failed++;
+	for (i = 0; i < threads; i++) {
+		c[i].fd = fd;
+		c[i].first = i;
+		c[i].calls = calls / threads;
+		c[i].started = !pthread_create(&c[i].t, NULL, aw_call, &c[i]);
+		if (!c[i].started)
+			c[i].failed = c[i].calls;
+	}
+	for (i = 0; i < threads; i++) {
+		if (c[i].started)
+			pthread_join(c[i].t, NULL);
+		failed += c[i].failed;
+		/* The CPUs every caller reached: the fewest any did. */
+		if (!i || c[i].moved < moved)
+			moved = c[i].moved;
 	}
 	aw_stop = 1;
 	pthread_join(t, NULL);
@@ -907,8 +945,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "lowpages"))
 		return lowpages(fd, atoi(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "areawrite"))
-		return areawrite(fd, atoi(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "areawrite"))
+		return areawrite(fd, atoi(argv[3]), argc == 5 ? atoi(argv[4]) : 1);
 	if (argc == 5 && !strcmp(argv[1], "stall"))
 		return stall(fd, argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "rights"))
@@ -933,6 +971,6 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "uffdwp"))
 		return uffdwp(fd, atoi(argv[3]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS\n");
 	return 2;
 }
