@@ -30,10 +30,11 @@
  *    pages as they are, a page the driver wrote being marked dirty.  A
  *    dirty page is handed to no call until it has been unmapped, with the
  *    TLB flush that takes its writable entry from every CPU; a call that
- *    finds fewer than 8 clean pages free in its slot unmaps every dirty
- *    one of the slot at once (one such batch at a time per slot, while
- *    the slot's other calls go on with the clean pages left), and maps
- *    them again read-only.  One flush then serves about 56 calls instead
+ *    would leave fewer than 8 clean pages free in its slot, with at
+ *    least 8 dirty, or finds none it can use, unmaps every dirty one of
+ *    the slot at once (one such batch at a time per slot, while the
+ *    slot's other calls go on with the clean pages left), and maps them
+ *    again read-only.  One flush then serves about 56 calls instead
  *    of one, and the threads of a process stop interrupting each other
  *    on every call.  A call that finds a clean
  *    page mapped takes it without the mmap lock: the sealed area cannot go while the caller's address
@@ -97,6 +98,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -118,9 +120,10 @@ static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
 
 /*
  * Sealed area: a slot starts a batch once a call would leave fewer of its
- * pages than this free and clean, so that the slot's other calls still
- * find pages while the batch's unmap and TLB flush run (the batch's
- * thread may be preempted or wait for other CPUs meanwhile).
+ * pages than this free and clean and at least this many are dirty, so
+ * that the slot's other calls still find pages while the batch's unmap
+ * and TLB flush run (the batch's thread may be preempted or wait for
+ * other CPUs meanwhile), and a batch is worth its flush.
  */
 #define NVM_SLOT_LOW		(NVM_SLOT_PAGES / 8)
 
@@ -145,8 +148,7 @@ static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
  * A call takes its pages from the slot of the CPU it starts on, so that
  * threads running at once on different CPUs share no lock and no cache
  * line of page state; a slot cleans its own dirty pages, one batch at a
- * time, started when fewer than NVM_SLOT_LOW pages are left free and
- * clean.  Bits are numbered within the slot.
+ * time (nvm_bounce_batch_due()).  Bits are numbered within the slot.
  */
 struct nvm_bounce_slot {
 	spinlock_t lock;
@@ -736,14 +738,21 @@ static void nvm_bounce_own(struct nvm_bounce_slot *s, unsigned int i, unsigned i
 }
 
 /*
- * Is a batch of @s due once @used (its busy and dirty pages, with those a
- * call is taking) are taken?  Not while one runs, nor with nothing to
- * clean; under its lock.
+ * Is a batch of @s due?  Not while one runs, nor with nothing to clean;
+ * else when a call found no free clean pages for it (!@found), or when
+ * taking them leaves @used (the slot's busy and dirty pages, and the
+ * call's) and few clean pages free while enough are dirty.  Under its
+ * lock.
  */
-static bool nvm_bounce_batch_due(const struct nvm_bounce_slot *s, unsigned long used)
+static bool nvm_bounce_batch_due(const struct nvm_bounce_slot *s, unsigned long used, bool found)
 {
-	return !s->cleaning && (s->dirty & ~s->busy) &&
-	       NVM_SLOT_PAGES - bitmap_weight(&used, NVM_SLOT_PAGES) < NVM_SLOT_LOW;
+	unsigned long dirty = s->dirty & ~s->busy;
+
+	if (s->cleaning || !dirty)
+		return false;
+	return !found ||
+	       (NVM_SLOT_PAGES - bitmap_weight(&used, NVM_SLOT_PAGES) < NVM_SLOT_LOW &&
+		hweight_long(dirty) >= NVM_SLOT_LOW);
 }
 
 /*
@@ -773,7 +782,7 @@ static int nvm_bounce_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsi
 		*first = i;
 		ret = 0;
 	}
-	if (nvm_bounce_batch_due(s, used)) {
+	if (nvm_bounce_batch_due(s, used, !ret)) {
 		/* Owned by no thread: a write to them faults until unmapped. */
 		*clean = s->dirty & ~s->busy;
 		s->busy |= *clean;
@@ -802,7 +811,7 @@ static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot 
 	used = s->busy | s->dirty | ~s->present;
 	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
 	if (READ_ONCE(b->mapped) && i < NVM_SLOT_PAGES &&
-	    !nvm_bounce_batch_due(s, s->busy | s->dirty | GENMASK(i + n - 1, i))) {
+	    !nvm_bounce_batch_due(s, s->busy | s->dirty | GENMASK(i + n - 1, i), true)) {
 		nvm_bounce_own(s, i, n);
 		*first = i;
 		ok = true;
@@ -812,8 +821,9 @@ static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot 
 }
 
 /*
- * Could a waiting call take @n pages of @s now, cleaning dirty ones itself
- * unless a batch already runs?
+ * Could a waiting call take @n pages of @s now?  Dirty pages count as free
+ * unless a batch runs: the call that finds no clean ones runs a batch
+ * (nvm_bounce_batch_due()).
  */
 static bool nvm_bounce_may_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n)
 {
@@ -995,8 +1005,9 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		if (ret != -EAGAIN)
 			break;
 		mmap_read_unlock(mm);
+		/* A kill ends the wait even when it found pages at once. */
 		ret = wait_event_killable(s->wait, nvm_bounce_may_take(b, s, n));
-		if (ret) {
+		if (ret || fatal_signal_pending(current)) {
 			nvm_bounce_put_ref(b);
 			bc->why = "killed while waiting for free pages";
 			return -EINTR;	/* -ERESTARTSYS: never restarted, killed */
