@@ -30,13 +30,11 @@
  *    pages as they are, a page the driver wrote being marked dirty.  A
  *    dirty page is handed to no call until it has been unmapped, with the
  *    TLB flush that takes its writable entry from every CPU; a call that
- *    would leave fewer than 8 clean pages free in its slot, with at
- *    least 8 dirty, or finds none it can use, unmaps every dirty one of
- *    the slot at once (one such batch at a time per slot, while the
- *    slot's other calls go on with the clean pages left), and maps them
- *    again read-only.  One flush then serves about 56 calls instead
- *    of one, and the threads of a process stop interrupting each other
- *    on every call.  A call that finds a clean
+ *    finds no clean page in its slot unmaps every dirty one of the slot
+ *    at once, and maps them again read-only, one such batch at a time
+ *    per slot (a call that finds none while a batch runs waits for it).
+ *    One flush then serves up to 64 calls instead of one, and the
+ *    threads of a process stop interrupting each other on every call.  A call that finds a clean
  *    page mapped takes it without the mmap lock: the sealed area cannot go while the caller's address
  *    space has a user (the caller is one), and the page's entry is
  *    read-only (the pages of a write grant are dirty until unmapped).
@@ -118,15 +116,6 @@
 
 static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
 
-/*
- * Sealed area: a slot starts a batch once a call would leave fewer of its
- * pages than this free and clean and at least this many are dirty, so
- * that the slot's other calls still find pages while the batch's unmap
- * and TLB flush run (the batch's thread may be preempted or wait for
- * other CPUs meanwhile), and a batch is worth its flush.
- */
-#define NVM_SLOT_LOW		(NVM_SLOT_PAGES / 8)
-
 /* What a page number is divided by: NVM_SLOT_PAGES is 0 where no page fits. */
 #define NVM_SLOT_DIV		(NVM_SLOT_PAGES ?: 1U)
 
@@ -147,8 +136,8 @@ static_assert(NVM_SLOT_PAGES <= BITS_PER_LONG);
  *
  * A call takes its pages from the slot of the CPU it starts on, so that
  * threads running at once on different CPUs share no lock and no cache
- * line of page state; a slot cleans its own dirty pages, one batch at a
- * time (nvm_bounce_batch_due()).  Bits are numbered within the slot.
+ * line of page state; a slot cleans its own dirty pages, one batch of up
+ * to NVM_SLOT_PAGES pages at a time.  Bits are numbered within the slot.
  */
 struct nvm_bounce_slot {
 	spinlock_t lock;
@@ -738,28 +727,10 @@ static void nvm_bounce_own(struct nvm_bounce_slot *s, unsigned int i, unsigned i
 }
 
 /*
- * Is a batch of @s due?  Not while one runs, nor with nothing to clean;
- * else when a call found no free clean pages for it (!@found), or when
- * taking them leaves @used (the slot's busy and dirty pages, and the
- * call's) and few clean pages free while enough are dirty.  Under its
- * lock.
- */
-static bool nvm_bounce_batch_due(const struct nvm_bounce_slot *s, unsigned long used, bool found)
-{
-	unsigned long dirty = s->dirty & ~s->busy;
-
-	if (s->cleaning || !dirty)
-		return false;
-	return !found ||
-	       (NVM_SLOT_PAGES - bitmap_weight(&used, NVM_SLOT_PAGES) < NVM_SLOT_LOW &&
-		hweight_long(dirty) >= NVM_SLOT_LOW);
-}
-
-/*
  * Take @n free clean pages of @s for the current thread; -EAGAIN if none.
- * *@clean is set to the slot's dirty pages not in use when a batch is due
- * (nvm_bounce_batch_due()), whether or not pages were taken: they are
- * taken too, for the caller to unmap (nvm_bounce_clean()).
+ * *@clean is set to the slot's dirty pages not in use, which are taken for
+ * the caller to unmap (nvm_bounce_clean()) when there are any, no clean
+ * pages are free and no batch of the slot runs.
  */
 static int nvm_bounce_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n,
 			   unsigned int *first, unsigned long *clean)
@@ -778,11 +749,9 @@ static int nvm_bounce_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsi
 	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
 	if (i < NVM_SLOT_PAGES) {
 		nvm_bounce_own(s, i, n);
-		used |= GENMASK(i + n - 1, i);
 		*first = i;
 		ret = 0;
-	}
-	if (nvm_bounce_batch_due(s, used, !ret)) {
+	} else if (!s->cleaning && (s->dirty & ~s->busy)) {
 		/* Owned by no thread: a write to them faults until unmapped. */
 		*clean = s->dirty & ~s->busy;
 		s->busy |= *clean;
@@ -797,8 +766,7 @@ out:
  * Sealed area: take @n free clean pages of @s that are still mapped, as
  * nvm_bounce_take() does, but without the mmap lock: the area stays mapped
  * while the caller's address space has a user, and those pages' entries
- * are read-only.  False when there are none, or when taking them makes a
- * batch due, which needs the mmap lock (nothing taken).
+ * are read-only.  False when there are none (nothing taken).
  */
 static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 				   unsigned int n, unsigned int *first)
@@ -810,8 +778,7 @@ static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot 
 	spin_lock(&s->lock);
 	used = s->busy | s->dirty | ~s->present;
 	i = bitmap_find_next_zero_area(&used, NVM_SLOT_PAGES, 0, n, 0);
-	if (READ_ONCE(b->mapped) && i < NVM_SLOT_PAGES &&
-	    !nvm_bounce_batch_due(s, s->busy | s->dirty | GENMASK(i + n - 1, i), true)) {
+	if (READ_ONCE(b->mapped) && i < NVM_SLOT_PAGES) {
 		nvm_bounce_own(s, i, n);
 		*first = i;
 		ok = true;
@@ -822,8 +789,7 @@ static bool nvm_bounce_take_mapped(struct nvm_bounce *b, struct nvm_bounce_slot 
 
 /*
  * Could a waiting call take @n pages of @s now?  Dirty pages count as free
- * unless a batch runs: the call that finds no clean ones runs a batch
- * (nvm_bounce_batch_due()).
+ * unless a batch runs: a call that finds no clean ones runs a batch.
  */
 static bool nvm_bounce_may_take(struct nvm_bounce *b, struct nvm_bounce_slot *s, unsigned int n)
 {
@@ -999,8 +965,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 		ret = nvm_bounce_take(b, s, n, &first, &clean);
 		if (clean) {
 			nvm_bounce_clean(b, s, vma, clean);
-			if (ret)
-				continue;
+			continue;
 		}
 		if (ret != -EAGAIN)
 			break;
