@@ -34,10 +34,11 @@
  *    at once, and maps them again read-only, one such batch at a time
  *    per slot (a call that finds none while a batch runs waits for it).
  *    One flush then serves up to 64 calls instead of one, and the
- *    threads of a process stop interrupting each other on every call.  A call that finds a clean
- *    page mapped takes it without the mmap lock: the sealed area cannot go while the caller's address
- *    space has a user (the caller is one), and the page's entry is
- *    read-only (the pages of a write grant are dirty until unmapped).
+ *    threads of a process stop interrupting each other on every call.
+ *    A call that finds a clean page mapped takes it without the mmap
+ *    lock: the sealed area cannot go while the caller's address space
+ *    has a user (the caller is one), and the page's entry is read-only
+ *    (the pages of a write grant are dirty until unmapped).
  *    What that rests on: a page neither busy nor dirty has no writable
  *    entry, and no dirty read-only one, on any CPU.  Entries are inserted
  *    clean and read-only and never upgraded by an insertion; only the
