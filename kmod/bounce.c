@@ -728,6 +728,23 @@ static void nvm_bounce_own(struct nvm_bounce_slot *s, unsigned int i, unsigned i
 }
 
 /*
+ * Pages @i to @i + @n - 1 of @s end their call: free, and in a sealed area
+ * dirty where the driver wrote them; under its lock.
+ */
+static void nvm_bounce_disown(struct nvm_bounce_slot *s, unsigned int i, unsigned int n)
+{
+	unsigned long mask = 0;
+
+	bitmap_set(&mask, i, n);
+	if (NVM_CAN_SEAL)
+		s->dirty |= s->written & mask;
+	s->written &= ~mask;
+	s->busy &= ~mask;
+	while (n--)
+		s->owner[i + n] = NULL;
+}
+
+/*
  * Take @n free clean pages of @s for the current thread; -EAGAIN if none.
  * *@clean is set to the slot's dirty pages not in use, which are taken for
  * the caller to unmap (nvm_bounce_clean()) when there are any, no clean
@@ -858,6 +875,22 @@ static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct nvm_bounce_s
 }
 
 /*
+ * A batch's pages @clean of @s are unmapped: they are clean and free, and
+ * another batch may start.  Under its lock.  Return: the pages of their
+ * range to map again, all but those dirtied meanwhile.
+ */
+static unsigned long nvm_bounce_cleaned(struct nvm_bounce_slot *s, unsigned long clean)
+{
+	unsigned long range = GENMASK(__fls(clean), __ffs(clean));
+
+	s->dirty &= ~clean;
+	s->busy &= ~clean;
+	s->cleaning = false;
+	s->present &= ~range;
+	return range & ~s->dirty;
+}
+
+/*
  * Run a batch: unmap the dirty pages @clean of @s taken by
  * nvm_bounce_take(), under the mmap lock: one zap of the range they span,
  * whose TLB flush takes their writable entries from every CPU; only then
@@ -878,11 +911,7 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 				  (unsigned long)(nvm_slot_base(b, s) + lo) * PAGE_SIZE,
 				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);
 	spin_lock(&s->lock);
-	s->dirty &= ~clean;
-	s->busy &= ~clean;
-	s->cleaning = false;
-	s->present &= ~GENMASK(hi, lo);
-	want = GENMASK(hi, lo) & ~s->dirty;
+	want = nvm_bounce_cleaned(s, clean);
 	spin_unlock(&s->lock);
 	/* A waiter may have looked while they were still taken. */
 	nvm_bounce_wake(s);
@@ -1100,8 +1129,6 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	struct nvm_bounce_slot *s = bc->slot;
 	struct nvm_bounce *b = bc->b;
 	struct vm_area_struct *vma;
-	unsigned long mask = 0;
-	unsigned int i;
 
 	/* A sealed area's pages stay; written ones wait, dirty, for a batch. */
 	if (!NVM_CAN_SEAL) {
@@ -1114,14 +1141,8 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 	}
 	memset(bc->kaddr, 0, bc->len);
 
-	bitmap_set(&mask, bc->first, bc->n);
 	spin_lock(&s->lock);
-	for (i = bc->first; i < bc->first + bc->n; i++)
-		s->owner[i] = NULL;
-	if (NVM_CAN_SEAL)
-		s->dirty |= s->written & mask;
-	s->written &= ~mask;
-	s->busy &= ~mask;
+	nvm_bounce_disown(s, bc->first, bc->n);
 	spin_unlock(&s->lock);
 	nvm_bounce_wake(s);
 	if (bc->ref)

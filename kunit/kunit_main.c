@@ -504,20 +504,19 @@ static void bounce_test_slot_one_thread(struct kunit *test)
 				KUNIT_ASSERT_NE(test, clean, 0UL);
 				batches++;
 				KUNIT_EXPECT_EQ(test, hweight_long(clean), NVM_SLOT_PAGES);
-				/* What nvm_bounce_clean() does, but the unmap. */
-				s->dirty &= ~clean;
-				s->busy &= ~clean;
-				s->cleaning = false;
-				s->present |= clean;
+				/* nvm_bounce_clean() but the unmap and the insertion. */
+				s->present |= nvm_bounce_cleaned(s, clean);
+				KUNIT_EXPECT_FALSE(test, s->cleaning);
 				KUNIT_ASSERT_EQ(test, nvm_bounce_take(b, s, 1, &first, &clean), 0);
 				KUNIT_EXPECT_EQ(test, clean, 0UL);
 			}
 			s->present |= BIT(first);
 		}
-		/* What nvm_bounce_put() does after a write back. */
-		s->owner[first] = NULL;
-		s->busy &= ~BIT(first);
-		s->dirty |= BIT(first);
+		/* The driver's write back (its fault), then nvm_bounce_put(). */
+		__set_bit(first, &s->written);
+		nvm_bounce_disown(s, first, 1);
+		KUNIT_EXPECT_TRUE(test, s->dirty & BIT(first));
+		KUNIT_EXPECT_PTR_EQ(test, s->owner[first], NULL);
 	}
 	KUNIT_EXPECT_EQ(test, batches, calls / NVM_SLOT_PAGES - 1);
 	/* The mmap lock only for a batch. */

@@ -110,8 +110,8 @@ echo 0 > $P/read_twice
 check bounce2-areawrite "a write into the area reached a payload: $out differ=$differ" \
 	sh -c "echo '$out' | grep -q '^areawrite: calls=400 failed=0 writes=[0-9]* faulted=[1-9][0-9]* cpus=$(grep -c '^processor' /proc/cpuinfo)\$' && [ $differ = 0 ]"
 # The same from four calling threads at once: a slot's batch then unmaps
-# its dirty pages while other calls hold pages of the slot and take its
-# clean ones.
+# its dirty pages while other calls hold pages of the slot and put them
+# back.
 echo 1 > $P/read_twice
 echo 200 > $P/race_delay_us
 before=$(state_get reread_differ)
