@@ -73,6 +73,21 @@
 #endif
 
 /*
+ * generic_fillattr() takes, like the operations above, the mount's ID
+ * mapping or user namespace (the caller's parameter of that name), and the
+ * request mask from 6.6.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define nvm_generic_fillattr(mask, inode, stat)	generic_fillattr(idmap, mask, inode, stat)
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define nvm_generic_fillattr(mask, inode, stat)	generic_fillattr(idmap, inode, stat)
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#define nvm_generic_fillattr(mask, inode, stat)	generic_fillattr(mnt_userns, inode, stat)
+#else
+#define nvm_generic_fillattr(mask, inode, stat)	generic_fillattr(inode, stat)
+#endif
+
+/*
  * vm_operations_struct's split hook was renamed may_split in 5.11; the
  * code uses the new name.
  */

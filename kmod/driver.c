@@ -155,6 +155,31 @@ static int nvm_drv_uvm_devt(dev_t *devt)
 }
 
 /**
+ * nvm_drv_devt() - the device number of a real node
+ * @kind: the node
+ * @gpu: its GPU index for %NVM_NODE_GPU
+ * @devt: set to the number
+ *
+ * 195:255 and 195:N are fixed; the UVM node's major is the host's
+ * (module parameter uvm_path), read at each call.
+ *
+ * Return: 0, or -ENXIO when the host has no UVM node.
+ */
+int nvm_drv_devt(enum nvm_kind kind, unsigned int gpu, dev_t *devt)
+{
+	switch (kind) {
+	case NVM_NODE_CTL:
+		*devt = MKDEV(NVM_NV_MAJOR, NVM_NV_CTL_MINOR);
+		return 0;
+	case NVM_NODE_GPU:
+		*devt = MKDEV(NVM_NV_MAJOR, gpu);
+		return 0;
+	default:
+		return nvm_drv_uvm_devt(devt);
+	}
+}
+
+/**
  * nvm_drv_version() - the version of the driver behind a backing file
  * @backing: file returned by nvm_drv_open(); it pins the driver's module
  * @v: the version found
@@ -311,23 +336,13 @@ static struct nvm_drv_node *nvm_drv_node_get(enum nvm_kind kind, unsigned int gp
 	if (node)
 		goto found;
 
-	switch (kind) {
-	case NVM_NODE_CTL:
-		devt = MKDEV(NVM_NV_MAJOR, NVM_NV_CTL_MINOR);
-		break;
-	case NVM_NODE_GPU:
-		devt = MKDEV(NVM_NV_MAJOR, gpu);
-		break;
-	default:
-		/*
-		 * Read while no UVM file is open: the backing files of one
-		 * hold nvidia-uvm, so its major cannot change under them.
-		 */
-		ret = nvm_drv_uvm_devt(&devt);
-		if (ret)
-			goto err;
-		break;
-	}
+	/*
+	 * UVM's number is read while no UVM file is open: the backing files
+	 * of one hold nvidia-uvm, so its major cannot change under them.
+	 */
+	ret = nvm_drv_devt(kind, gpu, &devt);
+	if (ret)
+		goto err;
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node) {
 		ret = -ENOMEM;

@@ -10,6 +10,7 @@
 #include "nvm.h"
 #include "version.h"
 
+int nvm_drv_devt(enum nvm_kind kind, unsigned int gpu, dev_t *devt);
 struct file *nvm_drv_open(enum nvm_kind kind, unsigned int gpu, unsigned int flags);
 void nvm_drv_release(struct file *backing, enum nvm_kind kind, unsigned int gpu);
 long nvm_drv_ioctl(struct file *backing, unsigned int cmd, unsigned long arg, bool compat);

@@ -12,6 +12,7 @@
 #include "bounce.h"
 #include "fdctx.h"
 #include "node.h"
+#include "nodefs.h"
 #include "sets.h"
 #include "stats.h"
 #include "nvmediate.h"
@@ -65,6 +66,14 @@ static int __init nvm_init(void)
 		pr_err("cannot register the mediated nodes: %d\n", ret);
 		goto err_sets;
 	}
+	/*
+	 * The nodes at the driver's numbers mount the nodes above: without
+	 * them nvmediate still serves /dev/nvproxy*, and says so.
+	 */
+	ret = nvm_nodefs_init(devt);
+	if (ret)
+		pr_err("cannot register the filesystem nvmediatefs: %d; the nodes at the driver's numbers (docs/containers.md) cannot be mounted\n",
+		       ret);
 	pr_info("version %s: /dev/%s, /dev/%s0..%u, /dev/%s\n", NVM_VERSION,
 		NVM_NODE_NAME_CTL, NVM_NODE_NAME_CTL, nvm_num_gpus ? nvm_num_gpus - 1 : 0,
 		NVM_NODE_NAME_UVM);
@@ -87,6 +96,7 @@ err_fdctx:
 
 static void __exit nvm_exit(void)
 {
+	nvm_nodefs_exit();
 	nvm_node_stop();
 	nvm_sets_exit();
 	nvm_node_exit();

@@ -8,7 +8,7 @@
  *             by the module parameter sets= or a write to
  *             /sys/kernel/nvmediate/create_set, removed by a write to
  *             /sys/kernel/nvmediate/remove_set (-EBUSY while a file of the
- *             set is open)
+ *             set is open or its nodes are mounted, devfs.c)
  *
  * Each set's profile is read and written through
  * /sys/kernel/nvmediate/sets/<name>/: caps, allow, audit, allow_root,
@@ -111,6 +111,42 @@ void nvm_set_close(struct nvm_set *set)
 {
 	mutex_lock(&nvm_sets_lock);
 	set->nopen--;
+	mutex_unlock(&nvm_sets_lock);
+}
+
+/**
+ * nvm_set_mount() - take a mount reference on a set, by name
+ * @name: the set's name ("default" for the default set)
+ *
+ * A set with a mount reference cannot be removed (-EBUSY), so that the
+ * device numbers a mount hands out keep naming that set.
+ *
+ * Return: the set, or NULL when no set has @name.
+ */
+struct nvm_set *nvm_set_mount(const char *name)
+{
+	struct nvm_set *set = NULL;
+	unsigned int i;
+
+	mutex_lock(&nvm_sets_lock);
+	for (i = 0; i < NVM_MAX_SETS; i++)
+		if (nvm_sets[i] && !strcmp(nvm_sets[i]->name, name)) {
+			set = nvm_sets[i];
+			set->nmounts++;
+			break;
+		}
+	mutex_unlock(&nvm_sets_lock);
+	return set;
+}
+
+/**
+ * nvm_set_umount() - drop a mount reference nvm_set_mount() gave
+ * @set: the set
+ */
+void nvm_set_umount(struct nvm_set *set)
+{
+	mutex_lock(&nvm_sets_lock);
+	set->nmounts--;
 	mutex_unlock(&nvm_sets_lock);
 }
 
@@ -604,7 +640,7 @@ static int nvm_set_remove(const char *name)
 		return -ENOENT;
 	if (!set->index)
 		return -EPERM;
-	if (set->nopen)
+	if (set->nopen || set->nmounts)
 		return -EBUSY;
 	nvm_sets[set->index] = NULL;
 	nvm_set_del_nodes(set);

@@ -22,6 +22,8 @@
  * @profile: the profile, replaced whole (RCU, SRCU readers)
  * @update_lock: serializes profile writers
  * @nopen: files open on the set (under the sets lock, sets.c)
+ * @nmounts: mounts of the set's nodes at the driver's numbers (devfs.c;
+ *	under the sets lock)
  * @kobj: /sys/kernel/nvmediate/sets/@name
  * @rec: the audit record
  */
@@ -31,6 +33,7 @@ struct nvm_set {
 	struct nvm_profile __rcu *profile;
 	struct mutex update_lock;
 	unsigned int nopen;
+	unsigned int nmounts;
 	struct kobject kobj;
 	struct nvm_record rec;
 };
@@ -39,6 +42,8 @@ int nvm_sets_init(dev_t devt, const struct attribute_group **groups);
 void nvm_sets_exit(void);
 struct nvm_set *nvm_set_open(unsigned int index);
 void nvm_set_close(struct nvm_set *set);
+struct nvm_set *nvm_set_mount(const char *name);
+void nvm_set_umount(struct nvm_set *set);
 extern char *nvm_sets_param;
 
 const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)

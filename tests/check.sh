@@ -353,8 +353,8 @@ guest stock-6.12 kernel-6.12
 # 5.10 and sid: the stand-in, the session and the bounce (time); sid, the
 # newest kernel and the one sealed kernel beside 6.12, also the sealed
 # area's own tests.
-guest stock-5.10 kernel-5.10 '10-*,20-*,65-*'
-guest stock-sid kernel-sid '10-*,20-*,65-*,66-*'
+guest stock-5.10 kernel-5.10 '10-*,20-*,47-*,65-*'
+guest stock-sid kernel-sid '10-*,20-*,47-*,65-*,66-*'
 real_driver stock
 real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel

@@ -4,11 +4,12 @@
 # (nvproxyctl cdi): podman with runc and with crun, rootful, rootful in a
 # user namespace (--uidmap, where runtimes bind-mount device nodes instead of
 # making them) and rootless (no device cgroup at all).  In every container,
-# /dev/nvidiactl, /dev/nvidia0 and /dev/nvidia-uvm must be the mediated nodes
-# (their device numbers are /dev/nvproxy's, /dev/nvproxy0's and
-# /dev/nvproxy-uvm's, never the stand-in driver's), and an ioctl made on
-# /dev/nvidiactl there must reach the driver through nvmediate: the driver
-# receives exactly that one call and nvmediate's forwarded count moves by one.
+# /dev/nvidiactl, /dev/nvidia0 and /dev/nvidia-uvm must show the driver's
+# device numbers (as NVIDIA's libraries require) and be the mediated nodes:
+# an ioctl made on /dev/nvidiactl there must reach the driver through
+# nvmediate, the driver receiving exactly that one call and nvmediate's
+# forwarded count moving by one, also after the container's root tried to
+# put a node of the driver's number in its place or elsewhere (lib.sh).
 # The runtimes are Debian 12's (tests/qemu/podman.sh).
 # nvm-guest: limit-factor 4
 . "$(dirname "$0")/lib.sh"
@@ -74,7 +75,7 @@ mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run"
 : > "$R/etc/resolv.conf"
 : > "$R/run/.containerenv"
 cp /bin/busybox /bin/nvraw "$R/bin/"
-for a in sh stat cat tr; do ln -sf busybox "$R/bin/$a"; done
+for a in sh stat cat tr rm mknod; do ln -sf busybox "$R/bin/$a"; done
 ln -sf /proc/mounts "$R/etc/mtab"
 chmod -R a+rX "$T"
 # rootless podman writes into the root it is given: the user's own copy

@@ -8,7 +8,7 @@
 # (native snapshotter) with runc, without and with a user namespace
 # (--uidmap: runc bind-mounts device nodes there instead of making them).
 # As in 90-podman.sh, the container's /dev/nvidiactl, /dev/nvidia0 and
-# /dev/nvidia-uvm must carry the mediated nodes' device numbers, and an ioctl
+# /dev/nvidia-uvm must show the driver's device numbers, and an ioctl
 # made on /dev/nvidiactl there must reach the driver exactly once, through
 # nvmediate.  (A spec naming the driver's paths, path /dev/nvidiactl with
 # hostPath /dev/nvproxy, fails here under --uidmap: runc then bind-mounts the
@@ -99,7 +99,7 @@ echo "containerd $(cat /usr/share/containerd/version 2> /dev/null)"
 # ctr imports (one uncompressed layer).
 mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$T/img/blobs/sha256"
 cp /bin/busybox /bin/nvraw "$R/bin/"
-for a in sh stat cat tr sleep; do ln -sf busybox "$R/bin/$a"; done
+for a in sh stat cat tr sleep rm mknod; do ln -sf busybox "$R/bin/$a"; done
 blob() {	# blob FILE: moves FILE into the layout, prints "digest size"
 	d=$(sha256sum "$1" | cut -d ' ' -f 1)
 	s=$(stat -c %s "$1")

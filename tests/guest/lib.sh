@@ -67,6 +67,10 @@ is_loaded() {
 }
 
 unload_all() {
+	# a mount of nvmediatefs (nvproxyctl cdi makes one) holds nvmediate
+	awk '$3 == "nvmediatefs" { print $2 }' /proc/mounts | while read -r m; do
+		umount "$m" 2>/dev/null || umount -l "$m"
+	done
 	for m in nvmediate nvidia_uvm nvidia; do
 		is_loaded "$m" || continue
 		rmmod "$m" 2>/dev/null || echo "note: rmmod $m failed"
@@ -133,15 +137,20 @@ state_leaks() {
 }
 
 # A container given GPU 0 by nvmediate's CDI spec, whatever made it:
-# ctr_setup sets ctr_inside, the command it runs (the device numbers of
-# /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm on one line, its uid_map,
-# then an escape on /dev/nvidiactl: 0xd6, 8 bytes, which the default profile
-# admits), and what that must show: the numbers of /dev/nvproxy,
-# /dev/nvproxy0, /dev/nvproxy-uvm, and the answer the host's /dev/nvproxy
-# gives.  ctr_begin before each container; ctr_verdict NAME RC OUT UID after
-# it, OUT its output and RC its runner's exit: passes when the nodes are the
-# mediated ones, the runner succeeded, the container's root is host UID
-# ("" for any), and the escape reached the driver once, through nvmediate.
+# ctr_setup sets ctr_inside, the command it runs, and what that must show.
+# Inside: the device numbers of /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm
+# on one line (the driver's own, as NVIDIA's libraries check: nvmediatefs
+# tells them to a container), its uid_map, what a root that replaces
+# /dev/nvidiactl with the driver's number (as libcuda does with a node whose
+# number is not the driver's) or makes that number elsewhere gets from it
+# (lines "replaced ..." and "made ...": an error or nothing, never the
+# driver), then an escape on /dev/nvidiactl: 0xd6, 8 bytes, which the default
+# profile admits, whose answer must be the one the host's /dev/nvproxy gives.
+# ctr_begin before each container; ctr_verdict NAME RC OUT UID after it, OUT
+# its output and RC its runner's exit: passes when the nodes show the
+# driver's numbers, the runner succeeded, the container's root is host UID
+# ("" for any), and the escape reached the driver once, through nvmediate
+# (so neither the replaced nor the made node reached it).
 ctr_nums() {
 	for n in "$@"; do stat -c '%t:%T' "$n"; done | tr '\n' ' '
 }
@@ -151,9 +160,11 @@ ctr_fwd() {
 }
 
 ctr_setup() {
-	ctr_want=$(ctr_nums /dev/nvproxy /dev/nvproxy0 /dev/nvproxy-uvm)
-	ctr_raw=$(ctr_nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm)
-	ctr_inside='for n in /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm; do stat -c %t:%T $n; done | tr "\n" " "; echo; cat /proc/self/uid_map; nvraw /dev/nvidiactl 0xd6 8'
+	ctr_want=$(ctr_nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm)
+	ctr_inside='for n in /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm; do stat -c %t:%T $n; done | tr "\n" " "; echo; cat /proc/self/uid_map
+if rm -f /dev/nvidiactl 2>/dev/null && mknod -m 666 /dev/nvidiactl c 195 255 2>/dev/null; then echo "replaced $(nvraw /dev/nvidiactl 0xd6 8 2>&1)"; fi
+if mknod -m 666 /tmp/rawctl c 195 255 2>/dev/null; then echo "made $(nvraw /tmp/rawctl 0xd6 8 2>&1)"; fi
+nvraw /dev/nvidiactl 0xd6 8'
 	ctr_answer=$(nvraw /dev/nvproxy 0xd6 8 2>&1)
 }
 
@@ -169,11 +180,13 @@ ctr_verdict() {
 	_n=$(grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls")
 	_moved=$(($(ctr_fwd) - ctr_before))
 	if [ -n "$_got" ] && [ "$_got" != "$ctr_want" ]; then
-		fail "$1" "the container's nodes are $_got, not the mediated $ctr_want (raw: $ctr_raw)"
+		fail "$1" "the container's nodes show $_got, not the driver's $ctr_want"
 	elif [ "$2" -ne 0 ] || [ -z "$_got" ]; then
 		fail "$1" "exit $2: $(tail -n 5 "$3" | tr '\n' ' ')"
 	elif [ -n "$4" ] && [ "$_uid" != "$4" ]; then
 		fail "$1" "the container's root is host uid '$_uid', not $4"
+	elif grep -q '^\(replaced\|made\) ret=0' "$3"; then
+		fail "$1" "a node the container made at 195:255 answered: $(grep '^\(replaced\|made\) ' "$3" | tr '\n' ' ')"
 	elif [ "$_ans" != "$ctr_answer" ] || [ "$_n" != 1 ] || [ "$_moved" != 1 ]; then
 		fail "$1" "nvraw: '$_ans', the driver received $_n ioctl(s), nvmediate forwarded $_moved (want '$ctr_answer', 1, 1)"
 	else

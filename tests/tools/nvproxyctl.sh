@@ -314,6 +314,8 @@ gpus = [g.split(':', 1) for g in '$3'.split()]
 st = '${4:-}'
 host = (lambda w: {'c': '/dev/nvproxy', 'u': '/dev/nvproxy-uvm'}.get(w, '/dev/nvproxy' + w)) if not st else \\
        (lambda w: '/dev/nvmediate/%s/' % st + {'c': 'nvidiactl', 'u': 'nvidia-uvm'}.get(w, 'nvidia' + w))
+# nvmediatefs, mounted at /run/nvmediate/SET: the node at the driver's numbers
+twin = lambda w: '/run/nvmediate/%s/' % (st or 'default') + {'c': 'nvidiactl', 'u': 'nvidia-uvm'}.get(w, 'nvidia' + w)
 # 0.5.0: index names start with a digit; nothing needs more
 assert j['cdiVersion'] == '0.5.0', j['cdiVersion']
 assert j['kind'] == ('nvmediate.io/set-' + st if st else 'nvmediate.io/gpu'), j['kind']
@@ -321,20 +323,20 @@ want = []
 for k, u in gpus:
     want += [k] + ([u] if u else [])
 assert [d['name'] for d in j['devices']] == want + ['all'], [d['name'] for d in j['devices']]
-def edits(e, pairs):
+def edits(e, nodes):
     # a device node at the mediated node's own path, no numbers, no raw node;
-    # a bind mount of that node onto the driver's name
-    assert [x['path'] for x in e['deviceNodes']] == [h for h, c in pairs], e
+    # a bind mount of its nvmediatefs twin onto the driver's name
+    assert [x['path'] for x in e['deviceNodes']] == [host(w) for w, c in nodes], e
     for x in e['deviceNodes']:
         assert set(x) == {'path', 'type'} and x['type'] == 'c', x
     assert [(m['hostPath'], m['containerPath'], m['options']) for m in e['mounts']] == \\
-        [(h, c, ['bind']) for h, c in pairs], e['mounts']
+        [(twin(w), c, ['bind']) for w, c in nodes], e['mounts']
     assert set(e) == {'deviceNodes', 'mounts'}, e
-edits(j['containerEdits'], [(host('c'), '/dev/nvidiactl'), (host('u'), '/dev/nvidia-uvm')])
+edits(j['containerEdits'], [('c', '/dev/nvidiactl'), ('u', '/dev/nvidia-uvm')])
 for d in j['devices'][:-1]:
     k = d['name'] if d['name'].isdigit() else [g[0] for g in gpus if g[1] == d['name']][0]
-    edits(d['containerEdits'], [(host(k), '/dev/nvidia' + k)])
-edits(j['devices'][-1]['containerEdits'], [(host(k), '/dev/nvidia' + k) for k, u in gpus])
+    edits(d['containerEdits'], [(k, '/dev/nvidia' + k)])
+edits(j['devices'][-1]['containerEdits'], [(k, '/dev/nvidia' + k) for k, u in gpus])
 assert '/dev/nvidia' not in json.dumps([x['path'] for d in j['devices'] for x in d['containerEdits']['deviceNodes']])"
 	}
 	npc_rc "cdi --gpus 2, no nodes on the host" 0 $X cdi --gpus 2
@@ -511,15 +513,15 @@ assert e['mounts'][:len(s['mounts'])] == s['mounts'], e['mounts']
 # the toolkit's nodes: modeset and uvm-tools dropped, uvm and ctl mediated
 assert e['deviceNodes'] == [{'path': '/dev/nvproxy-uvm', 'type': 'c'}, {'path': '/dev/nvproxy', 'type': 'c'}], e['deviceNodes']
 assert e['mounts'][len(s['mounts']):] == [
-    {'hostPath': '/dev/nvproxy-uvm', 'containerPath': '/dev/nvidia-uvm', 'options': ['bind']},
-    {'hostPath': '/dev/nvproxy', 'containerPath': '/dev/nvidiactl', 'options': ['bind']}], e['mounts']
+    {'hostPath': '/run/nvmediate/default/nvidia-uvm', 'containerPath': '/dev/nvidia-uvm', 'options': ['bind']},
+    {'hostPath': '/run/nvmediate/default/nvidiactl', 'containerPath': '/dev/nvidiactl', 'options': ['bind']}], e['mounts']
 names = [d['name'] for d in j['devices']]
 assert names == ['0', 'GPU-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab', '1', 'GPU-9e8d7c6b-dddd-eeee-ffff-ba9876543210', 'all'], names
 gpus = {'0': [0], 'GPU-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab': [0], '1': [1], 'GPU-9e8d7c6b-dddd-eeee-ffff-ba9876543210': [1], 'all': [0, 1]}
 for d in j['devices']:
     de = d['containerEdits']
     assert de['deviceNodes'] == [{'path': '/dev/nvproxy%d' % k, 'type': 'c'} for k in gpus[d['name']]], d
-    assert de['mounts'] == [{'hostPath': '/dev/nvproxy%d' % k, 'containerPath': '/dev/nvidia%d' % k, 'options': ['bind']} for k in gpus[d['name']]], d
+    assert de['mounts'] == [{'hostPath': '/run/nvmediate/default/nvidia%d' % k, 'containerPath': '/dev/nvidia%d' % k, 'options': ['bind']} for k in gpus[d['name']]], d
     assert de.get('hooks', []) == [], d     # both of device 0's act on /dev/dri
 assert '\"/dev/nvidia' not in json.dumps([x for d in j['devices'] for x in d['containerEdits']['deviceNodes']] + e['deviceNodes'])"
 	# the same spec as JSON gives the same result; the YAML reader agrees with PyYAML
@@ -532,7 +534,7 @@ assert '\"/dev/nvidia' not in json.dumps([x for d in j['devices'] for x in d['co
 	npc_py "cdi --from - --set learn: the set's nodes" "$T/from3.json" "
 assert j['kind'] == 'nvmediate.io/set-learn'
 assert [d['name'] for d in j['devices']] == ['0', 'GPU-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab', '1', 'GPU-9e8d7c6b-dddd-eeee-ffff-ba9876543210', 'all']
-assert j['devices'][4]['containerEdits']['mounts'][1] == {'hostPath': '/dev/nvmediate/learn/nvidia1', 'containerPath': '/dev/nvidia1', 'options': ['bind']}"
+assert j['devices'][4]['containerEdits']['mounts'][1] == {'hostPath': '/run/nvmediate/learn/nvidia1', 'containerPath': '/dev/nvidia1', 'options': ['bind']}"
 	# annotations need 0.6.0; a field this tool does not know keeps the input's version
 	sed 's/^kind: nvidia.com\/gpu/kind: nvidia.com\/gpu\nannotations:\n  a: b/' "$CTK" >"$T/ann.yaml"
 	$Y cdi --from "$T/ann.yaml" >"$T/out" 2>/dev/null

@@ -7,11 +7,14 @@
  * How a node reaches the container: a device node entry whose container
  * path is the host path of the mediated node (so a runtime that cannot
  * mknod, under a user namespace, bind-mounts that same mediated node), and
- * a bind mount of the mediated node onto the driver's name (/dev/nvidiactl,
- * /dev/nvidiaK, /dev/nvidia-uvm).  No entry names a raw node anywhere, so
- * no runtime can resolve one to the driver's node; the device entry gives
- * the device cgroup the mediated node's number, read by the runtime from
- * the node itself (the spec holds no numbers: nvmediate's major is dynamic).
+ * a bind mount of the node's nvmediatefs twin (/run/nvmediate/SET/...,
+ * kmod/nodefs.c: the same mediated node, which tells a container the
+ * driver's device number, as NVIDIA's libraries require) onto the driver's
+ * name (/dev/nvidiactl, /dev/nvidiaK, /dev/nvidia-uvm).  No entry names a
+ * raw node anywhere, so no runtime can resolve one to the driver's node;
+ * the device entry gives the device cgroup the mediated node's number, read
+ * by the runtime from the node itself (the spec holds no numbers:
+ * nvmediate's major is dynamic).  cdi mounts the twins when they are not.
  */
 #define _XOPEN_SOURCE 700
 
@@ -45,9 +48,11 @@ static void usage_cdi(FILE *f)
 		"  /dev/nvproxyK (a set's /dev/nvmediate/NAME/nvidiaK) as /dev/nvidiaK,\n"
 		"and every device also /dev/nvproxy as /dev/nvidiactl and /dev/nvproxy-uvm\n"
 		"as /dev/nvidia-uvm: a device node at the mediated node's own path plus a\n"
-		"bind mount of it onto the driver's name, so that no runtime, with or\n"
-		"without a user namespace, can put a raw node there.  The GPUs are read\n"
-		"from the driver (" DRIVER_GPUS "/*/information).\n"
+		"bind mount onto the driver's name of the same node as nvmediatefs shows\n"
+		"it in " NODEFS_DIR "/SET (with the driver's device numbers, which NVIDIA's\n"
+		"libraries check), so that no runtime, with or without a user namespace,\n"
+		"can put a raw node there.  cdi mounts " NODEFS_DIR "/SET when it is not.\n"
+		"The GPUs are read from the driver (" DRIVER_GPUS "/*/information).\n"
 		"cdiVersion is the lowest the content needs (0.5.0: index names).\n"
 		"\n"
 		"  --set NAME     the node set (default: default)\n"
@@ -63,7 +68,7 @@ static void usage_cdi(FILE *f)
 		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after writing\n"
 		"it to /etc/cdi/nvmediate.json.\n"
 		"\n"
-		"exit: 0 ok, 1 error, 2 usage or a FILE that is not a CDI spec, 3 no GPU\n"
+		"exit: 0 ok, 1 error (" NODEFS_DIR "/SET cannot be mounted included), 2 usage or a FILE that is not a CDI spec, 3 no GPU\n"
 		"      (nvidia or nvmediate not loaded) and no --gpus, 6 no such node set\n",
 		prog);
 }
@@ -151,15 +156,21 @@ static struct jval *member(struct jval *o, const char *key, enum jtype t)
 	return jv_set(o, key, jv_new(t, NULL));
 }
 
-/* The mediated node @host as a device node entry and a bind onto @ctr. */
-static void add_node(struct jval *edits, const char *host, const char *ctr)
+/*
+ * The mediated node of @kind (and GPU @k) of @set as a device node entry at
+ * its own path, and its nvmediatefs twin bind-mounted onto @ctr.
+ */
+static void add_node(struct jval *edits, const char *set, char kind, int k, const char *ctr)
 {
 	struct jval *dn = jv_new(J_OBJ, NULL), *mnt = jv_new(J_OBJ, NULL), *opt;
+	char host[96], twin[PATH_MAX];
 
+	set_node_path(host, sizeof(host), set, kind, k);
+	set_nodefs_path(twin, sizeof(twin), set, kind, k);
 	jv_set(dn, "path", jv_str(host));
 	jv_set(dn, "type", jv_str("c"));
 	jv_push(member(edits, "deviceNodes", J_ARR), dn);
-	jv_set(mnt, "hostPath", jv_str(host));
+	jv_set(mnt, "hostPath", jv_str(twin));
 	jv_set(mnt, "containerPath", jv_str(ctr));
 	opt = jv_set(mnt, "options", jv_new(J_ARR, NULL));
 	jv_push(opt, jv_str("bind"));
@@ -168,21 +179,16 @@ static void add_node(struct jval *edits, const char *host, const char *ctr)
 
 static void add_gpu(struct jval *edits, const char *set, int k)
 {
-	char host[96], ctr[32];
+	char ctr[32];
 
-	set_node_path(host, sizeof(host), set, 'g', k);
 	snprintf(ctr, sizeof(ctr), "/dev/nvidia%d", k);
-	add_node(edits, host, ctr);
+	add_node(edits, set, 'g', k, ctr);
 }
 
 static void add_common(struct jval *edits, const char *set)
 {
-	char host[96];
-
-	set_node_path(host, sizeof(host), set, 'c', 0);
-	add_node(edits, host, "/dev/nvidiactl");
-	set_node_path(host, sizeof(host), set, 'u', 0);
-	add_node(edits, host, "/dev/nvidia-uvm");
+	add_node(edits, set, 'c', 0, "/dev/nvidiactl");
+	add_node(edits, set, 'u', 0, "/dev/nvidia-uvm");
 }
 
 static struct jval *new_device(struct jval *devices, const char *name)
@@ -377,10 +383,7 @@ static int from_nodes(struct from *fr, struct jval *e)
 			add_gpu(keep, fr->set, k);
 			gpus++;
 		} else {
-			char host[96];
-
-			set_node_path(host, sizeof(host), fr->set, kind, 0);
-			add_node(keep, host, path);
+			add_node(keep, fr->set, kind, 0, path);
 		}
 	}
 	for (x = mounts && mounts->t == J_ARR ? mounts->kids : NULL; x; x = next) {
@@ -701,6 +704,11 @@ int cmd_cdi(int argc, char **argv)
 		*p = v->next;
 		v->next = spec->kids;
 		spec->kids = v;
+	}
+	/* The nodes the spec mounts must be there when a container starts. */
+	if (nodefs_ensure(set) < 0) {
+		jv_free(spec);
+		return EXIT_ERR;
 	}
 	rc = write_spec(spec, output);
 	jv_free(spec);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -167,6 +168,82 @@ void set_attr_path(char *buf, size_t len, const char *set, const char *attr)
 }
 
 /* Host path of a set's node: kind 'c' control, 'u' uvm, 'g' GPU k. */
+/*
+ * The nodes of a set at the driver's names and numbers: nvmediatefs mounted
+ * at NODEFS_DIR/SET (kmod/nodefs.c); kind and k as set_node_path() takes them.
+ */
+void set_nodefs_path(char *buf, size_t len, const char *set, char kind, int k)
+{
+	const char *s = set ? set : "default";
+
+	if (kind == 'c')
+		snprintf(buf, len, NODEFS_DIR "/%s/nvidiactl", s);
+	else if (kind == 'u')
+		snprintf(buf, len, NODEFS_DIR "/%s/nvidia-uvm", s);
+	else
+		snprintf(buf, len, NODEFS_DIR "/%s/nvidia%d", s, k);
+}
+
+/* Is @dir a mount point of nvmediatefs (this process's mount table)? */
+static int nodefs_mounted(const char *dir)
+{
+	char line[4096], mnt[PATH_MAX], type[64];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		/* id parent maj:min root mountpoint ... - fstype source options */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s", type) != 1)
+			continue;
+		found = !strcmp(mnt, dir) && !strcmp(type, "nvmediatefs");
+	}
+	fclose(f);
+	return found;
+}
+
+/**
+ * nodefs_ensure() - mount a set's nodes at the driver's numbers if they are not
+ * @set: the set, NULL for the default one
+ *
+ * Below NVPROXYCTL_ROOT (the tests' fake host) nothing is mounted.
+ *
+ * Return: 0 when NODEFS_DIR/SET is (now) a mount of the set, 1 when
+ * nvmediate is not loaded (said on standard error), -1 on an error (said).
+ */
+int nodefs_ensure(const char *set)
+{
+	const char *s = set ? set : "default";
+	char dir[PATH_MAX], opts[64];
+
+	if (*root_prefix)
+		return 0;
+	snprintf(dir, sizeof(dir), NODEFS_DIR "/%s", s);
+	if (nodefs_mounted(dir))
+		return 0;
+	if (!module_loaded()) {
+		fprintf(stderr, "%s: nvmediate is not loaded, so %s is not mounted yet: run this command again once it is\n",
+			prog, dir);
+		return 1;
+	}
+	if ((mkdir(NODEFS_DIR, 0755) && errno != EEXIST) || (mkdir(dir, 0755) && errno != EEXIST)) {
+		err("cannot make %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(opts, sizeof(opts), "set=%s", s);
+	if (mount("nvmediate", dir, "nvmediatefs", MS_NOSUID | MS_NOEXEC, opts)) {
+		err("cannot mount the nodes of set '%s' at %s: %s%s", s, dir, strerror(errno),
+		    errno == ENODEV ? " (this nvmediate has no nvmediatefs: load a newer one)" :
+		    errno == EPERM ? " (run as root)" : "");
+		return -1;
+	}
+	return 0;
+}
+
 void set_node_path(char *buf, size_t len, const char *set, char kind, int k)
 {
 	int dflt = !set || !strcmp(set, "default");

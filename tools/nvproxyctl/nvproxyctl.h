@@ -58,6 +58,9 @@ int path_exists(const char *path);
 int module_loaded(void);
 int set_name_ok(const char *name);
 void set_node_path(char *buf, size_t len, const char *set, char kind, int k);
+#define NODEFS_DIR	"/run/nvmediate"
+void set_nodefs_path(char *buf, size_t len, const char *set, char kind, int k);
+int nodefs_ensure(const char *set);
 void stat_node(struct node *n);
 int gpu_nodes(int present[MAX_GPUS], const char *set);
 
