@@ -194,6 +194,46 @@ ctr_verdict() {
 	fi
 }
 
+# podman_host_setup: what podman needs on the guest host: cgroup v2,
+# podman's configuration (no network, no systemd, storage on vfs), a user
+# $USR (uid 1000) with subordinate ids for rootless podman.
+podman_host_setup() {
+	mkdir -p /sys/fs/cgroup /etc/containers /etc/cdi /var/lib/containers /var/tmp \
+		/run/containers /home/$USR /run/user/1000
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	mount --make-rshared / 2> /dev/null
+	cat > /etc/containers/containers.conf <<- 'EOF'
+	[containers]
+	netns = "none"
+	log_driver = "k8s-file"
+	[engine]
+	# the guest's root is the initramfs, where pivot_root(2) fails (EINVAL)
+	no_pivot_root = true
+	cgroup_manager = "cgroupfs"
+	events_logger = "file"
+	conmon_path = ["/usr/bin/conmon"]
+	[engine.runtimes]
+	runc = ["/usr/sbin/runc"]
+	crun = ["/usr/bin/crun"]
+	EOF
+	printf '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroot = "/var/lib/containers/storage"\n' \
+		> /etc/containers/storage.conf
+	echo '{"default": [{"type": "insecureAcceptAnything"}]}' > /etc/containers/policy.json
+	grep -q "^$USR:" /etc/passwd 2> /dev/null || {
+		echo "root:x:0:0:root:/root:/bin/sh" >> /etc/passwd
+		echo "$USR:x:1000:1000::/home/$USR:/bin/sh" >> /etc/passwd
+		echo "root:x:0:" >> /etc/group
+		echo "$USR:x:1000:" >> /etc/group
+	}
+	echo "$USR:100000:65536" > /etc/subuid
+	echo "$USR:100000:65536" > /etc/subgid
+	mkdir -p /home/$USR/.config/containers
+	printf '[storage]\ndriver = "vfs"\nrunroot = "/run/user/1000/containers"\ngraphroot = "/home/%s/.local/share/containers/storage"\n' \
+		$USR > /home/$USR/.config/containers/storage.conf
+	chown -R 1000:1000 /home/$USR /run/user/1000
+	chmod 0700 /run/user/1000
+}
+
 meminfo_kb() {
 	sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo
 }

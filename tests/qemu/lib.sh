@@ -188,11 +188,13 @@ nvm_in_root() {
 # nvm_private_apt DIR SUITES...: an apt configuration of its own under DIR
 # (sources, lists, cache and an empty status), for Debian's archive at
 # $NVM_DEBIAN_MIRROR (default deb.debian.org), that sees only SUITES' main
+# (or the components in $NVM_APT_COMPONENTS, e.g. "main contrib non-free")
 # and never reads or changes the machine's own sources or state.  Sets the
 # array nvm_aptopts (pass it to apt-get and apt-cache) and runs apt-get
 # update, its output in DIR/apt.log.
 nvm_private_apt() {
 	local dir=$1 s url mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	local components=${NVM_APT_COMPONENTS:-main}
 	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	shift
 	mkdir -p "$dir/etc/apt.conf.d" "$dir/etc/preferences.d" "$dir/etc/sources.list.d" \
@@ -204,7 +206,7 @@ nvm_private_apt() {
 		*-security) url=${mirror%/debian}/debian-security ;;
 		*) url=$mirror ;;
 		esac
-		echo "deb [signed-by=$keyring] $url $s main" >> "$dir/etc/sources.list"
+		echo "deb [signed-by=$keyring] $url $s $components" >> "$dir/etc/sources.list"
 	done
 	nvm_aptopts=(-o "Dir::Etc=$dir/etc" -o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
 		-o "Dir::State::status=$dir/state/status" -o APT::Architecture=amd64

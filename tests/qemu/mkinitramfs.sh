@@ -122,6 +122,8 @@ build "guest-nvtrace" gcc -shared -fPIC -O2 -Wall -Wextra -o "$dyn/nvtrace.so" \
 	"$src/tests/gpu/nvtrace.c" || true
 build "guest-nvcalls" gcc -O2 -Wall -Wextra -I"$src/tests/guest" -o "$dyn/nvcalls" \
 	"$src/tests/gpu/nvcalls.c" || true
+build "guest-cudaprobe" gcc -O2 -Wall -Wextra -o "$dyn/cudaprobe" "$src/tests/gpu/cudaprobe.c" \
+	-ldl || true
 
 # The tree.
 rm -rf "$root"
@@ -144,6 +146,7 @@ if [ -n "${NVM_BENCH_BASE_KO:-}" ]; then
 fi
 [ ! -f "$dyn/nvtrace.so" ] || install -D -m 0755 "$dyn/nvtrace.so" "$root/usr/lib/nvtrace.so"
 [ ! -f "$dyn/nvcalls" ] || install -m 0755 "$dyn/nvcalls" "$root/bin/nvcalls"
+[ ! -f "$dyn/cudaprobe" ] || install -m 0755 "$dyn/cudaprobe" "$root/bin/cudaprobe"
 mkdir -p "$root/usr/share/gpu-fixtures"
 cp "$src"/tests/gpu/fixtures/*.trace "$root/usr/share/gpu-fixtures/" 2>/dev/null || true
 # podman, runc, crun for 90-podman.sh (Debian's packages, cached in build/podman)
@@ -201,6 +204,35 @@ for ko in "$NVM_BUILD"/nvidia/*/"$kind"/nvidia.ko; do
 	done
 	real="$real $r"
 done
+# Debian's NVIDIA packages (tests/nvidia/debian.sh), where built for this
+# kind: the modules of each flavour in /lib/nvidia-deb/<release>/<flavour>/,
+# the user space (libcuda, NVML, nvidia-smi) in /opt/nvidia/<release>/lib
+# and bin, for tests/guest/97-nvidia-user.sh.
+deb=
+for ko in "$NVM_BUILD"/nvidia-deb/*/*/"$kind"/nvidia.ko; do
+	[ -f "$ko" ] && [ -f "${ko%/nvidia.ko}/nvidia-uvm.ko" ] || continue
+	fl=$(basename "$(dirname "$(dirname "$ko")")")
+	r=$(basename "$(dirname "$(dirname "$(dirname "$ko")")")")
+	u=$NVM_BUILD/nvidia-deb/$r/root/usr
+	[ -f "$u/lib/x86_64-linux-gnu/libcuda.so.1" ] || continue
+	mkdir -p "$root/lib/nvidia-deb/$r/$fl" "$root/opt/nvidia/$r/lib" "$root/opt/nvidia/$r/bin"
+	cp "$ko" "${ko%/nvidia.ko}/nvidia-uvm.ko" "$root/lib/nvidia-deb/$r/$fl/"
+	cp -a "$u/lib/x86_64-linux-gnu/." "$root/opt/nvidia/$r/lib/"
+	cp -a "$u/bin/." "$root/opt/nvidia/$r/bin/"
+	# the C library's parts they load that the guest lacks (libdl, librt:
+	# this machine's, like the rest of the guest's C library)
+	for f in "$u"/bin/* "$u"/lib/x86_64-linux-gnu/*.so.1; do
+		LD_LIBRARY_PATH=$u/lib/x86_64-linux-gnu ldd "$f" 2>/dev/null |
+			awk '$3 ~ /^\/lib\/x86_64-linux-gnu\// { print $3 }'
+	done | sort -u | while read -r lib; do
+		[ -e "$root$lib" ] || install -D -m 0644 "$(readlink -f "$lib")" "$root$lib"
+	done
+	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		copy_kmod "$dep"
+	done
+	deb="$deb $r/$fl"
+done
+[ -n "$deb" ] || rm -f "$root/tests/97-nvidia-user.sh"
 # Without them the real-driver test has nothing to run (its kind was not
 # built for, or NVIDIA's source is absent: make check says so).
 [ -n "$real" ] || rm -f "$root/tests/95-real.sh"
@@ -214,4 +246,4 @@ mkdir -p "$(dirname "$out")"
 	| gzip -1 > "$out.tmp"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: ${out#"$NVM_ROOT"/} ($kind $rel: $(cd "$mods" && ls -- *.ko 2>/dev/null | xargs echo)" \
-	"$(ls "$bins" | wc -l) programs, $(ls "$root/tests" | wc -l) test scripts${real:+, NVIDIA$real})"
+	"$(ls "$bins" | wc -l) programs, $(ls "$root/tests" | wc -l) test scripts${real:+, NVIDIA$real}${deb:+, Debian NVIDIA$deb})"

@@ -1,0 +1,290 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# nvm-guest: limit-factor 4
+# NVIDIA's own user space, unchanged, through nvmediate: Debian's libcuda1,
+# libnvidia-ml1 and nvidia-smi with Debian's kernel modules of the same
+# release, open and proprietary (tests/nvidia/debian.sh: built from
+# nvidia-open-kernel-dkms and nvidia-kernel-dkms, loaded with no GPU through
+# the test-only nv_zero_gpus=1), the driver's parameters left at their
+# defaults (ModifyDeviceFiles: 1).
+#
+# For each release and flavour, cudaprobe (tests/gpu/cudaprobe.c: dlopen
+# libcuda.so.1, cuInit, ...) and nvidia-smi run, as root and as uid 1000:
+#   direct    on the driver's own nodes;
+#   mediated  in a pid and mount namespace whose /dev/nvidiactl, /dev/nvidia0
+#             and /dev/nvidia-uvm are nvmediatefs's nodes (as nvproxyctl cdi
+#             binds them), which show the driver's numbers there;
+#   podman    a container given the GPU by CDI (nvproxyctl cdi --from a spec
+#             of nvidia-ctk's form, its library mounts kept), runc rootful,
+#             crun rootless.
+# Each mediated run must print what the direct run printed, make the same
+# calls with the same answers (recorded by nvtrace.so), move nvmediate's
+# forwarded counters by the calls it made and its refused and answered
+# counters by none; afterwards the namespace's and the container's
+# /dev/nvidiactl are still nvmediate's, and no raw node of the driver was
+# made there.
+. "$(dirname "$0")/lib.sh"
+nvm_begin
+
+T=$NVM_TMP
+DEB=/lib/nvidia-deb
+SHIM=/usr/lib/nvtrace.so
+STATS=/sys/class/nvmediate/stats
+USR=nvmuser
+
+if [ ! -d $DEB ] || [ -z "$(ls $DEB 2>/dev/null)" ]; then
+	echo "97-nvidia-user: no Debian NVIDIA packages in this guest (tests/nvidia/debian.sh)"
+	nvm_end
+fi
+if [ ! -x /bin/cudaprobe ] || [ ! -f $SHIM ]; then
+	fail nvuser-tools "/bin/cudaprobe or $SHIM is not in the initramfs (they are dynamic: build/podman has the C library)"
+	nvm_end
+fi
+grep -q "^$USR:" /etc/passwd 2> /dev/null || {
+	echo "root:x:0:0:root:/root:/bin/sh" >> /etc/passwd
+	echo "$USR:x:1000:1000::/tmp:/bin/sh" >> /etc/passwd
+	echo "root:x:0:" >> /etc/group
+	echo "$USR:x:1000:" >> /etc/group
+}
+
+counter_sum() {	# counter_sum SUFFIX: the sum of every family's counter
+	cat $STATS/*_"$1" | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# deb_load RELEASE FLAVOUR: the driver with no GPU, its nodes as
+# nvidia-modprobe makes them, nvmediate, nvmediatefs at /run/nvmediate.
+deb_load() {
+	unload_all
+	rm -f /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm /dev/nvidia-uvm-tools
+	modprobe drm 2> /dev/null
+	insmod "$DEB/$1/$2/nvidia.ko" nv_zero_gpus=1 > "$T/insmod.txt" 2>&1 &&
+	insmod "$DEB/$1/$2/nvidia-uvm.ko" >> "$T/insmod.txt" 2>&1 || return 1
+	uvm=$(sed -n 's/^ *\([0-9]*\) nvidia-uvm$/\1/p' /proc/devices)
+	mknod -m 666 /dev/nvidiactl c 195 255 && mknod -m 666 /dev/nvidia-uvm c "$uvm" 0 &&
+	mknod -m 666 /dev/nvidia-uvm-tools c "$uvm" 1 || return 1
+	load_nvmediate num_gpus=1 >> "$T/insmod.txt" 2>&1 || return 1
+	wait_node /dev/nvproxy0 && wait_node /dev/nvproxy-uvm || return 1
+	mkdir -p /run/nvmediate/default
+	mount -t nvmediatefs -o set=default nvmediate /run/nvmediate/default >> "$T/insmod.txt" 2>&1
+}
+
+# in_ns CMD...: CMD in a pid and mount namespace (with its own /proc, as a
+# container has: libcuda names its threads through /proc/self/task/TID)
+# where nvmediatefs's nodes are bound onto the driver's names; then, on
+# standard error, whether /dev/nvidiactl there is still nvmediatefs's.
+in_ns() {
+	# shellcheck disable=SC2016  # expanded by the inner sh
+	unshare -m -p -f --mount-proc sh -c '
+		mount --make-rprivate / &&
+		for n in nvidiactl nvidia0 nvidia-uvm; do
+			[ -e /dev/$n ] || : > /dev/$n
+			mount --bind /run/nvmediate/default/$n /dev/$n || exit 9
+		done
+		"$@"
+		rc=$?
+		fs=$(awk "\$5 == \"/dev/nvidiactl\" { sub(/.* - /, \"\"); print \$1 }" /proc/self/mountinfo | tail -n 1)
+		echo "after: /dev/nvidiactl on ${fs:-nothing}, /dev/char: $(ls /dev/char 2>/dev/null | tr "\n" " ")" >&2
+		exit $rc' in_ns "$@"
+}
+
+# probe TAG WHO direct|ns: cudaprobe and nvidia-smi, traced, into $T/TAG.*,
+# as root or as the user (uid 1000).
+probe() {
+	tag=$1 who=$2 how=$3
+	rm -f "$T/$tag".*
+	touch "$T/$tag.probe.trace" "$T/$tag.smi.trace"
+	chmod 666 "$T/$tag".*.trace
+	for w in probe smi; do
+		prog=cudaprobe
+		[ $w = probe ] || prog=$BIN/nvidia-smi
+		cmd="env LD_LIBRARY_PATH=$LIB LD_PRELOAD=$SHIM NVTRACE_OUT=$T/$tag.$w.trace $prog"
+		[ "$who" = root ] || cmd="su -s /bin/sh $USR -c '$cmd'"
+		if [ "$how" = ns ]; then
+			in_ns sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
+		else
+			sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
+		fi
+		echo "exit $?" >> "$T/$tag.$w"
+	done
+}
+
+# same A B: A's and B's outputs and calls agree (client handles aside).
+calls() { grep -v '^#' "$1" | sed 's/ h[A-Za-z]*=0x[0-9a-f]*//g'; }
+same() {
+	for w in probe smi; do
+		calls "$T/$1.$w.trace" > "$T/a" && calls "$T/$2.$w.trace" > "$T/b"
+		cmp -s "$T/a" "$T/b" || { echo "$w calls: $(diff "$T/a" "$T/b" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')"; return 1; }
+		cmp -s "$T/$1.$w" "$T/$2.$w" || { echo "$w output: $(diff "$T/$1.$w" "$T/$2.$w" | grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')"; return 1; }
+	done
+	return 0
+}
+
+# ctk_spec RELEASE: a CDI spec of the form nvidia-ctk cdi generate writes
+# for GPU 0 on a Debian host: the driver's nodes, its libraries and
+# nvidia-smi bind-mounted read-only, NVIDIA_VISIBLE_DEVICES=void.
+ctk_spec() {
+	echo "cdiVersion: 0.5.0"
+	echo "kind: nvidia.com/gpu"
+	echo "devices:"
+	echo "- name: \"0\""
+	echo "  containerEdits:"
+	echo "    deviceNodes:"
+	echo "    - path: /dev/nvidia0"
+	echo "containerEdits:"
+	echo "  env:"
+	echo "  - NVIDIA_VISIBLE_DEVICES=void"
+	echo "  deviceNodes:"
+	echo "  - path: /dev/nvidiactl"
+	echo "  - path: /dev/nvidia-uvm"
+	echo "  - path: /dev/nvidia-uvm-tools"
+	echo "  mounts:"
+	for lf in /opt/nvidia/"$1"/lib/*; do
+		echo "  - hostPath: $lf"
+		echo "    containerPath: /usr/lib/x86_64-linux-gnu/${lf##*/}"
+		echo "    options:"
+		for o in ro nosuid nodev bind; do echo "    - $o"; done
+	done
+	echo "  - hostPath: /opt/nvidia/$1/bin/nvidia-smi"
+	echo "    containerPath: /usr/bin/nvidia-smi"
+	echo "    options:"
+	for o in ro nosuid nodev bind; do echo "    - $o"; done
+}
+
+# podman_runs RELEASE FLAVOUR: cudaprobe and nvidia-smi in containers given
+# GPU 0 by nvproxyctl cdi --from the spec above: what they print and the
+# calls they make must be the direct run's (root's for root in the
+# container, the user's for rootless), every call forwarded by nvmediate.
+podman_runs() {
+	r=$1 f=$2
+	R=$T/rootfs
+	if [ ! -d "$R" ]; then
+		podman_host_setup
+		mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run" "$R/out" \
+			"$R/lib64" "$R/lib/x86_64-linux-gnu" "$R/usr/lib/x86_64-linux-gnu" "$R/usr/bin"
+		: > "$R/etc/hostname"
+		: > "$R/etc/hosts"
+		: > "$R/etc/resolv.conf"
+		: > "$R/run/.containerenv"
+		cp /bin/busybox /bin/cudaprobe "$R/bin/"
+		for a in sh stat cat tr rm mknod awk ls env; do ln -sf busybox "$R/bin/$a"; done
+		cp $SHIM "$R/usr/lib/x86_64-linux-gnu/"
+		cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
+		for l in libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1; do
+			cp -L "/lib/x86_64-linux-gnu/$l" "$R/lib/x86_64-linux-gnu/"
+		done
+		for l in /opt/nvidia/*/lib/*; do	# mount points, as in an image
+			: > "$R/usr/lib/x86_64-linux-gnu/${l##*/}"
+		done
+		: > "$R/usr/bin/nvidia-smi"
+		chmod -R a+rX "$T"
+		cp -a "$R" "$T/rootfs-user"
+		chown -R 1000:1000 "$T/rootfs-user"
+	fi
+	ctk_spec "$r" > "$T/ctk.yaml"
+	if ! nvproxyctl cdi --from "$T/ctk.yaml" --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
+		fail "nvuser-$r-$f-cdi" "$(tr '\n' ' ' < "$T/cdi.txt")"
+		return
+	fi
+	chmod a+r /etc/cdi/nvmediate.json
+	inside='for w in probe smi; do p=cudaprobe; [ $w = probe ] || p=nvidia-smi;
+		env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/nvtrace.so NVTRACE_OUT=/out/c.$w.trace $p > /out/c.$w 2> /dev/null;
+		echo "exit $?" >> /out/c.$w; done;
+		awk "\$5 == \"/dev/nvidiactl\" { sub(/.* - /, \"\"); print \$1 }" /proc/self/mountinfo > /out/c.fs'
+	for c in "runc-rootful root runc" "crun-uidmap root crun --uidmap 0:100000:65536 --gidmap 0:100000:65536" \
+		"crun-rootless user crun --cgroups=disabled"; do
+		# shellcheck disable=SC2086  # the words of $c
+		set -- $c
+		cn=$1 who=$2
+		shift 2
+		root=$R
+		[ "$who" = root ] || root=$T/rootfs-user
+		rm -f "$root"/out/*
+		chmod 777 "$root/out"
+		f0=$(counter_sum forwarded)
+		o0=$(($(counter_sum refused) + $(counter_sum answered)))
+		rt=$1
+		shift
+		cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* -v $root/out:/out --rootfs $root /bin/sh -c '$inside'"
+		if [ "$who" = root ]; then
+			sh -c "$cmd" > "$T/podman.txt" 2>&1
+		else
+			su -s /bin/sh $USR -c "cd /home/$USR && HOME=/home/$USR XDG_RUNTIME_DIR=/run/user/1000 $cmd" \
+				> "$T/podman.txt" 2>&1
+		fi
+		rc=$?
+		moved=$(($(counter_sum forwarded) - f0))
+		own=$(($(counter_sum refused) + $(counter_sum answered) - o0))
+		for w in probe smi; do
+			cp "$root/out/c.$w" "$T/p-$who.$w" 2> /dev/null
+			cp "$root/out/c.$w.trace" "$T/p-$who.$w.trace" 2> /dev/null
+		done
+		ncalls=$(($(calls "$T/p-$who.probe.trace" | wc -l) + $(calls "$T/p-$who.smi.trace" | wc -l)))
+		pn=nvuser-$r-$f-podman-$cn
+		if [ $rc -ne 0 ]; then
+			fail "$pn" "podman exit $rc: $(tail -n 4 "$T/podman.txt" | tr '\n' ' ')"
+		elif ! why=$(same "d-$who" "p-$who"); then
+			fail "$pn" "$why"
+		elif [ "$own" != 0 ] || [ "$ncalls" = 0 ] || [ "$moved" -lt "$ncalls" ]; then
+			fail "$pn" "$ncalls calls made, nvmediate forwarded $moved and refused or answered $own"
+		else
+			pass "$pn"
+		fi
+		check "$pn-nodes-kept" "the container's /dev/nvidiactl afterwards: on $(cat "$root/out/c.fs" 2>/dev/null)" \
+			test "$(cat "$root/out/c.fs" 2>/dev/null)" = nvmediatefs
+	done
+}
+
+for rel in $(ls $DEB); do
+	LIB=/opt/nvidia/$rel/lib
+	BIN=/opt/nvidia/$rel/bin
+	for fl in $(ls "$DEB/$rel"); do
+		tn=nvuser-$rel-$fl
+		if ! deb_load "$rel" "$fl"; then
+			fail "$tn-load" "$(tr '\n' ' ' < "$T/insmod.txt")"
+			continue
+		fi
+		# the driver's parameters as a host has them
+		grep -q '^ModifyDeviceFiles: 1$' /proc/driver/nvidia/params ||
+			fail "$tn-params" "ModifyDeviceFiles: $(grep ModifyDeviceFiles /proc/driver/nvidia/params)"
+		for who in root user; do
+			probe "d-$who" $who direct
+			echo "  $rel $fl $who direct: cudaprobe $(grep -v ': ok$' "$T/d-$who.probe" | tr '\n' ' '), nvidia-smi $(head -n 1 "$T/d-$who.smi") ($(tail -n 1 "$T/d-$who.smi")), $(calls "$T/d-$who.probe.trace" | wc -l) + $(calls "$T/d-$who.smi.trace" | wc -l) calls"
+			[ "$who" = user ] || calls "$T/d-$who.probe.trace" | sort | uniq -c | sed 's/^ */    /' 
+			f0=$(counter_sum forwarded)
+			o0=$(($(counter_sum refused) + $(counter_sum answered)))
+			probe "m-$who" $who ns
+			moved=$(($(counter_sum forwarded) - f0))
+			own=$(($(counter_sum refused) + $(counter_sum answered) - o0))
+			ncalls=$(($(calls "$T/m-$who.probe.trace" | wc -l) + $(calls "$T/m-$who.smi.trace" | wc -l)))
+			if ! why=$(same "d-$who" "m-$who"); then
+				fail "$tn-$who-same" "$why"
+				for x in d m; do
+					echo "    $x: $(tr '\n' ' ' < "$T/$x-$who.probe")"
+					calls "$T/$x-$who.probe.trace" | sed "s/^/    $x /"
+				done
+			elif [ "$own" != 0 ]; then
+				fail "$tn-$who-same" "nvmediate refused or answered $own call(s): $(dmesg | grep 'nvmediate: refused' | tail -n 2 | tr '\n' ' ')"
+			elif [ "$ncalls" = 0 ] || [ "$moved" -lt "$ncalls" ]; then
+				fail "$tn-$who-same" "$ncalls calls made, nvmediate forwarded $moved"
+			else
+				pass "$tn-$who-same"
+			fi
+			after=$(grep -h '^after: ' "$T/m-$who.probe.err" "$T/m-$who.smi.err" | sort -u | tr '\n' ' ')
+			check "$tn-$who-nodes-kept" "in the namespace afterwards: $after" \
+				test "$(grep -h '^after: ' "$T/m-$who.probe.err" "$T/m-$who.smi.err" |
+					grep -vc '^after: /dev/nvidiactl on nvmediatefs,')" = 0
+		done
+		command -v podman > /dev/null && podman_runs "$rel" "$fl"
+		# The control: nvmediate's own nodes bound onto the driver's names,
+		# as before nvmediatefs, are refused by libcuda (it checks the
+		# numbers), so the agreement above is nvmediatefs's doing.
+		# shellcheck disable=SC2016  # expanded by the inner sh
+		unshare -m sh -c 'mount --make-rprivate / && mount --bind /dev/nvproxy /dev/nvidiactl &&
+			mount --bind /dev/nvproxy0 /dev/nvidia0 && mount --bind /dev/nvproxy-uvm /dev/nvidia-uvm &&
+			exec su -s /bin/sh '$USR' -c "env LD_LIBRARY_PATH=$1 cudaprobe"' ctl "$LIB" > "$T/c.probe" 2> /dev/null
+		echo "exit $?" >> "$T/c.probe"
+		check "$tn-control" "libcuda took nvmediate's numbers: $(tr '\n' ' ' < "$T/c.probe")" \
+			sh -c "! grep -q '^cudaprobe: cuInit: ok' '$T/c.probe' && ! cmp -s '$T/c.probe' '$T/d-user.probe'"
+	done
+done
+nvm_end
