@@ -251,6 +251,22 @@ guest() {
 # Built in the background (bg_start) beside the guests that do not load
 # them; real_driver waits and reports.
 NVM_REAL_DEBUG=${NVM_REAL_DEBUG:-580.142}
+# Debian's NVIDIA packages (tests/nvidia/debian.sh): both kernel modules and
+# the user space, for the stock guest's 97-nvidia-user.sh and 95-real.sh.
+NVM_DEB_RELEASES=${NVM_DEB_RELEASES:-535.261.03 550.163.01}
+# NVIDIA's source is built for the stock guest at every release found
+# whose branch Debian's packages above do not bring (one build per branch:
+# the packages' RM core comes prebuilt, the source's takes ten minutes).
+nvm_real_stock_releases() {
+	local rel d covered
+	for rel in $(tests/nvidia/build.sh --list); do
+		covered=
+		for d in $NVM_DEB_RELEASES; do
+			[ "${d%%.*}" = "${rel%%.*}" ] && covered=1
+		done
+		[ -n "$covered" ] || echo "$rel"
+	done | xargs echo
+}
 real_driver_start() {
 	# shellcheck disable=SC2086
 	bg_start "nvidia-$1" tests/nvidia/build.sh "$1" $2
@@ -348,7 +364,8 @@ done
 # in all than one after the other: the two CPUs were never idle).
 # CPU-bound builds and host-side tests run beside the guests that do not
 # need them (bg_start): a guest under TCG leaves part of the two CPUs idle.
-real_driver_start stock ""
+real_driver_start stock "$(nvm_real_stock_releases)"
+bg_start nvidia-deb tests/nvidia/debian.sh stock $NVM_DEB_RELEASES
 guest stock-6.12 kernel-6.12
 # 5.10 and sid: the stand-in, the session and the bounce (time); sid, the
 # newest kernel and the one sealed kernel beside 6.12, also the sealed
@@ -356,6 +373,8 @@ guest stock-6.12 kernel-6.12
 guest stock-5.10 kernel-5.10 '10-*,20-*,47-*,65-*'
 guest stock-sid kernel-sid '10-*,20-*,47-*,65-*,66-*'
 real_driver stock
+bg_step nvidia-deb "Debian's NVIDIA packages for the stock guest"
+sed 's/^/    /' "$logs/nvidia-deb.log" | grep -E '^    nvidia-deb [^ ]* [^ ]*( stock)?: (ok|FAIL)'
 real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel
 real_driver debug

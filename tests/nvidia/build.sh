@@ -4,6 +4,7 @@
 # guest kernel, from NVIDIA's public source, for the real-driver guest tests:
 #
 #   tests/nvidia/build.sh KIND [RELEASE...]
+#   tests/nvidia/build.sh --list        the releases whose source is found
 #
 # KIND: stock or debug (tests/qemu/lib.sh).  RELEASE: e.g. 580.142; default:
 # every release whose source is found.  The source is looked up in
@@ -27,14 +28,9 @@
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-[ $# -ge 1 ] || nvm_die "usage: $0 stock|debug [RELEASE...]"
+[ $# -ge 1 ] || nvm_die "usage: $0 stock|debug [RELEASE...] | --list"
 kind=$1
 shift
-case $kind in
-stock | debug) ;;
-*) nvm_die "real-driver modules are built for the stock and debug kernels only, not '$kind'" ;;
-esac
-
 srcdir=${NVM_NVIDIA_SRC:-$(cd "$NVM_ROOT/.." && pwd)/shared/nvidia}
 patches=$NVM_ROOT/tests/nvidia
 jobs=${NVM_JOBS:-$(nproc)}
@@ -48,6 +44,15 @@ nvm_nvidia_releases() {	# the releases found in $srcdir, oldest first
 		echo "${f%.tar.xz}"
 	done | sort -u -V
 }
+
+if [ "$kind" = --list ]; then	# the releases whose source is found
+	nvm_nvidia_releases
+	exit 0
+fi
+case $kind in
+stock | debug) ;;
+*) nvm_die "real-driver modules are built for the stock and debug kernels only, not '$kind'" ;;
+esac
 
 if [ $# -eq 0 ]; then
 	set -- $(nvm_nvidia_releases)

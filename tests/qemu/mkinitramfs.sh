@@ -209,6 +209,7 @@ done
 # the user space (libcuda, NVML, nvidia-smi) in /opt/nvidia/<release>/lib
 # and bin, for tests/guest/97-nvidia-user.sh.
 deb=
+src_releases=$("$NVM_ROOT/tests/nvidia/build.sh" --list)
 for ko in "$NVM_BUILD"/nvidia-deb/*/*/"$kind"/nvidia.ko; do
 	[ -f "$ko" ] && [ -f "${ko%/nvidia.ko}/nvidia-uvm.ko" ] || continue
 	fl=$(basename "$(dirname "$(dirname "$ko")")")
@@ -231,6 +232,14 @@ for ko in "$NVM_BUILD"/nvidia-deb/*/*/"$kind"/nvidia.ko; do
 		copy_kmod "$dep"
 	done
 	deb="$deb $r/$fl"
+	# 95-real.sh takes the open flavour in place of NVIDIA's source of the
+	# same branch where that was not built (make check builds one of them)
+	case " $real " in *" ${r%%.*}."*) continue ;; esac
+	[ "$fl" = open ] && echo "$src_releases" | grep -q "^${r%%.*}\." || continue
+	mkdir -p "$root/lib/nvidia-real/$r"
+	cp "$ko" "${ko%/nvidia.ko}/nvidia-uvm.ko" "$root/lib/nvidia-real/$r/"
+	nv0000_list "$r" > "$root/lib/nvidia-real/$r/nv0000.txt"
+	real="$real $r"
 done
 [ -n "$deb" ] || rm -f "$root/tests/97-nvidia-user.sh"
 # Without them the real-driver test has nothing to run (its kind was not
