@@ -16,15 +16,21 @@
 #      in build/gpu/src and insmod it, unless it is loaded already (then it is
 #      used as it is) or loading is not possible (not root, module loading
 #      disabled, signatures enforced), which is said;
-#   4. in a private mount namespace where /dev/nvproxy, /dev/nvproxyN and
-#      /dev/nvproxy-uvm are bind-mounted over /dev/nvidiactl, /dev/nvidiaN and
-#      /dev/nvidia-uvm, run cudaprobe (traced) and nvidia-smi -L again;
+#   4. in a private pid and mount namespace (with its own /proc), as in a
+#      container, where nvmediatefs's nodes (the mediated nodes showing the
+#      driver's device numbers, which NVIDIA's libraries check) are
+#      bind-mounted over /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm,
+#      run cudaprobe (traced) and nvidia-smi -L again;
 #      nvmediate's counters (/sys/class/nvmediate/stats) before and after, and
 #      the "nvmediate: refused" lines the kernel logged meanwhile;
 #   5. unload nvmediate if this script loaded it, and print one summary.
 #
 # Environment: NVM_GPU_OUT (default build/gpu), NVM_GPU_LIMIT (seconds for
-# the whole run, default 570).
+# the whole run, default 570), NVM_GPU_PREBUILT (a directory holding
+# cudaprobe and nvtrace.so built already: no compiler needed),
+# NVM_GPU_NOGPU=1 (the driver has no GPU, as in the test guests: cudaprobe
+# and nvidia-smi fail at the driver's answer, and each run through
+# nvmediate must fail alike, with the same calls and answers).
 # Exit status: 0 when everything that could run passed; 1 when something
 # failed; 2 when there is nothing to check here (no NVIDIA driver or no
 # libcuda.so.1, no gcc).
@@ -103,7 +109,16 @@ S[counters]="not read"
 # --- 1. build the programs ---
 CC=${CC:-gcc}
 built=0
-if ! command -v "$CC" > /dev/null; then
+NOGPU=${NVM_GPU_NOGPU:-0}
+if [ -n "${NVM_GPU_PREBUILT:-}" ]; then
+	if cp "$NVM_GPU_PREBUILT/cudaprobe" "$NVM_GPU_PREBUILT/nvtrace.so" "$OUT/" 2>>"$LOG"; then
+		built=1
+		say "took cudaprobe and nvtrace.so from $NVM_GPU_PREBUILT"
+	else
+		S[direct]="not run: no cudaprobe or nvtrace.so in NVM_GPU_PREBUILT=$NVM_GPU_PREBUILT"
+		fail "${S[direct]}"
+	fi
+elif ! command -v "$CC" > /dev/null; then
 	absent=1
 	S[direct]="not run: no C compiler ($CC): install gcc (apt-get install gcc)"
 	say "${S[direct]}"
@@ -158,8 +173,13 @@ if ((built)); then
 	2) absent=1
 	   S[direct]="not run: libcuda.so.1 cannot be loaded (NVIDIA's driver with its user-space libraries is needed)" ;;
 	*) S[direct]="FAILED: $(grep -m1 'failed\|FAILED' "$OUT/direct.txt" || echo "exit status $rc")"
-	   failed=1 ;;
+	   if ((NOGPU)); then
+		S[direct]="${S[direct]#FAILED: } (no GPU: the driver's answer)"
+	   else
+		failed=1
+	   fi ;;
 	esac
+	direct_rc=$rc
 	if ((rc != 2)); then
 		rm -f "$TRACE"
 		probe "directly, recorded by nvtrace.so" "$OUT/direct-traced.txt" \
@@ -186,7 +206,11 @@ elif [ "$DRIVER" = none ]; then
 else
 	smi directly "$OUT/smi-direct.txt" env NVTRACE_OUT="$SMITRACE" LD_PRELOAD="$OUT/nvtrace.so"
 	S[smi_direct]=$smi_res
-	[[ $smi_res == ok* ]] || failed=1
+	if ((NOGPU)); then
+		S[smi_direct]="${smi_res#FAILED } (no GPU: the driver's answer)"
+	else
+		[[ $smi_res == ok* ]] || failed=1
+	fi
 fi
 
 # --- 3. nvmediate: built and loaded, or used as loaded ---
@@ -250,21 +274,32 @@ fi
 say "nvmediate loaded: ${S[loaded]}"
 
 # --- 4. through nvmediate ---
-# "${NSRUN[@]}" CMD...: CMD in a private mount namespace with the mediated
-# nodes bind-mounted over the driver's (in a user namespace too when not root).
-NSRUN=(unshare -m)
-((ROOTUSER)) || NSRUN=(unshare -r -m)
+# "${NSRUN[@]}" CMD...: CMD in a private pid and mount namespace, with its own
+# /proc (as in a container: libcuda names its threads through
+# /proc/self/task), where nvmediatefs's nodes are bind-mounted over the
+# driver's: as root a mount of its own, else the host's /run/nvmediate/default
+# (nvproxyctl cdi makes it), in a user namespace too.
+NODEFS=/run/nvmediate/default
+NSRUN=(unshare -m -p -f --mount-proc)
+((ROOTUSER)) || NSRUN=(unshare -r -m -p -f --mount-proc)
 # shellcheck disable=SC2016  # expanded by the inner bash
 NSRUN+=(-- bash -c '
 	set -e
 	mount --make-rprivate /
-	mount --bind /dev/nvproxy /dev/nvidiactl
-	[ ! -e /dev/nvidia-uvm ] || mount --bind /dev/nvproxy-uvm /dev/nvidia-uvm
+	d=$1
+	shift
+	if [ -z "$d" ]; then
+		d=$(mktemp -d)
+		mount -t nvmediatefs -o set=default nvmediate "$d"
+	fi
+	mount --bind "$d/nvidiactl" /dev/nvidiactl
+	[ ! -e /dev/nvidia-uvm ] || mount --bind "$d/nvidia-uvm" /dev/nvidia-uvm
 	for n in /dev/nvidia[0-9]*; do
 		[ -c "$n" ] || continue
-		mount --bind "/dev/nvproxy${n#/dev/nvidia}" "$n"
+		mount --bind "$d/${n#/dev/}" "$n"
 	done
 	exec "$@"' in_ns)
+if ((ROOTUSER)); then NSRUN+=(""); else NSRUN+=("$NODEFS"); fi
 stats_read() {	# stats_read FILE: every counter as NAME VALUE
 	local f
 	for f in "$STATS"/*; do
@@ -284,8 +319,12 @@ stat_delta() {	# stat_delta NAME...: the sum of the counters' growth
 med_why=
 if ! module_loaded; then
 	med_why="nvmediate is not loaded"
-elif ((!direct_ok)); then
+elif ((!direct_ok && !NOGPU)); then
 	med_why="cudaprobe does not pass directly"
+elif ((!direct_ok)) && [ "${direct_rc:-2}" = 2 ]; then
+	med_why="cudaprobe did not run directly"
+elif ((!ROOTUSER)) && ! grep -q " $NODEFS nvmediatefs " /proc/mounts; then
+	med_why="nvmediatefs is not mounted at $NODEFS: run sudo nvproxyctl cdi once, or this script as root"
 elif [ ! -c /dev/nvproxy ] || [ ! -c /dev/nvproxy-uvm ]; then
 	med_why="no /dev/nvproxy or /dev/nvproxy-uvm (ls -l /dev/nvproxy*)"
 elif out_of_time; then
@@ -314,9 +353,19 @@ else
 		"${NSRUN[@]}" env NVTRACE_OUT="$MTRACE" LD_PRELOAD="$OUT/nvtrace.so"
 	mrc=$rc
 	if command -v nvidia-smi > /dev/null; then
-		smi "through nvmediate" "$OUT/smi-mediated.txt" "${NSRUN[@]}"
+		smi "through nvmediate" "$OUT/smi-mediated.txt" "${NSRUN[@]}" \
+			env NVTRACE_OUT="${SMITRACE%.trace}-mediated.trace" LD_PRELOAD="$OUT/nvtrace.so"
 		S[smi_mediated]=$smi_res
-		[[ $smi_res == ok* ]] || failed=1
+		if ((NOGPU)); then
+			if cmp -s "$OUT/smi-direct.txt" "$OUT/smi-mediated.txt"; then
+				S[smi_mediated]="the same as directly"
+			else
+				S[smi_mediated]="FAILED: not as directly ($smi_res)"
+				failed=1
+			fi
+		else
+			[[ $smi_res == ok* ]] || failed=1
+		fi
 	fi
 	stats_read "$OUT/stats.after"
 	dmesg > "$OUT/dmesg.after" 2>/dev/null
@@ -328,6 +377,8 @@ else
 	S[counters]="$fwd ioctls and $opens opens forwarded, $own refused or answered by nvmediate"
 	if ((mrc == 0)); then
 		S[mediated]="ok"
+	elif ((NOGPU)) && ((mrc == direct_rc)) && cmp -s "$OUT/direct.txt" "$OUT/mediated.txt"; then
+		S[mediated]="the same as directly"
 	else
 		S[mediated]="FAILED: $(grep -m1 'failed\|FAILED' "$OUT/mediated.txt" || echo "exit status $mrc")"
 		failed=1
@@ -356,6 +407,7 @@ else
 			else
 				S[calls]="${S[calls]}, $(diff "$OUT/direct.sorted" "$OUT/mediated.sorted" |
 					grep -c '^[<>]') lines differ (diff $(rel "$TRACE") $(rel "$MTRACE"))"
+				((!NOGPU)) || failed=1
 			fi
 		fi
 	fi
@@ -363,6 +415,7 @@ fi
 
 # --- 5. summary ---
 fixture="$ROOT/tests/gpu/fixtures/$DRIVER-cudaprobe.trace"
+((!NOGPU)) || fixture="$ROOT/tests/gpu/fixtures/$DRIVER-nogpu-cudaprobe.trace"
 echo
 echo "== nvmediate GPU check: summary =="
 printf '%-22s %s\n' "driver" "${S[driver]}" \
@@ -377,7 +430,7 @@ printf '%-22s %s\n' "driver" "${S[driver]}" \
 	"refusals" "${S[refusals]}"
 [ -s "$OUT/refusals.txt" ] && sed 's/^/    /' "$OUT/refusals.txt" | head -n 20
 printf '%-22s %s\n' "trace" "${S[trace]}"
-if ((direct_ok)) && [ "$DRIVER" != none ] && [ "$(count_calls "$TRACE")" != 0 ]; then
+if ((direct_ok || NOGPU)) && [ "$DRIVER" != none ] && [ "$(count_calls "$TRACE")" != 0 ]; then
 	printf '%-22s %s\n' "fixture" "to commit it: mkdir -p tests/gpu/fixtures && cp $(rel "$TRACE") $(rel "$fixture")"
 fi
 if ((failed)); then

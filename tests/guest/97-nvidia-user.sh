@@ -234,6 +234,36 @@ podman_runs() {
 	done
 }
 
+# gpu_check RELEASE: the GPU host check (tests/gpu/run.sh) as a host with
+# this driver and no GPU runs it, NVIDIA's open module loaded: its summary,
+# its verdict, and its record of cudaprobe's calls against the fixture
+# committed for the release (tests/gpu/fixtures/RELEASE-cudaprobe.trace).
+gpu_check() {
+	g=/usr/share/gpucheck/tests/gpu
+	if ! deb_load "$1" open; then
+		fail "nvuser-$1-gpu-check" "$(tr '\n' ' ' < "$T/insmod.txt")"
+		return
+	fi
+	rm -rf "$T/gpu"
+	PATH=/opt/nvidia/$1/bin:$PATH LD_LIBRARY_PATH=/opt/nvidia/$1/lib NVM_GPU_NOGPU=1 \
+		NVM_GPU_PREBUILT=$g NVM_GPU_OUT=$T/gpu bash $g/run.sh > "$T/gpu.txt" 2>&1
+	rc=$?
+	sed -n '/== nvmediate GPU check: summary ==/,$p' "$T/gpu.txt" | sed 's/^/    /'
+	check "nvuser-$1-gpu-check" "tests/gpu/run.sh exit $rc: $(grep '^gpu: FAIL' "$T/gpu.txt" | head -n 3 | tr '\n' ' ')" \
+		test $rc = 0
+	tr=$T/gpu/$1-cudaprobe.trace
+	fx=/usr/share/gpu-fixtures/$1-nogpu-cudaprobe.trace
+	if [ -f "$fx" ]; then
+		check "nvuser-$1-gpu-fixture" "the calls differ from $fx: $(calls "$fx" | diff - "$tr.calls" 2>/dev/null | grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')" \
+			sh -c "grep -v '^#' '$tr' > '$tr.calls'; grep -v '^#' '$fx' | cmp -s - '$tr.calls'"
+	else
+		fail "nvuser-$1-gpu-fixture" "no fixture $fx: the record below is one (tests/gpu/fixtures/)"
+		echo "NVMFIXTURE BEGIN $1-cudaprobe.trace"
+		cat "$tr"
+		echo "NVMFIXTURE END"
+	fi
+}
+
 for rel in $(ls $DEB); do
 	LIB=/opt/nvidia/$rel/lib
 	BIN=/opt/nvidia/$rel/bin
@@ -286,5 +316,6 @@ for rel in $(ls $DEB); do
 		check "$tn-control" "libcuda took nvmediate's numbers: $(tr '\n' ' ' < "$T/c.probe")" \
 			sh -c "! grep -q '^cudaprobe: cuInit: ok' '$T/c.probe' && ! cmp -s '$T/c.probe' '$T/d-user.probe'"
 	done
+	gpu_check "$rel"
 done
 nvm_end

@@ -147,6 +147,16 @@ fi
 [ ! -f "$dyn/nvtrace.so" ] || install -D -m 0755 "$dyn/nvtrace.so" "$root/usr/lib/nvtrace.so"
 [ ! -f "$dyn/nvcalls" ] || install -m 0755 "$dyn/nvcalls" "$root/bin/nvcalls"
 [ ! -f "$dyn/cudaprobe" ] || install -m 0755 "$dyn/cudaprobe" "$root/bin/cudaprobe"
+# The GPU host check itself (tests/gpu/run.sh, bash) with its programs built
+# already, for 97-nvidia-user.sh: /usr/share/gpucheck/tests/gpu/.
+if [ -f "$dyn/cudaprobe" ] && [ -f "$dyn/nvtrace.so" ]; then
+	install -D -m 0755 "$src/tests/gpu/run.sh" "$root/usr/share/gpucheck/tests/gpu/run.sh"
+	install -m 0755 "$dyn/cudaprobe" "$dyn/nvtrace.so" "$root/usr/share/gpucheck/tests/gpu/"
+	install -D -m 0755 /bin/bash "$root/usr/bin/bash"
+	ldd /bin/bash | awk '$3 ~ /^\/lib\/x86_64-linux-gnu\// { print $3 }' | while read -r lib; do
+		[ -e "$root$lib" ] || install -D -m 0644 "$(readlink -f "$lib")" "$root$lib"
+	done
+fi
 mkdir -p "$root/usr/share/gpu-fixtures"
 cp "$src"/tests/gpu/fixtures/*.trace "$root/usr/share/gpu-fixtures/" 2>/dev/null || true
 # podman, runc, crun for 90-podman.sh (Debian's packages, cached in build/podman)
