@@ -17,6 +17,7 @@
 # nvm-guest: only-on stock
 # nvm-guest: limit-factor 3
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nvuser.sh"
 nvm_begin
 
 T=$NVM_TMP
@@ -100,6 +101,8 @@ echo "containerd $(cat /usr/share/containerd/version 2> /dev/null)"
 mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$T/img/blobs/sha256"
 cp /bin/busybox /bin/nvraw "$R/bin/"
 for a in sh stat cat tr sleep rm mknod; do ln -sf busybox "$R/bin/$a"; done
+# and, where the guest has NVIDIA's own user space, what runs it (below)
+[ ! -x /bin/cudaprobe ] || [ -z "$(ls $DEB 2> /dev/null)" ] || nvu_image_files "$R"
 blob() {	# blob FILE: moves FILE into the layout, prints "digest size"
 	d=$(sha256sum "$1" | cut -d ' ' -f 1)
 	s=$(stat -c %s "$1")
@@ -206,6 +209,45 @@ if grep -q '^exit 1$' "$T/podannot.nvcri" && grep -q ' stdout F null$' "$T/pod-p
 	pass cri-pod-annotation-ignored
 else
 	fail cri-pod-annotation-ignored "nvcri: $(tail -n 2 "$T/podannot.nvcri" | tr '\n' ' ') log: $(tr '\n' ' ' < "$T/pod-podannot/c.log")"
+fi
+
+# NVIDIA's own user space (nvuser.sh): Debian's libcuda and nvidia-smi of
+# the first release the guest has, on its open module with no GPU, in a ctr
+# container and a CRI pod given GPU 0 by nvproxyctl cdi --from a spec of
+# nvidia-ctk's form (the libraries as mounts): what they print and the
+# calls they make must be the direct run's, every call forwarded.
+rel=$(ls $DEB 2> /dev/null | head -n 1)
+if [ -n "$rel" ] && [ -x /bin/cudaprobe ]; then
+	LIB=/opt/nvidia/$rel/lib
+	BIN=/opt/nvidia/$rel/bin
+	if ! deb_load "$rel" open; then
+		fail "containerd-nvuser-$rel" "$(tr '\n' ' ' < "$T/insmod.txt")"
+	elif ! ctk_spec "$rel" > "$T/ctk.yaml" ||
+	     ! nvproxyctl cdi --from "$T/ctk.yaml" --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
+		fail "containerd-nvuser-$rel" "cdi --from: $(tr '\n' ' ' < "$T/cdi.txt")"
+	else
+		probe d-root root direct
+		f0=$(counter_sum forwarded)
+		o0=$(($(counter_sum refused) + $(counter_sum answered)))
+		n_run=$((n_run + 1))
+		ctr -a $SOCK run --rm --no-pivot --snapshotter native --runc-binary "$(command -v runc)" \
+			--device nvmediate.io/gpu=0 localhost/nvmtest:1 "nvm$n_run" /bin/sh -c "$nvu_inside" \
+			> "$T/ctr-nvuser.out" 2>&1
+		rc=$?
+		nvu_split "$T/ctr-nvuser.out" ctr
+		nvu_verdict "containerd-nvuser-$rel-runc" $rc ctr "$f0" "$o0"
+		f0=$(counter_sum forwarded)
+		o0=$(($(counter_sum refused) + $(counter_sum answered)))
+		rm -rf "$T/pod-nvuser"
+		mkdir -p "$T/pod-nvuser"
+		nvcri $SOCK localhost/nvmtest:1 "$T/pod-nvuser" -d nvmediate.io/gpu=0 -- \
+			/bin/sh -c "$nvu_inside" > "$T/nvuser.nvcri" 2>&1
+		rc=$?
+		grep -q '^exit 0$' "$T/nvuser.nvcri" || rc=1
+		sed 's/^[^ ]* [^ ]* [^ ]* //' "$T/pod-nvuser/c.log" > "$T/cri-nvuser.out" 2> /dev/null
+		nvu_split "$T/cri-nvuser.out" cri
+		nvu_verdict "cri-nvuser-$rel" $rc cri "$f0" "$o0"
+	fi
 fi
 
 kill $ctrd

@@ -24,13 +24,10 @@
 # /dev/nvidiactl are still nvmediate's, and no raw node of the driver was
 # made there.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nvuser.sh"
 nvm_begin
 
 T=$NVM_TMP
-DEB=/lib/nvidia-deb
-SHIM=/usr/lib/nvtrace.so
-STATS=/sys/class/nvmediate/stats
-USR=nvmuser
 
 if [ ! -d $DEB ] || [ -z "$(ls $DEB 2>/dev/null)" ]; then
 	echo "97-nvidia-user: no Debian NVIDIA packages in this guest (tests/nvidia/debian.sh)"
@@ -45,109 +42,6 @@ grep -q "^$USR:" /etc/passwd 2> /dev/null || {
 	echo "$USR:x:1000:1000::/tmp:/bin/sh" >> /etc/passwd
 	echo "root:x:0:" >> /etc/group
 	echo "$USR:x:1000:" >> /etc/group
-}
-
-counter_sum() {	# counter_sum SUFFIX: the sum of every family's counter
-	cat $STATS/*_"$1" | awk '{ n += $1 } END { print n + 0 }'
-}
-
-# deb_load RELEASE FLAVOUR: the driver with no GPU, its nodes as
-# nvidia-modprobe makes them, nvmediate, nvmediatefs at /run/nvmediate.
-deb_load() {
-	unload_all
-	rm -f /dev/nvidiactl /dev/nvidia0 /dev/nvidia-uvm /dev/nvidia-uvm-tools
-	modprobe drm 2> /dev/null
-	insmod "$DEB/$1/$2/nvidia.ko" nv_zero_gpus=1 > "$T/insmod.txt" 2>&1 &&
-	insmod "$DEB/$1/$2/nvidia-uvm.ko" >> "$T/insmod.txt" 2>&1 || return 1
-	uvm=$(sed -n 's/^ *\([0-9]*\) nvidia-uvm$/\1/p' /proc/devices)
-	mknod -m 666 /dev/nvidiactl c 195 255 && mknod -m 666 /dev/nvidia-uvm c "$uvm" 0 &&
-	mknod -m 666 /dev/nvidia-uvm-tools c "$uvm" 1 || return 1
-	load_nvmediate num_gpus=1 >> "$T/insmod.txt" 2>&1 || return 1
-	wait_node /dev/nvproxy0 && wait_node /dev/nvproxy-uvm || return 1
-	mkdir -p /run/nvmediate/default
-	mount -t nvmediatefs -o set=default nvmediate /run/nvmediate/default >> "$T/insmod.txt" 2>&1
-}
-
-# in_ns CMD...: CMD in a pid and mount namespace (with its own /proc, as a
-# container has: libcuda names its threads through /proc/self/task/TID)
-# where nvmediatefs's nodes are bound onto the driver's names; then, on
-# standard error, whether /dev/nvidiactl there is still nvmediatefs's.
-in_ns() {
-	# shellcheck disable=SC2016  # expanded by the inner sh
-	unshare -m -p -f --mount-proc sh -c '
-		mount --make-rprivate / &&
-		for n in nvidiactl nvidia0 nvidia-uvm; do
-			[ -e /dev/$n ] || : > /dev/$n
-			mount --bind /run/nvmediate/default/$n /dev/$n || exit 9
-		done
-		"$@"
-		rc=$?
-		fs=$(awk "\$5 == \"/dev/nvidiactl\" { sub(/.* - /, \"\"); print \$1 }" /proc/self/mountinfo | tail -n 1)
-		echo "after: /dev/nvidiactl on ${fs:-nothing}, /dev/char: $(ls /dev/char 2>/dev/null | tr "\n" " ")" >&2
-		exit $rc' in_ns "$@"
-}
-
-# probe TAG WHO direct|ns: cudaprobe and nvidia-smi, traced, into $T/TAG.*,
-# as root or as the user (uid 1000).
-probe() {
-	tag=$1 who=$2 how=$3
-	rm -f "$T/$tag".*
-	touch "$T/$tag.probe.trace" "$T/$tag.smi.trace"
-	chmod 666 "$T/$tag".*.trace
-	for w in probe smi; do
-		prog=cudaprobe
-		[ $w = probe ] || prog=$BIN/nvidia-smi
-		cmd="env LD_LIBRARY_PATH=$LIB LD_PRELOAD=$SHIM NVTRACE_OUT=$T/$tag.$w.trace $prog"
-		[ "$who" = root ] || cmd="su -s /bin/sh $USR -c '$cmd'"
-		if [ "$how" = ns ]; then
-			in_ns sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
-		else
-			sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
-		fi
-		echo "exit $?" >> "$T/$tag.$w"
-	done
-}
-
-# same A B: A's and B's outputs and calls agree (client handles aside).
-calls() { grep -v '^#' "$1" | sed 's/ h[A-Za-z]*=0x[0-9a-f]*//g'; }
-same() {
-	for w in probe smi; do
-		calls "$T/$1.$w.trace" > "$T/a" && calls "$T/$2.$w.trace" > "$T/b"
-		cmp -s "$T/a" "$T/b" || { echo "$w calls: $(diff "$T/a" "$T/b" | grep '^[-+][^-+]' | head -n 6 | tr '\n' ';')"; return 1; }
-		cmp -s "$T/$1.$w" "$T/$2.$w" || { echo "$w output: $(diff "$T/$1.$w" "$T/$2.$w" | grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')"; return 1; }
-	done
-	return 0
-}
-
-# ctk_spec RELEASE: a CDI spec of the form nvidia-ctk cdi generate writes
-# for GPU 0 on a Debian host: the driver's nodes, its libraries and
-# nvidia-smi bind-mounted read-only, NVIDIA_VISIBLE_DEVICES=void.
-ctk_spec() {
-	echo "cdiVersion: 0.5.0"
-	echo "kind: nvidia.com/gpu"
-	echo "devices:"
-	echo "- name: \"0\""
-	echo "  containerEdits:"
-	echo "    deviceNodes:"
-	echo "    - path: /dev/nvidia0"
-	echo "containerEdits:"
-	echo "  env:"
-	echo "  - NVIDIA_VISIBLE_DEVICES=void"
-	echo "  deviceNodes:"
-	echo "  - path: /dev/nvidiactl"
-	echo "  - path: /dev/nvidia-uvm"
-	echo "  - path: /dev/nvidia-uvm-tools"
-	echo "  mounts:"
-	for lf in /opt/nvidia/"$1"/lib/*; do
-		echo "  - hostPath: $lf"
-		echo "    containerPath: /usr/lib/x86_64-linux-gnu/${lf##*/}"
-		echo "    options:"
-		for o in ro nosuid nodev bind; do echo "    - $o"; done
-	done
-	echo "  - hostPath: /opt/nvidia/$1/bin/nvidia-smi"
-	echo "    containerPath: /usr/bin/nvidia-smi"
-	echo "    options:"
-	for o in ro nosuid nodev bind; do echo "    - $o"; done
 }
 
 # podman_runs RELEASE FLAVOUR: cudaprobe and nvidia-smi in containers given
