@@ -6,7 +6,9 @@
 # through containerd's oci.WithCDIDevices) that its CRI plugin uses for a
 # Kubernetes pod's CDI devices and annotations.  Image-based containers
 # (native snapshotter) with runc, without and with a user namespace
-# (--uidmap: runc bind-mounts device nodes there instead of making them).
+# (--uidmap: runc bind-mounts device nodes there instead of making them),
+# and Debian unstable's Docker (28.x, tests/qemu/docker.sh) on this
+# containerd, whose --device takes the CDI name.
 # As in 90-podman.sh, the container's /dev/nvidiactl, /dev/nvidia0 and
 # /dev/nvidia-uvm must show the driver's device numbers, and an ioctl
 # made on /dev/nvidiactl there must reach the driver exactly once, through
@@ -110,6 +112,7 @@ blob() {	# blob FILE: moves FILE into the layout, prints "digest size"
 	echo "$d $s"
 }
 (cd "$R" && tar -cf "$T/layer.tar" .)
+cp "$T/layer.tar" "$T/docker-layer.tar"
 blob "$T/layer.tar" > "$T/d"
 read -r ld ls < "$T/d"
 printf '{"architecture":"amd64","os":"linux","config":{"Entrypoint":["/bin/sleep","100000"]},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
@@ -139,6 +142,42 @@ else
 fi
 
 ctr_setup
+
+# Docker (Debian unstable's dockerd, tests/qemu/docker.sh) on this
+# containerd, with CDI on, the image imported from the same root.  runc
+# without pivot_root (DOCKER_RAMDISK), no network, no iptables.
+DSOCK=unix:///run/docker.sock
+dockerd_pid=
+if command -v dockerd > /dev/null && command -v docker > /dev/null; then
+	mkdir -p /etc/docker "$T/docker"
+	echo '{"features": {"cdi": true}, "cdi-spec-dirs": ["/etc/cdi"]}' > /etc/docker/daemon.json
+	DOCKER_RAMDISK=true dockerd --containerd $SOCK --data-root "$T/docker/root" \
+		--exec-root /run/docker-exec --pidfile /run/docker.pid --host $DSOCK \
+		--storage-driver vfs --iptables=false --ip6tables=false --bridge=none --userland-proxy=false \
+		> "$T/docker/log" 2>&1 &
+	dockerd_pid=$!
+	i=0
+	until docker -H $DSOCK version > /dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -gt 120 ] || ! kill -0 $dockerd_pid 2> /dev/null; then
+			fail docker-start "dockerd did not serve $DSOCK: $(tail -n 5 "$T/docker/log" | tr '\n' ' ')"
+			dockerd_pid=
+			break
+		fi
+		sleep 0.5
+	done
+	if [ -n "$dockerd_pid" ]; then
+		echo "docker $(cat /usr/share/docker/version 2> /dev/null)"
+		check docker-image "docker import: $(docker -H $DSOCK import "$T/docker-layer.tar" localhost/nvmtest:1 2>&1 | tail -n 1)" \
+			sh -c "docker -H $DSOCK image inspect localhost/nvmtest:1 > /dev/null 2>&1"
+	fi
+fi
+
+# docker_run NAME CMD: CMD in a Docker container given GPU 0 by CDI.
+docker_run() {
+	docker -H $DSOCK run --rm --network none --device nvmediate.io/gpu=0 localhost/nvmtest:1 \
+		/bin/sh -c "$2" > "$T/$1.out" 2>&1
+}
 
 # run NAME RUNTIME [ctr run options]: RUNTIME is the runc-compatible binary.
 # The initramfs root cannot be pivoted away from (--no-pivot).
@@ -194,6 +233,12 @@ cri() {
 	ctr_verdict "cri-$name" $rc "$T/$name.out" 0
 }
 
+if [ -n "$dockerd_pid" ]; then
+	ctr_begin
+	docker_run docker-rootful "$ctr_inside"
+	ctr_verdict docker-rootful $? "$T/docker-rootful.out" 0
+fi
+
 cri cdi-field -d nvmediate.io/gpu=0
 cri annotation -a nvmediate.io/gpu=0
 # The kubelet gives a pod's own annotations to the sandbox only, and the CRI
@@ -247,8 +292,17 @@ if [ -n "$rel" ] && [ -x /bin/cudaprobe ]; then
 		sed 's/^[^ ]* [^ ]* [^ ]* //' "$T/pod-nvuser/c.log" > "$T/cri-nvuser.out" 2> /dev/null
 		nvu_split "$T/cri-nvuser.out" cri
 		nvu_verdict "cri-nvuser-$rel" $rc cri "$f0" "$o0"
+		if [ -n "$dockerd_pid" ]; then
+			f0=$(counter_sum forwarded)
+			o0=$(($(counter_sum refused) + $(counter_sum answered)))
+			docker_run docker-nvuser "$nvu_inside"
+			rc=$?
+			nvu_split "$T/docker-nvuser.out" dkr
+			nvu_verdict "docker-nvuser-$rel" $rc dkr "$f0" "$o0"
+		fi
 	fi
 fi
+[ -z "$dockerd_pid" ] || { kill $dockerd_pid; wait $dockerd_pid 2> /dev/null; }
 
 kill $ctrd
 wait $ctrd 2> /dev/null

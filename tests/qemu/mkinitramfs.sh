@@ -168,6 +168,10 @@ fi
 if [ "$kind" = stock ] && "$NVM_ROOT/tests/qemu/containerd.sh" "$NVM_BUILD/containerd" > /dev/null; then
 	cp -a "$NVM_BUILD/containerd/root/." "$root/"
 fi
+# Docker (dockerd on that containerd), likewise in the stock guest only.
+if [ "$kind" = stock ] && "$NVM_ROOT/tests/qemu/docker.sh" "$NVM_BUILD/docker" > /dev/null; then
+	cp -a "$NVM_BUILD/docker/root/." "$root/"
+fi
 moddir=$root/lib/modules/$rel
 cp "$mods"/*.ko "$moddir/extra/" 2>/dev/null || true
 (cd "$moddir" && ls extra/*.ko 2>/dev/null || true) > "$moddir/modules.order"
