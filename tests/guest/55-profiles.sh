@@ -253,7 +253,8 @@ if setup 595.45.04 sets="$SETS"; then
 		sh -c "grep -q '^  app  *nvmediate\|^  app  */dev/nvmediate/app/nvidiactl' '$T/status.txt' && grep -q '^    caps compute graphics;' '$T/status.txt' && grep -q '^    allow ctrl 0x201$' '$T/status.txt'"
 	nvproxyctl cdi --set app > "$T/cdi.json" 2>&1
 	check profiles-cdi "cdi --set app: $(head -c 300 "$T/cdi.json")" \
-		sh -c "grep -q '\"kind\": \"nvmediate.io/set-app\"' '$T/cdi.json' && grep -q '{\"hostPath\": \"/dev/nvmediate/app/nvidiactl\", \"containerPath\": \"/dev/nvidiactl\"' '$T/cdi.json'"
+		sh -c "grep -q '\"kind\": \"nvmediate.io/set-app\"' '$T/cdi.json' && grep -q '{\"hostPath\": \"/run/nvmediate/app/nvidiactl\", \"containerPath\": \"/dev/nvidiactl\"' '$T/cdi.json' && grep -q ' /run/nvmediate/app nvmediatefs ' /proc/mounts"
+	umount /run/nvmediate/app	# a mounted set cannot be removed
 fi
 
 # --- a load that fails on its sets= leaves nothing, and lets no file in ---

@@ -45,12 +45,14 @@ else
 fi
 
 # cdi: the GPUs the driver has (the stand-in's two), by index and UUID, each
-# as its mediated node bound onto the driver's name; no device numbers.
+# as its mediated node, and its nvmediatefs twin bound onto the driver's
+# name; no device numbers; the twins mounted at /run/nvmediate/default.
 nvproxyctl cdi --output "$T/cdi.json"
 rc=$?
 u=GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae0
 if [ $rc -eq 0 ] && grep -q '"cdiVersion": "0.5.0"' "$T/cdi.json" &&
-   grep -q '{"hostPath": "/dev/nvproxy", "containerPath": "/dev/nvidiactl", "options": \["bind"\]}' "$T/cdi.json" &&
+   grep -q '{"hostPath": "/run/nvmediate/default/nvidiactl", "containerPath": "/dev/nvidiactl", "options": \["bind"\]}' "$T/cdi.json" &&
+   grep -q ' /run/nvmediate/default nvmediatefs ' /proc/mounts &&
    grep -q '{"path": "/dev/nvproxy1", "type": "c"}' "$T/cdi.json" &&
    [ "$(grep -o '"name": "[^"]*"' "$T/cdi.json" | tr '\n' ' ')" = "\"name\": \"0\" \"name\": \"${u}0\" \"name\": \"1\" \"name\": \"${u}1\" \"name\": \"all\" " ] &&
    ! grep -q '/dev/nvproxy2\|major\|"path": "/dev/nvidia' "$T/cdi.json"; then
