@@ -16,14 +16,16 @@
  * /proc/devices gives nvidia-uvm.  So a container's stat() of these nodes
  * tells the driver's numbers.  A process of the initial pid namespace (the
  * host, where container runtimes read a node's number to make the node
- * again or to allow it in a device cgroup) is told the true number: a
- * runtime handed one of these nodes as a device makes a mediated node, never
- * a raw one.  A container is given these nodes by a bind mount (nvproxyctl
- * cdi); see docs/design.md section 1.
+ * again or to allow it in a device cgroup), or one with CAP_SYS_ADMIN in the
+ * initial user namespace (a runtime run in a privileged container), is told
+ * the true number: a runtime handed one of these nodes as a device makes a
+ * mediated node, never a raw one.  A container is given these nodes by a
+ * bind mount (nvproxyctl cdi); see docs/design.md section 1.
  *
  * The nodes' mode, owner and group are the mount's (the driver's defaults,
- * 0666 root root, unless the mount says otherwise); a change of them is
- * refused unless it changes nothing, which NVIDIA's user space asks for.
+ * 0666 root root, unless the mount says otherwise: nvproxyctl cdi gives the
+ * set's /dev nodes'); a change of them, or of the directory's, is refused
+ * unless it changes nothing, which NVIDIA's user space asks for.
  * The mount holds the set: a set whose nodes are mounted cannot be removed.
  * Only the initial user namespace's CAP_SYS_ADMIN can mount it.
  */
@@ -35,6 +37,8 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/pid_namespace.h>
+#include <linux/seq_file.h>
+#include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 
@@ -87,6 +91,21 @@ static void nvm_nodefs_kind(const struct inode *inode, enum nvm_kind *kind, unsi
 	}
 }
 
+/*
+ * Is the caller one that is told the true number?  A process of the initial
+ * pid namespace (the host), and one with CAP_SYS_ADMIN in the initial user
+ * namespace wherever it runs: a container runtime, or a privileged
+ * container that runs one (a kind node, Docker in Docker), reads a node's
+ * number to make the node again or to allow it in a device cgroup, and must
+ * make a mediated node of it, never the driver's.  A container given its
+ * GPU as the CDI spec does it has neither.
+ */
+static bool nvm_nodefs_host_view(void)
+{
+	return task_active_pid_ns(current) == &init_pid_ns ||
+	       nvm_capable_noaudit(CAP_SYS_ADMIN);
+}
+
 static int nvm_nodefs_getattr(NVM_IOP_IDMAP const struct path *path, struct kstat *stat,
 			      u32 request_mask, unsigned int query_flags)
 {
@@ -96,7 +115,7 @@ static int nvm_nodefs_getattr(NVM_IOP_IDMAP const struct path *path, struct ksta
 	dev_t devt;
 
 	nvm_generic_fillattr(request_mask, inode, stat);
-	if (!S_ISCHR(inode->i_mode) || task_active_pid_ns(current) == &init_pid_ns)
+	if (!S_ISCHR(inode->i_mode) || nvm_nodefs_host_view())
 		return 0;
 	/*
 	 * Without a UVM node on the host there is no number to tell (nor an
@@ -239,6 +258,7 @@ static int nvm_nodefs_readdir(struct file *file, struct dir_context *ctx)
 
 static const struct inode_operations nvm_nodefs_dir_iops = {
 	.lookup		= nvm_nodefs_lookup,
+	.setattr	= nvm_nodefs_setattr,
 };
 
 static const struct file_operations nvm_nodefs_dir_fops = {
@@ -247,9 +267,23 @@ static const struct file_operations nvm_nodefs_dir_fops = {
 	.llseek		= generic_file_llseek,
 };
 
+/* The options in /proc/mounts, so that a mount's set can be told. */
+static int nvm_nodefs_show_options(struct seq_file *m, struct dentry *root)
+{
+	const struct nvm_nodefs_sb *fs = root->d_sb->s_fs_info;
+
+	seq_printf(m, ",set=%s,mode=%04o", fs->set->name, fs->mode);
+	if (!uid_eq(fs->uid, GLOBAL_ROOT_UID))
+		seq_printf(m, ",uid=%u", from_kuid_munged(&init_user_ns, fs->uid));
+	if (!gid_eq(fs->gid, GLOBAL_ROOT_GID))
+		seq_printf(m, ",gid=%u", from_kgid_munged(&init_user_ns, fs->gid));
+	return 0;
+}
+
 static const struct super_operations nvm_nodefs_sops = {
 	.statfs		= simple_statfs,
 	.drop_inode	= nvm_inode_just_drop,
+	.show_options	= nvm_nodefs_show_options,
 };
 
 static int nvm_nodefs_fill_super(struct super_block *sb, struct fs_context *fc)
@@ -325,12 +359,12 @@ static int nvm_nodefs_parse_param(struct fs_context *fc, struct fs_parameter *pa
 		o->mode = result.uint_32;
 		break;
 	case NVM_OPT_UID:
-		o->uid = make_kuid(current_user_ns(), result.uint_32);
+		o->uid = make_kuid(fc->user_ns, result.uint_32);
 		if (!uid_valid(o->uid))
 			return invalf(fc, "nvmediatefs: uid %u is not mapped", result.uint_32);
 		break;
 	case NVM_OPT_GID:
-		o->gid = make_kgid(current_user_ns(), result.uint_32);
+		o->gid = make_kgid(fc->user_ns, result.uint_32);
 		if (!gid_valid(o->gid))
 			return invalf(fc, "nvmediatefs: gid %u is not mapped", result.uint_32);
 		break;

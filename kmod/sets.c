@@ -8,7 +8,7 @@
  *             by the module parameter sets= or a write to
  *             /sys/kernel/nvmediate/create_set, removed by a write to
  *             /sys/kernel/nvmediate/remove_set (-EBUSY while a file of the
- *             set is open or its nodes are mounted, devfs.c)
+ *             set is open or its nodes are mounted, nodefs.c)
  *
  * Each set's profile is read and written through
  * /sys/kernel/nvmediate/sets/<name>/: caps, allow, audit, allow_root,

@@ -22,7 +22,7 @@
  * @profile: the profile, replaced whole (RCU, SRCU readers)
  * @update_lock: serializes profile writers
  * @nopen: files open on the set (under the sets lock, sets.c)
- * @nmounts: mounts of the set's nodes at the driver's numbers (devfs.c;
+ * @nmounts: mounts of the set's nodes at the driver's numbers (nodefs.c;
  *	under the sets lock)
  * @kobj: /sys/kernel/nvmediate/sets/@name
  * @rec: the audit record

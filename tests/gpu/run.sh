@@ -45,6 +45,7 @@ STATS=/sys/class/nvmediate/stats
 failed=0	# something that ran failed
 absent=0	# nothing to check: no driver, no libcuda, no gcc
 loaded_here=0
+mounted_here=0	# this script mounted nvmediatefs at /run/nvmediate/default
 declare -A S	# the summary's values
 
 say() { echo "gpu: $*"; }
@@ -65,6 +66,7 @@ LOG=$OUT/run.log
 
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
+	((!mounted_here)) || umount "$NODEFS" 2>>"$LOG" || say "could not unmount $NODEFS"
 	if ((loaded_here)); then
 		if rmmod nvmediate 2>>"$LOG"; then
 			say "nvmediate unloaded (this script had loaded it)"
@@ -274,32 +276,27 @@ fi
 say "nvmediate loaded: ${S[loaded]}"
 
 # --- 4. through nvmediate ---
-# "${NSRUN[@]}" CMD...: CMD in a private pid and mount namespace, with its own
-# /proc (as in a container: libcuda names its threads through
-# /proc/self/task), where nvmediatefs's nodes are bind-mounted over the
-# driver's: as root a mount of its own, else the host's /run/nvmediate/default
-# (nvproxyctl cdi makes it), in a user namespace too.
+# "${NSRUN[@]}" CMD...: CMD in a private user, pid and mount namespace, with
+# its own /proc, as in a container: CMD has no CAP_SYS_ADMIN of the host's
+# (nvmediatefs tells a caller with it the true numbers) and libcuda names its
+# threads through /proc/self/task; nvmediatefs's nodes from the host's
+# /run/nvmediate/default (mounted here when root and not mounted yet, as
+# nvproxyctl cdi does) are bind-mounted over the driver's.
 NODEFS=/run/nvmediate/default
-NSRUN=(unshare -m -p -f --mount-proc)
-((ROOTUSER)) || NSRUN=(unshare -r -m -p -f --mount-proc)
+NSRUN=(unshare -r -m -p -f --mount-proc)
 # shellcheck disable=SC2016  # expanded by the inner bash
 NSRUN+=(-- bash -c '
 	set -e
 	mount --make-rprivate /
 	d=$1
 	shift
-	if [ -z "$d" ]; then
-		d=$(mktemp -d)
-		mount -t nvmediatefs -o set=default nvmediate "$d"
-	fi
 	mount --bind "$d/nvidiactl" /dev/nvidiactl
 	[ ! -e /dev/nvidia-uvm ] || mount --bind "$d/nvidia-uvm" /dev/nvidia-uvm
 	for n in /dev/nvidia[0-9]*; do
 		[ -c "$n" ] || continue
 		mount --bind "$d/${n#/dev/}" "$n"
 	done
-	exec "$@"' in_ns)
-if ((ROOTUSER)); then NSRUN+=(""); else NSRUN+=("$NODEFS"); fi
+	exec "$@"' in_ns "$NODEFS")
 stats_read() {	# stats_read FILE: every counter as NAME VALUE
 	local f
 	for f in "$STATS"/*; do
@@ -323,8 +320,14 @@ elif ((!direct_ok && !NOGPU)); then
 	med_why="cudaprobe does not pass directly"
 elif ((!direct_ok)) && [ "${direct_rc:-2}" = 2 ]; then
 	med_why="cudaprobe did not run directly"
-elif ((!ROOTUSER)) && ! grep -q " $NODEFS nvmediatefs " /proc/mounts; then
+elif ! grep -q " $NODEFS nvmediatefs " /proc/mounts && ! ((ROOTUSER)); then
 	med_why="nvmediatefs is not mounted at $NODEFS: run sudo nvproxyctl cdi once, or this script as root"
+elif ! grep -q " $NODEFS nvmediatefs " /proc/mounts; then
+	if mkdir -p "$NODEFS" && mount -t nvmediatefs -o set=default nvmediate "$NODEFS" 2>>"$LOG"; then
+		mounted_here=1
+	else
+		med_why="cannot mount nvmediatefs at $NODEFS (see $(rel "$LOG")): is this nvmediate older than nvmediatefs?"
+	fi
 elif [ ! -c /dev/nvproxy ] || [ ! -c /dev/nvproxy-uvm ]; then
 	med_why="no /dev/nvproxy or /dev/nvproxy-uvm (ls -l /dev/nvproxy*)"
 elif out_of_time; then

@@ -5,8 +5,10 @@
 # process of the initial pid namespace sees nvmediate's own numbers there
 # (those of /dev/nvproxy*), a process in another pid namespace (a container)
 # the driver's (those of the stand-in's /dev/nvidiactl, /dev/nvidia0 and
-# /dev/nvidia-uvm); an open of either reaches nvmediate and the driver
-# through it; the mode and owner cannot be changed but to what they are;
+# /dev/nvidia-uvm), unless it has CAP_SYS_ADMIN; an open of either reaches
+# nvmediate and the driver through it; the mode and owner of the nodes and
+# of the directory cannot be changed but to what they are; /proc/mounts
+# names the set;
 # a set's mount keeps the set from being removed and nvmediate from being
 # unloaded; a mount of a set that does not exist is refused; mount options
 # set the nodes' mode and owner.
@@ -41,15 +43,23 @@ own=$(ctr_nums /dev/nvproxy /dev/nvproxy0 /dev/nvproxy1 /dev/nvproxy-uvm)
 drv=$(ctr_nums /dev/nvidiactl /dev/nvidia0 /dev/nvidia1 /dev/nvidia-uvm)
 check nodefs-host-numbers "the initial pid namespace sees $host, want nvmediate's $own" \
 	test "$host" = "$own"
+# Another pid namespace, without CAP_SYS_ADMIN (root of a user namespace,
+# as in a rootless container; a rootful one has no CAP_SYS_ADMIN either).
 # shellcheck disable=SC2016  # expanded by the inner sh
-inside=$(unshare -p -f sh -c 'for n in nvidiactl nvidia0 nvidia1 nvidia-uvm; do
+inside=$(unshare -r -p -f sh -c 'for n in nvidiactl nvidia0 nvidia1 nvidia-uvm; do
 	stat -c "%t:%T" "$1/$n"; done | tr "\n" " "' ns "$D")
 check nodefs-pidns-numbers "another pid namespace sees '$inside', want the driver's $drv" \
 	test "$inside" = "$drv"
 # fstat of an open file tells the same (libcuda may stat the path or the fd)
-inside=$(unshare -p -f sh -c 'exec 3<"$1/nvidiactl" && stat -L -c "%t:%T" /proc/self/fd/3' ns "$D")
+inside=$(unshare -r -p -f sh -c 'exec 3<"$1/nvidiactl" && stat -L -c "%t:%T" /proc/self/fd/3' ns "$D")
 check nodefs-pidns-fstat "an open file seen from another pid namespace: '$inside'" \
 	test "$inside" = "$(stat -c '%t:%T' /dev/nvidiactl)"
+# CAP_SYS_ADMIN of the initial user namespace sees the truth in any pid
+# namespace (a runtime in a privileged container makes devices of it)
+inside=$(unshare -p -f sh -c 'for n in nvidiactl nvidia0 nvidia1 nvidia-uvm; do
+	stat -c "%t:%T" "$1/$n"; done | tr "\n" " "' ns "$D")
+check nodefs-pidns-admin-numbers "CAP_SYS_ADMIN in another pid namespace sees '$inside', want nvmediate's $own" \
+	test "$inside" = "$own"
 
 # An open and an ioctl reach the driver through nvmediate, in both views.
 want=$(nvraw /dev/nvproxy 0xd6 8 2>&1)
@@ -59,7 +69,7 @@ for where in host pidns; do
 	if [ $where = host ]; then
 		got=$(nvraw "$D/nvidiactl" 0xd6 8 2>&1)
 	else
-		got=$(unshare -p -f nvraw "$D/nvidiactl" 0xd6 8 2>&1)
+		got=$(unshare -r -p -f nvraw "$D/nvidiactl" 0xd6 8 2>&1)
 	fi
 	n=$(grep -c ' op=ioctl ' "$NVM_STANDIN_DIR/calls")
 	moved=$(($(ctr_fwd) - before))
@@ -70,6 +80,9 @@ done
 # Mode and owner: what they are, and only that.
 check nodefs-mode "mode and owner $(stat -c '%a %u %g' "$D/nvidiactl"), want 666 0 0" \
 	test "$(stat -c '%a %u %g' "$D/nvidiactl")" = "666 0 0"
+check nodefs-options "/proc/mounts says $(grep " $D " /proc/mounts)" \
+	grep -q " $D nvmediatefs rw,.*set=default,mode=0666 " /proc/mounts
+check nodefs-dir-chmod "chmod 700 of the directory succeeds" sh -c "! chmod 700 '$D' 2>/dev/null"
 check nodefs-chmod-same "chmod 666 (no change) fails" chmod 666 "$D/nvidiactl"
 check nodefs-chown-same "chown 0:0 (no change) fails" chown 0:0 "$D/nvidiactl"
 check nodefs-chmod-other "chmod 600 succeeds" sh -c "! chmod 600 '$D/nvidiactl' 2>/dev/null"

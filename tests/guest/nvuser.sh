@@ -31,13 +31,19 @@ deb_load() {
 	mount -t nvmediatefs -o set=default nvmediate /run/nvmediate/default >> "$T/insmod.txt" 2>&1
 }
 
-# in_ns CMD...: CMD in a pid and mount namespace (with its own /proc, as a
-# container has: libcuda names its threads through /proc/self/task/TID)
-# where nvmediatefs's nodes are bound onto the driver's names; then, on
-# standard error, whether /dev/nvidiactl there is still nvmediatefs's.
+# in_ns root|user CMD...: CMD in a pid and mount namespace (with its own
+# /proc, as a container has: libcuda names its threads through
+# /proc/self/task/TID) where nvmediatefs's nodes are bound onto the driver's
+# names; then, on standard error, whether /dev/nvidiactl there is still
+# nvmediatefs's.  For root, in a user namespace too, where root has no
+# CAP_SYS_ADMIN of the host's, as in a container (nvmediatefs tells it the
+# true numbers otherwise); CMD for the user drops to it with su.
 in_ns() {
-	# shellcheck disable=SC2016  # expanded by the inner sh
-	unshare -m -p -f --mount-proc sh -c '
+	userns=-r
+	[ "$1" = root ] || userns=
+	shift
+	# shellcheck disable=SC2016,SC2086  # expanded by the inner sh; $userns
+	unshare $userns -m -p -f --mount-proc sh -c '
 		mount --make-rprivate / &&
 		for n in nvidiactl nvidia0 nvidia-uvm; do
 			[ -e /dev/$n ] || : > /dev/$n
@@ -63,7 +69,7 @@ probe() {
 		cmd="env LD_LIBRARY_PATH=$LIB LD_PRELOAD=$SHIM NVTRACE_OUT=$T/$tag.$w.trace $prog"
 		[ "$who" = root ] || cmd="su -s /bin/sh $USR -c '$cmd'"
 		if [ "$how" = ns ]; then
-			in_ns sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
+			in_ns "$who" sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
 		else
 			sh -c "$cmd" > "$T/$tag.$w" 2> "$T/$tag.$w.err"
 		fi

@@ -167,7 +167,6 @@ void set_attr_path(char *buf, size_t len, const char *set, const char *attr)
 	snprintf(buf, len, SETS_DIR "/%s/%s", set, attr);
 }
 
-/* Host path of a set's node: kind 'c' control, 'u' uvm, 'g' GPU k. */
 /*
  * The nodes of a set at the driver's names and numbers: nvmediatefs mounted
  * at NODEFS_DIR/SET (kmod/nodefs.c); kind and k as set_node_path() takes them.
@@ -184,23 +183,29 @@ void set_nodefs_path(char *buf, size_t len, const char *set, char kind, int k)
 		snprintf(buf, len, NODEFS_DIR "/%s/nvidia%d", s, k);
 }
 
-/* Is @dir a mount point of nvmediatefs (this process's mount table)? */
-static int nodefs_mounted(const char *dir)
+/*
+ * Is the mount on top at @dir nvmediatefs of @set (this process's mount
+ * table; the last entry for a path is the one on top)?
+ */
+static int nodefs_mounted(const char *dir, const char *set)
 {
-	char line[4096], mnt[PATH_MAX], type[64];
+	char line[4096], mnt[PATH_MAX], type[64], opts[1024], want[64];
 	FILE *f = fopen("/proc/self/mountinfo", "r");
 	int found = 0;
 
 	if (!f)
 		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
+	snprintf(want, sizeof(want), ",set=%s,", set);
+	while (fgets(line, sizeof(line), f)) {
 		const char *sep = strstr(line, " - ");
 
 		/* id parent maj:min root mountpoint ... - fstype source options */
 		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s", type) != 1)
+		    sscanf(sep + 3, "%63s %*s %1021s", type, opts + 1) != 2 || strcmp(mnt, dir))
 			continue;
-		found = !strcmp(mnt, dir) && !strcmp(type, "nvmediatefs");
+		opts[0] = ',';
+		strcat(opts, ",");
+		found = !strcmp(type, "nvmediatefs") && strstr(opts, want);
 	}
 	fclose(f);
 	return found;
@@ -218,12 +223,13 @@ static int nodefs_mounted(const char *dir)
 int nodefs_ensure(const char *set)
 {
 	const char *s = set ? set : "default";
-	char dir[PATH_MAX], opts[64];
+	char dir[PATH_MAX], opts[128], node[96], dev[PATH_MAX];
+	struct stat st;
 
 	if (*root_prefix)
 		return 0;
 	snprintf(dir, sizeof(dir), NODEFS_DIR "/%s", s);
-	if (nodefs_mounted(dir))
+	if (nodefs_mounted(dir, s))
 		return 0;
 	if (!module_loaded()) {
 		fprintf(stderr, "%s: nvmediate is not loaded, so %s is not mounted yet: run this command again once it is\n",
@@ -234,7 +240,18 @@ int nodefs_ensure(const char *set)
 		err("cannot make %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(opts, sizeof(opts), "set=%s", s);
+	/*
+	 * The nodes as permissive as the set's /dev nodes, which udev rules
+	 * may have narrowed (udev/70-nvmediate.rules), and no more.
+	 */
+	set_node_path(node, sizeof(node), set, 'c', 0);
+	hostpath(dev, sizeof(dev), node);
+	if (stat(dev, &st)) {
+		err("cannot read %s: %s", dev, strerror(errno));
+		return -1;
+	}
+	snprintf(opts, sizeof(opts), "set=%s,mode=%o,uid=%u,gid=%u", s,
+		 (unsigned int)(st.st_mode & 0777), (unsigned int)st.st_uid, (unsigned int)st.st_gid);
 	if (mount("nvmediate", dir, "nvmediatefs", MS_NOSUID | MS_NOEXEC, opts)) {
 		err("cannot mount the nodes of set '%s' at %s: %s%s", s, dir, strerror(errno),
 		    errno == ENODEV ? " (this nvmediate has no nvmediatefs: load a newer one)" :
@@ -244,6 +261,7 @@ int nodefs_ensure(const char *set)
 	return 0;
 }
 
+/* Host path of a set's node: kind 'c' control, 'u' uvm, 'g' GPU k. */
 void set_node_path(char *buf, size_t len, const char *set, char kind, int k)
 {
 	int dflt = !set || !strcmp(set, "default");
