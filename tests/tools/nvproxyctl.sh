@@ -198,6 +198,11 @@ assert e["rule"] == "ctrl-root" and e["capabilities"] == "none", e'
 	: >"$P/force_version"
 	for p in accept_outside allow_finn allow_gss audit; do echo N >"$P/$p"; done
 	echo Y >"$P/allow_root"
+	echo 1 >"$P/bounce"
+	mkdir -p "$F/proc/self"
+	printf '%s\n' '30 25 0:44 / /run/nvmediate/default rw,nosuid,noexec,relatime shared:1 - nvmediatefs nvmediate rw,set=default,mode=0666' \
+		'31 25 0:45 / /run/nvmediate/learn rw,relatime shared:2 - nvmediatefs nvmediate rw,set=learn,mode=0660,gid=44' \
+		'32 25 0:46 / /tmp rw - tmpfs tmpfs rw' >"$F/proc/self/mountinfo"
 	# character devices anyone can point at: their numbers are /dev/null's
 	for n in nvproxy nvproxy-uvm nvproxy0 nvproxy1 nvproxy2; do ln -s /dev/null "$F/dev/$n"; done
 	nmaj=$(( $(stat -L -c %t /dev/null | sed 's/^/0x/') ))
@@ -269,6 +274,9 @@ assert len(p[0]) == 3 + 28, len(p[0])"
 	npc_rc "status without nvmediate: exit 3" 3 $X status
 	has "... a clear message" "$T/out" "nvmediate is not loaded"
 	npc_rc "status --json without nvmediate: exit 3" 3 $X status --json
+	$X status --json >"$T/j" 2>/dev/null
+	npc_py "... and says so as JSON" "$T/j" "
+assert j == {'loaded': False}, j"
 	npc_rc "status of a loaded module" 0 $Y status
 	has "... module version" "$T/out" "nvmediate 0.1.0"
 	has "... driver version" "$T/out" "driver version:  535.171.05"
@@ -277,6 +285,8 @@ assert len(p[0]) == 3 + 28, len(p[0])"
 	has "... source" "$T/out" "version source:  proc"
 	has "... ranges" "$T/out" "ranges known:    79"
 	has "... a parameter" "$T/out" "allow_root       Y"
+	has "... bounce, writable at run time" "$T/out" "bounce           1"
+	has "... the nvmediatefs mounts" "$T/out" "/run/nvmediate/learn  rw,set=learn,mode=0660,gid=44"
 	has "... the control node and its numbers" "$T/out" "/dev/nvproxy       $(printf '%3u:%-3u' "$nmaj" "$nmin")  mediates /dev/nvidiactl"
 	has "... a GPU node" "$T/out" "mediates /dev/nvidia2"
 	has "... the policy" "$T/out" "policy (every node): enforce; allow_root=Y allow_finn=N allow_gss=N"
@@ -287,7 +297,8 @@ assert j['loaded'] is True and j['module_version'] == '0.1.0'
 assert j['driver_version'] == '535.171.05' and j['tier'] == 'interpolated'
 assert j['range'] == '535.161.07..535.179' and j['version_source'] == 'proc' and j['ranges'] == 79
 p = j['parameters']
-assert p['allow_root'] == 'Y' and p['allow_gss'] == 'N' and p['num_gpus'] == '8' and p['force_version'] == ''
+assert p['allow_root'] == 'Y' and p['allow_gss'] == 'N' and p['num_gpus'] == '8' and p['force_version'] == '' and p['bounce'] == '1'
+assert j['nvmediatefs'] == [{'path': '/run/nvmediate/default', 'options': 'rw,set=default,mode=0666'}, {'path': '/run/nvmediate/learn', 'options': 'rw,set=learn,mode=0660,gid=44'}], j['nvmediatefs']
 assert j['gpu_nodes'] == 3
 paths = [n['path'] for n in j['nodes']]
 assert paths == ['/dev/nvproxy', '/dev/nvproxy-uvm', '/dev/nvproxy0', '/dev/nvproxy1', '/dev/nvproxy2'], paths

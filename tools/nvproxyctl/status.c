@@ -84,9 +84,11 @@ static void usage_status(FILE *f)
 		"compiled in (/sys/class/nvmediate/), the module parameters\n"
 		"(/sys/module/nvmediate/parameters/), the mediated nodes of the default\n"
 		"set present in /dev with their device numbers, and every node set with\n"
-		"its nodes, open files and profile (/sys/kernel/nvmediate/sets/).\n"
+		"its nodes, open files and profile (/sys/kernel/nvmediate/sets/), and the\n"
+		"mounts of nvmediatefs (the nodes at the driver's numbers that CDI specs\n"
+		"bind into containers) in this mount namespace.\n"
 		"\n"
-		"  --json   one JSON object\n"
+		"  --json   one JSON object; without nvmediate {\"loaded\":false}\n"
 		"\n"
 		"exit: 0 ok, 1 error, 2 usage, 3 nvmediate not loaded\n",
 		prog);
@@ -94,12 +96,48 @@ static void usage_status(FILE *f)
 
 static const char *const param_names[] = { "num_gpus", "uvm_path", "force_version",
 					   "accept_outside", "allow_root", "allow_finn",
-					   "allow_gss", "audit", "sets" };
+					   "allow_gss", "audit", "bounce", "sets" };
 #define NPARAMS (sizeof(param_names) / sizeof(param_names[0]))
 
 #define MAX_SETS	16
 
 /* Every node set: JSON objects (comma-separated) or text lines. */
+/*
+ * The mounts of nvmediatefs in this mount namespace: where, and the options
+ * the module shows (set=, mode=, uid=, gid=).  Below NVPROXYCTL_ROOT (the
+ * tests' fake host) the file NVPROXYCTL_ROOT/proc/self/mountinfo is read.
+ */
+static void status_mounts(int json)
+{
+	char p[PATH_MAX], line[4096], mnt[PATH_MAX], type[64], opts[1024];
+	FILE *f;
+	int n = 0;
+
+	hostpath(p, sizeof(p), "/proc/self/mountinfo");
+	f = fopen(p, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", type, opts) != 2 || strcmp(type, "nvmediatefs"))
+			continue;
+		if (json) {
+			printf("%s{\"path\":", n ? "," : "");
+			json_str(stdout, mnt);
+			printf(",\"options\":");
+			json_str(stdout, opts);
+			printf("}");
+		} else {
+			printf("  %s  %s\n", mnt, opts);
+		}
+		n++;
+	}
+	if (f)
+		fclose(f);
+	if (!n && !json)
+		printf("  (none: nvproxyctl cdi mounts a set's at " NODEFS_DIR "/SET)\n");
+}
+
 static void status_sets(int json)
 {
 	static const char *const knobs[] = { "audit", "allow_root", "allow_finn", "allow_gss" };
@@ -180,8 +218,11 @@ int cmd_status(int argc, char **argv)
 	if (i >= 0)
 		return i;
 	i = need_module();
-	if (i)
+	if (i) {
+		if (json)
+			printf("{\"loaded\":false}\n");
 		return i;
+	}
 	if (read_line("/sys/module/nvmediate/version", modver, sizeof(modver)))
 		snprintf(modver, sizeof(modver), "unknown");
 	for (i = 0; i < 5; i++) {
@@ -262,6 +303,8 @@ int cmd_status(int argc, char **argv)
 		}
 		printf("],\"sets\":[");
 		status_sets(1);
+		printf("],\"nvmediatefs\":[");
+		status_mounts(1);
 		printf("]}\n");
 		return EXIT_OK;
 	}
@@ -298,6 +341,8 @@ int cmd_status(int argc, char **argv)
 	}
 	printf("sets:\n");
 	status_sets(0);
+	printf("nvmediatefs:\n");
+	status_mounts(0);
 	return EXIT_OK;
 }
 
