@@ -499,6 +499,8 @@ assert s['default']['control_node'] == '/dev/nvproxy'"
 	npc_rc "cdi --set default is the default spec" 0 $Y cdi --set default
 	has "... kind" "$T/out" '"kind": "nvmediate.io/gpu"'
 	npc_rc "cdi --set without its nodes: exit 3" 3 $Y cdi --set prod
+	npc_rc "cdi --set of a set nvmediate does not have: exit 6" 6 $Y cdi --set nosuch
+	has "... and says so" "$T/out" "cdi: no node set 'nosuch'"
 	npc_rc "cdi --set, not a set name: exit 2" 2 $Y cdi --set Bad/Name
 	npc_rc "cdi --set, a name that makes no CDI class (ends in '-'): exit 2" 2 $Y cdi --set learn-
 	npc_rc "profile --set, ends in '_': exit 2" 2 $Y profile --set learn_

@@ -677,6 +677,16 @@ int cmd_cdi(int argc, char **argv)
 	}
 	if (set && !strcmp(set, "default"))
 		set = NULL;
+	/* A set nvmediate does not have is a set error, as for profile and apply. */
+	if (set && module_loaded()) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), SETS_DIR "/%s", set);
+		if (!path_exists(path)) {
+			err("cdi: no node set '%s' (%s)", set, path);
+			return EXIT_NOSET;
+		}
+	}
 	if (from && gpus) {
 		err("cdi: --from takes the GPUs from FILE: no --gpus with it");
 		return EXIT_USAGE;
