@@ -178,7 +178,11 @@ assert e["rule"] == "ctrl-root" and e["capabilities"] == "none", e'
 	has "... tier and range" "$T/out" "(interpolated, range 535.161.07..535.179"
 	npc_rc "ABI differs by version: NV_ESC_RM_CONTROL at 515.43.04" 0 $X explain 0x2a --version 515.43.04 --family escape
 	has "... still 32 bytes" "$T/out" "size:      32"
-	npc_rc "no abi/ directory: number only" 0 $X explain 0x2a --version $V --family escape --abi "$T/none"
+	# a tool with no abi/ beside it: numbers only
+	mkdir -p "$T/lone/bin"
+	cp "$NPC" "$T/lone/bin/nvproxyctl"
+	npc_rc "no abi/ directory found: number only" 0 env NVPROXYCTL_ROOT="$T/empty" "$T/lone/bin/nvproxyctl" \
+		explain 0x2a --version $V --family escape
 	if grep -q "name:" "$T/out"; then nok "... no name without abi/releases" "$T/out"; else ok "... no name without abi/releases"; fi
 	npc_rc "explain without --version, nvmediate not loaded: exit 3" 3 $X explain 0x2a
 	has "... says so" "$T/out" "nvmediate is not loaded"
@@ -264,6 +268,8 @@ assert len(p) == 1 and p[0]['pid'] == 42 and p[0]['comm'] == 'python3' and p[0][
 assert p[0]['ctrl_forwarded'] == 17 and p[0]['open_forwarded'] == 2 and p[0]['poll_audited'] == 0, p
 assert len(p[0]) == 3 + 28, len(p[0])"
 
+	npc_rc "explain --abi of a directory with no releases/: exit 1" 1 $Y explain 0x2a --family escape --abi "$T/none"
+	has "... and says so" "$T/out" "is no ABI data directory"
 	npc_rc "explain: version from sysfs" 0 $Y explain 0x2a --family escape
 	has "... the running version" "$T/out" "in driver 535.171.05 (interpolated"
 	npc_rc "explain: policy from sysfs (allow_root=Y)" 0 $Y explain 0x13d --family control

@@ -72,8 +72,12 @@ static int is_abi_dir(const char *dir)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* --abi DIR, else $NVPROXYCTL_ABI, else abi/ next to the tool. */
-static void find_abi_dir(const char *opt)
+/*
+ * --abi DIR, else $NVPROXYCTL_ABI, else abi/ next to the tool.  Returns -1
+ * (said) when the one named by the option or the variable holds no
+ * releases/: the names it was asked for would silently be left out.
+ */
+static int find_abi_dir(const char *opt)
 {
 	static const char *const rel[] = { "../../abi", "../abi", "abi",
 					   "../share/nvmediate/abi" };
@@ -84,30 +88,31 @@ static void find_abi_dir(const char *opt)
 	char *slash;
 
 	abi_dir[0] = '\0';
-	if (opt) {
-		snprintf(abi_dir, sizeof(abi_dir), "%s", opt);
-		return;
-	}
-	if (env && *env) {
-		snprintf(abi_dir, sizeof(abi_dir), "%s", env);
-		return;
+	if (opt || (env && *env)) {
+		snprintf(abi_dir, sizeof(abi_dir), "%s", opt ? opt : env);
+		if (is_abi_dir(abi_dir))
+			return 0;
+		err("explain: %s (%s) is no ABI data directory: it has no releases/ (the repository's abi/, or PREFIX/share/nvmediate/abi)",
+		    abi_dir, opt ? "--abi" : "NVPROXYCTL_ABI");
+		return -1;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
-		return;
+		return 0;
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
 	if (!slash)
-		return;
+		return 0;
 	*slash = '\0';
 	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 		snprintf(cand, sizeof(cand), "%s/%s", exe, rel[i]);
 		if (is_abi_dir(cand)) {
 			if (!realpath(cand, abi_dir) && strlen(cand) < sizeof(abi_dir))
 				memcpy(abi_dir, cand, strlen(cand) + 1);
-			return;
+			return 0;
 		}
 	}
+	return 0;
 }
 
 struct names {
@@ -738,7 +743,8 @@ int cmd_explain(int argc, char **argv)
 	}
 	abi = lk.range->abi;
 	read_policy(&pol);
-	find_abi_dir(abiopt);
+	if (find_abi_dir(abiopt))
+		return EXIT_ERR;
 
 	if (o.json) {
 		printf("{\"number\":%u,\"version\":", num);
