@@ -236,7 +236,17 @@ has "show: JSON UVM" "$T/s1" '{"cmd":37,"size":40,"node":"uvm"}'
 "$NVABI" show --abi "$B/abi" --version 300.35.5 --json >"$T/s2" 2>&1
 has "show: inside a range is interpolated" "$T/s2" '"tier":"interpolated","range":{"first":"300.30.01","last":"300.40"'
 "$NVABI" show --abi "$B/abi" --version 300.25 --json >"$T/s3" 2>&1
+rc=$?
 has "show: between two ranges is outside" "$T/s3" '"tier":"outside","range":null'
+if [ $rc = 5 ]; then ok "show: outside exits 5"; else nok "show: outside exits 5, not $rc" "$T/s3"; fi
+"$NVABI" show --help >"$T/s5" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q '^usage: nvabi show' "$T/s5"; then ok "show --help: its usage, exit 0"
+else nok "show --help: its usage, exit 0 (exit $rc)" "$T/s5"; fi
+"$NVABI" show --abi "$B/abi" --bogus >"$T/s5" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q '^usage: nvabi show' "$T/s5"; then ok "show, an unknown option: exit 2 with the usage"
+else nok "show, an unknown option: exit 2 with the usage (exit $rc)" "$T/s5"; fi
 "$NVABI" show --abi "$B/abi" --version 301.0.1 --json >"$T/s4" 2>&1
 has "show: newer than all is outside" "$T/s4" '"tier":"outside","range":null'
 

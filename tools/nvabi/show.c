@@ -309,6 +309,25 @@ static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
 	printf("unknown UVM commands: %s\n", uvm_unknown_str(a->uvm_unknown));
 }
 
+static const char show_usage[] =
+"usage: nvabi show [--abi DIR] --version V [--json|--table]\n"
+"\n"
+"What nvmediate uses for driver version V, from abi/ alone: its tier (exact,\n"
+"interpolated, outside), its range and the ABI's entries (--json: all of\n"
+"them; --table: one line per entry, as the module's tables have them).\n"
+"\n"
+"exit: 0 V is served (exact or interpolated), 5 V is outside every range\n"
+"      (what nvmediate refuses), 1 error, 2 usage\n";
+
+/* A usage error of show: said with the usage, exit 2. */
+static int show_usage_error(const char *fmt, const char *arg)
+{
+	fputs("nvabi: error: show: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", show_usage);
+	return 2;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *v = NULL;
@@ -328,15 +347,18 @@ int cmd_show(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(argv[i], "--table"))
 			table = 1;
-		else if (!v && argv[i][0] != '-')
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(show_usage, stdout);
+			return 0;
+		} else if (!v && argv[i][0] != '-')
 			v = argv[i];
 		else
-			die("show: unknown argument %s", argv[i]);
+			return show_usage_error("unknown argument %s", argv[i]);
 	}
 	if (!v)
-		die("show: give --version V");
+		return show_usage_error("give --version V%s", "");
 	if (ver_parse(v, &vv) || ver_key(&vv) == UINT64_MAX)
-		die("show: '%s' is not a version number (major.minor[.patch])", v);
+		return show_usage_error("'%s' is not a version number (major.minor[.patch])", v);
 	memset(&s, 0, sizeof(s));
 	s.dir = xstrdup(abi_dir_default());
 	ranges_load(&s, &rs);
@@ -361,9 +383,10 @@ int cmd_show(int argc, char **argv)
 			  lk.range ? lk.range->abi_index : -1);
 	else
 		show_text(&lk, &a, lk.range ? lk.range->abi_index : -1);
+	i = lk.range ? 0 : 5;	/* outside: what nvmediate refuses */
 	if (lk.release)
 		abi_free(&a);
 	ranges_free(&rs);
 	free(s.dir);
-	return 0;
+	return i;
 }
