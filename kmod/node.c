@@ -18,8 +18,9 @@
  * (fdctx.c).
  *
  * Errors seen by user space (besides the driver's own answers):
- *   open:  -ENXIO  the driver, the GPU or the UVM node is not there, or
- *                  the driver's version cannot be found
+ *   open:  -ENXIO  the driver or the UVM node is not there, the minor is
+ *                  past num_gpus, or the driver's version cannot be found
+ *                  (a GPU the driver does not have: its own -ENODEV)
  *          -EPROTONOSUPPORT the driver's version is outside every ABI
  *                  range nvmediate knows (see abi.c for the parameters)
  *          -ENOMEM
