@@ -73,12 +73,7 @@ run() {
 		uid=1000	# rootless: the container's root is the user
 	fi
 	cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* --rootfs $root /bin/sh -c '$ctr_inside'"
-	if [ "$who" = root ]; then
-		sh -c "$cmd" > "$T/$name.out" 2>&1
-	else
-		su -s /bin/sh $USR -c "cd /home/$USR && HOME=/home/$USR XDG_RUNTIME_DIR=/run/user/1000 $cmd" \
-			> "$T/$name.out" 2>&1
-	fi
+	podman_as "$who" "$cmd" "$T/$name.out"
 	ctr_verdict "podman-$name" $? "$T/$name.out" $uid
 }
 

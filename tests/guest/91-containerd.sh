@@ -85,17 +85,25 @@ disabled_plugins = ['io.containerd.nri.v1.nri',
   conf_dir = '$T/cni/net.d'
   use_internal_loopback = true
 CONF
+# serving PID CMD...: wait until CMD (a client's call) succeeds, at most a
+# minute; fails when PID (the daemon) is gone.
+serving() {
+	_p=$1
+	shift
+	_i=0
+	until "$@" > /dev/null 2>&1; do
+		_i=$((_i + 1))
+		[ $_i -le 120 ] && kill -0 "$_p" 2> /dev/null || return 1
+		sleep 0.5
+	done
+}
+
 containerd --config "$T/ctrd/config.toml" > "$T/ctrd/log" 2>&1 &
 ctrd=$!
-i=0
-until ctr -a $SOCK version > /dev/null 2>&1; do
-	i=$((i + 1))
-	if [ $i -gt 120 ] || ! kill -0 $ctrd 2> /dev/null; then
-		fail containerd-start "containerd did not serve $SOCK: $(tail -n 5 "$T/ctrd/log" | tr '\n' ' ')"
-		nvm_end
-	fi
-	sleep 0.5
-done
+if ! serving $ctrd ctr -a $SOCK version; then
+	fail containerd-start "containerd did not serve $SOCK: $(tail -n 5 "$T/ctrd/log" | tr '\n' ' ')"
+	nvm_end
+fi
 echo "containerd $(cat /usr/share/containerd/version 2> /dev/null)"
 
 # The image: busybox and nvraw, both static, as an OCI image layout that
@@ -156,16 +164,10 @@ if command -v dockerd > /dev/null && command -v docker > /dev/null; then
 		--storage-driver vfs --iptables=false --ip6tables=false --bridge=none --userland-proxy=false \
 		> "$T/docker/log" 2>&1 &
 	dockerd_pid=$!
-	i=0
-	until docker -H $DSOCK version > /dev/null 2>&1; do
-		i=$((i + 1))
-		if [ $i -gt 120 ] || ! kill -0 $dockerd_pid 2> /dev/null; then
-			fail docker-start "dockerd did not serve $DSOCK: $(tail -n 5 "$T/docker/log" | tr '\n' ' ')"
-			dockerd_pid=
-			break
-		fi
-		sleep 0.5
-	done
+	if ! serving $dockerd_pid docker -H $DSOCK version; then
+		fail docker-start "dockerd did not serve $DSOCK: $(tail -n 5 "$T/docker/log" | tr '\n' ' ')"
+		dockerd_pid=
+	fi
 	if [ -n "$dockerd_pid" ]; then
 		echo "docker $(cat /usr/share/docker/version 2> /dev/null)"
 		check docker-image "docker import: $(docker -H $DSOCK import "$T/docker-layer.tar" localhost/nvmtest:1 2>&1 | tail -n 1)" \

@@ -99,12 +99,7 @@ podman_runs() {
 		rt=$1
 		shift
 		cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* -v $root/out:/out --rootfs $root /bin/sh -c '$inside'"
-		if [ "$who" = root ]; then
-			sh -c "$cmd" > "$T/podman.txt" 2>&1
-		else
-			su -s /bin/sh $USR -c "cd /home/$USR && HOME=/home/$USR XDG_RUNTIME_DIR=/run/user/1000 $cmd" \
-				> "$T/podman.txt" 2>&1
-		fi
+		podman_as "$who" "$cmd" "$T/podman.txt"
 		rc=$?
 		moved=$(($(counter_sum forwarded) - f0))
 		own=$(($(counter_sum refused) + $(counter_sum answered) - o0))

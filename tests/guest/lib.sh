@@ -194,6 +194,17 @@ ctr_verdict() {
 	fi
 }
 
+# podman_as WHO CMD OUT: the podman command line CMD as root, or as $USR
+# (rootless, WHO anything else), its output in OUT; its exit status.
+podman_as() {
+	if [ "$1" = root ]; then
+		sh -c "$2" > "$3" 2>&1
+	else
+		su -s /bin/sh $USR -c "cd /home/$USR && HOME=/home/$USR XDG_RUNTIME_DIR=/run/user/1000 $2" \
+			> "$3" 2>&1
+	fi
+}
+
 # podman_host_setup: what podman needs on the guest host: cgroup v2,
 # podman's configuration (no network, no systemd, storage on vfs), a user
 # $USR (uid 1000) with subordinate ids for rootless podman.

@@ -130,13 +130,7 @@ build_release() {
 		(cd "$out" && patch -p1 -s < "$patches/pci-resize-exclude-bars.patch") || return 1
 	fi
 	ln -sf "$core" "$out/kernel-open/nvidia/nv-kernel.o_binary"
-	# -g0: the modules are stripped of their debug information below, so
-	# the stock kernel's CONFIG_DEBUG_INFO would only cost time (a tenth).
-	make -C "$out/kernel-open" -j"$jobs" modules SYSSRC="$syssrc" SYSOUT="$kdir" \
-		NV_KERNEL_MODULES="nvidia nvidia-uvm" KCFLAGS=-g0 || return 1
-	for ko in nvidia nvidia-uvm; do
-		strip --strip-debug -o "$out/$ko.ko" "$out/kernel-open/$ko.ko" || return 1
-	done
+	nvm_nvidia_kbuild "$out/kernel-open" "$out" "$syssrc" "$kdir" "$jobs" || return 1
 	echo "nvidia $rel $kind: built in $(( $(date +%s) - t0 ))s," \
 		"$(modinfo -F version "$out/nvidia.ko"), $(du -ch "$out"/nvidia*.ko | tail -n 1 | cut -f1)"
 }

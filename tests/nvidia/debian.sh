@@ -239,11 +239,7 @@ build() {
 		fi
 	fi
 	echo "== $rel $flavor: kernel interface for $kind ($krel)"
-	make -C "$out/src" -j"$jobs" modules SYSSRC="$syssrc" SYSOUT="$kdir" \
-		NV_KERNEL_MODULES="nvidia nvidia-uvm" KCFLAGS=-g0 || return 1
-	for ko in nvidia nvidia-uvm; do
-		strip --strip-debug -o "$out/$ko.ko" "$out/src/$ko.ko" || return 1
-	done
+	nvm_nvidia_kbuild "$out/src" "$out" "$syssrc" "$kdir" "$jobs" || return 1
 	echo "nvidia-deb $rel $flavor $kind: built in $(( $(date +%s) - t0 ))s," \
 		"version $(modinfo -F version "$out/nvidia.ko"), $(du -ch "$out"/nvidia*.ko | tail -n 1 | cut -f1)"
 }

@@ -185,6 +185,20 @@ nvm_in_root() {
 	' nvm-root "$root" "$NVM_ROOT" "$PWD" "$@"
 }
 
+# nvm_nvidia_kbuild DIR OUT SYSSRC KDIR JOBS: NVIDIA's kernel interface layer
+# in DIR (kernel-open/ of NVIDIA's source, or the tree of Debian's dkms
+# package) built into nvidia.ko and nvidia-uvm.ko, stripped of their debug
+# information into OUT (-g0: the stock kernel's CONFIG_DEBUG_INFO would only
+# cost time, a tenth).
+nvm_nvidia_kbuild() {
+	local ko
+	make -C "$1" -j"$5" modules SYSSRC="$3" SYSOUT="$4" NV_KERNEL_MODULES="nvidia nvidia-uvm" \
+		KCFLAGS=-g0 || return 1
+	for ko in nvidia nvidia-uvm; do
+		strip --strip-debug -o "$2/$ko.ko" "$1/$ko.ko" || return 1
+	done
+}
+
 # nvm_private_apt DIR SUITES...: an apt configuration of its own under DIR
 # (sources, lists, cache and an empty status), for Debian's archive at
 # $NVM_DEBIAN_MIRROR (default deb.debian.org), that sees only SUITES' main
