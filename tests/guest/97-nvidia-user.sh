@@ -16,7 +16,8 @@
 #             binds them), which show the driver's numbers there;
 #   podman    a container given the GPU by CDI (nvproxyctl cdi --from a spec
 #             of nvidia-ctk's form, its library mounts kept), runc rootful,
-#             crun rootless.
+#             crun with --uidmap, crun rootless; and one given it by the spec
+#             nvproxyctl cdi writes by itself, the libraries as volumes.
 # Each mediated run must print what the direct run printed, make the same
 # calls with the same answers (recorded by nvtrace.so), move nvmediate's
 # forwarded counters by the calls it made and its refused and answered
@@ -87,40 +88,59 @@ podman_runs() {
 	for c in "runc-rootful root runc" "crun-uidmap root crun --uidmap 0:100000:65536 --gidmap 0:100000:65536" \
 		"crun-rootless user crun --cgroups=disabled"; do
 		# shellcheck disable=SC2086  # the words of $c
-		set -- $c
-		cn=$1 who=$2
-		shift 2
-		root=$R
-		[ "$who" = root ] || root=$T/rootfs-user
-		rm -f "$root"/out/*
-		chmod 777 "$root/out"
-		f0=$(counter_sum forwarded)
-		o0=$(($(counter_sum refused) + $(counter_sum answered)))
-		rt=$1
-		shift
-		cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* -v $root/out:/out --rootfs $root /bin/sh -c '$inside'"
-		podman_as "$who" "$cmd" "$T/podman.txt"
-		rc=$?
-		moved=$(($(counter_sum forwarded) - f0))
-		own=$(($(counter_sum refused) + $(counter_sum answered) - o0))
-		for w in probe smi; do
-			cp "$root/out/c.$w" "$T/p-$who.$w" 2> /dev/null
-			cp "$root/out/c.$w.trace" "$T/p-$who.$w.trace" 2> /dev/null
-		done
-		ncalls=$(($(calls "$T/p-$who.probe.trace" | wc -l) + $(calls "$T/p-$who.smi.trace" | wc -l)))
-		pn=nvuser-$r-$f-podman-$cn
-		if [ $rc -ne 0 ]; then
-			fail "$pn" "podman exit $rc: $(tail -n 4 "$T/podman.txt" | tr '\n' ' ')"
-		elif ! why=$(same "d-$who" "p-$who"); then
-			fail "$pn" "$why"
-		elif [ "$own" != 0 ] || [ "$ncalls" = 0 ] || [ "$moved" -lt "$ncalls" ]; then
-			fail "$pn" "$ncalls calls made, nvmediate forwarded $moved and refused or answered $own"
-		else
-			pass "$pn"
-		fi
-		check "$pn-nodes-kept" "the container's /dev/nvidiactl afterwards: on $(cat "$root/out/c.fs" 2>/dev/null)" \
-			test "$(cat "$root/out/c.fs" 2>/dev/null)" = nvmediatefs
+		podman_case $c
 	done
+	# The spec nvproxyctl cdi writes by itself, which has no libraries: they
+	# come as an image would hold them (here, volumes of the host's files).
+	# --gpus 1: the driver has no GPU to name.
+	if ! nvproxyctl cdi --gpus 1 --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
+		fail "nvuser-$r-$f-cdi-own" "$(tr '\n' ' ' < "$T/cdi.txt")"
+		return
+	fi
+	chmod a+r /etc/cdi/nvmediate.json
+	vols="-v /opt/nvidia/$r/bin/nvidia-smi:/usr/bin/nvidia-smi:ro"
+	for lf in /opt/nvidia/"$r"/lib/*; do
+		vols="$vols -v $lf:/usr/lib/x86_64-linux-gnu/${lf##*/}:ro"
+	done
+	# shellcheck disable=SC2086  # the words of $vols
+	podman_case runc-own-spec root runc $vols
+}
+
+# podman_case NAME WHO RUNTIME [podman options]: one container of
+# podman_runs, given GPU 0 by the spec in /etc/cdi.
+podman_case() {
+	cn=$1 who=$2
+	shift 2
+	root=$R
+	[ "$who" = root ] || root=$T/rootfs-user
+	rm -f "$root"/out/*
+	chmod 777 "$root/out"
+	f0=$(counter_sum forwarded)
+	o0=$(($(counter_sum refused) + $(counter_sum answered)))
+	rt=$1
+	shift
+	cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* -v $root/out:/out --rootfs $root /bin/sh -c '$inside'"
+	podman_as "$who" "$cmd" "$T/podman.txt"
+	rc=$?
+	moved=$(($(counter_sum forwarded) - f0))
+	own=$(($(counter_sum refused) + $(counter_sum answered) - o0))
+	for w in probe smi; do
+		cp "$root/out/c.$w" "$T/p-$who.$w" 2> /dev/null
+		cp "$root/out/c.$w.trace" "$T/p-$who.$w.trace" 2> /dev/null
+	done
+	ncalls=$(($(calls "$T/p-$who.probe.trace" | wc -l) + $(calls "$T/p-$who.smi.trace" | wc -l)))
+	pn=nvuser-$r-$f-podman-$cn
+	if [ $rc -ne 0 ]; then
+		fail "$pn" "podman exit $rc: $(tail -n 4 "$T/podman.txt" | tr '\n' ' ')"
+	elif ! why=$(same "d-$who" "p-$who"); then
+		fail "$pn" "$why"
+	elif [ "$own" != 0 ] || [ "$ncalls" = 0 ] || [ "$moved" -lt "$ncalls" ]; then
+		fail "$pn" "$ncalls calls made, nvmediate forwarded $moved and refused or answered $own"
+	else
+		pass "$pn"
+	fi
+	check "$pn-nodes-kept" "the container's /dev/nvidiactl afterwards: on $(cat "$root/out/c.fs" 2>/dev/null)" \
+		test "$(cat "$root/out/c.fs" 2>/dev/null)" = nvmediatefs
 }
 
 # gpu_check RELEASE: the GPU host check (tests/gpu/run.sh) as a host with
