@@ -10,11 +10,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -225,6 +227,7 @@ int nodefs_ensure(const char *set)
 	const char *s = set ? set : "default";
 	char dir[PATH_MAX], opts[128], node[96], dev[PATH_MAX];
 	struct stat st;
+	int lock, ret;
 
 	if (*root_prefix)
 		return 0;
@@ -240,6 +243,18 @@ int nodefs_ensure(const char *set)
 		err("cannot make %s: %s", dir, strerror(errno));
 		return -1;
 	}
+	/* One mount at a time: two runs at once would stack two. */
+	lock = open(NODEFS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (lock < 0 || flock(lock, LOCK_EX)) {
+		err("cannot lock %s: %s", NODEFS_DIR, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return -1;
+	}
+	if (nodefs_mounted(dir, s)) {
+		close(lock);
+		return 0;
+	}
 	/*
 	 * The nodes as permissive as the set's /dev nodes, which udev rules
 	 * may have narrowed (udev/70-nvmediate.rules), and no more.
@@ -248,17 +263,18 @@ int nodefs_ensure(const char *set)
 	hostpath(dev, sizeof(dev), node);
 	if (stat(dev, &st)) {
 		err("cannot read %s: %s", dev, strerror(errno));
+		close(lock);
 		return -1;
 	}
 	snprintf(opts, sizeof(opts), "set=%s,mode=%o,uid=%u,gid=%u", s,
 		 (unsigned int)(st.st_mode & 0777), (unsigned int)st.st_uid, (unsigned int)st.st_gid);
-	if (mount("nvmediate", dir, "nvmediatefs", MS_NOSUID | MS_NOEXEC, opts)) {
+	ret = mount("nvmediate", dir, "nvmediatefs", MS_NOSUID | MS_NOEXEC, opts);
+	if (ret)
 		err("cannot mount the nodes of set '%s' at %s: %s%s", s, dir, strerror(errno),
 		    errno == ENODEV ? " (this nvmediate has no nvmediatefs: load a newer one)" :
 		    errno == EPERM ? " (run as root)" : "");
-		return -1;
-	}
-	return 0;
+	close(lock);
+	return ret ? -1 : 0;
 }
 
 /* Host path of a set's node: kind 'c' control, 'u' uvm, 'g' GPU k. */
