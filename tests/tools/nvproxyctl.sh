@@ -549,6 +549,52 @@ assert '\"/dev/nvidia' not in json.dumps([x for d in j['devices'] for x in d['co
 	$Y cdi --from "$T/ctk.json" >"$T/from2.json" 2>/dev/null
 	if cmp -s "$T/from.json" "$T/from2.json"; then ok "cdi --from: JSON and YAML input give the same spec"
 	else diff "$T/from.json" "$T/from2.json" >"$T/py.out"; nok "cdi --from: JSON and YAML input give the same spec" "$T/py.out"; fi
+	# MIG instances (by GPU:GI:CI name, MIG- UUID, or cap nodes) and an
+	# IMEX channel's device (nothing mediated is left) are dropped, saying so
+	cat >"$T/mig.yaml" <<-'MIG'
+	cdiVersion: 0.5.0
+	kind: nvidia.com/gpu
+	devices:
+	- name: "0"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	- name: "0:0"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	    - path: /dev/nvidia-caps/nvidia-cap21
+	- name: MIG-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	- name: inst1
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	    - path: /dev/nvidia-caps/nvidia-cap30
+	containerEdits:
+	  deviceNodes:
+	  - path: /dev/nvidiactl
+	MIG
+	npc_rc "cdi --from a spec with MIG instances" 0 $Y cdi --from "$T/mig.yaml"
+	$Y cdi --from "$T/mig.yaml" >"$T/mig.json" 2>"$T/mig.err"
+	npc_py "... only the whole GPU is left" "$T/mig.json" "
+assert [d['name'] for d in j['devices']] == ['0'], j['devices']"
+	for w in "'0:0': a MIG instance" "'MIG-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab': a MIG instance" "'inst1': a MIG instance"; do
+		has "... says: $w" "$T/mig.err" "$w"
+	done
+	cat >"$T/imex.yaml" <<-'IMEX'
+	cdiVersion: 0.5.0
+	kind: nvidia.com/imex-channel
+	devices:
+	- name: "0"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia-caps-imex-channels/channel0
+	IMEX
+	npc_rc "cdi --from an IMEX channel spec: nothing mediated, exit 3" 3 $Y cdi --from "$T/imex.yaml"
+	has "... says why" "$T/out" "nothing it gives is mediated"
 	$Y cdi --from - --set learn <"$CTK" >"$T/from3.json" 2>/dev/null
 	npc_py "cdi --from - --set learn: the set's nodes" "$T/from3.json" "
 assert j['kind'] == 'nvmediate.io/set-learn'

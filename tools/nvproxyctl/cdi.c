@@ -61,7 +61,8 @@ static void usage_cdi(FILE *f)
 		"                 'nvidia-ctk cdi generate' wrote, '-' for standard input):\n"
 		"                 keep its mounts, hooks and environment, replace each\n"
 		"                 /dev/nvidiactl, /dev/nvidiaK, /dev/nvidia-uvm node with the\n"
-		"                 mediated one, drop the nodes nvmediate does not mediate\n"
+		"                 mediated one, drop the nodes nvmediate does not mediate,\n"
+		"                 MIG instances and devices left with nothing to give\n"
 		"                 (and hooks acting on /dev), saying which on standard error\n"
 		"  --output FILE  write the spec there, atomically (default: standard output)\n"
 		"\n"
@@ -484,8 +485,30 @@ static struct jval *read_spec(const char *file, int *rc)
 }
 
 /*
+ * Is @d a MIG instance (nvidia-ctk names them GPU:GI, GPU:GI:CI or by a
+ * MIG-... UUID, and gives them /dev/nvidia-caps/ nodes)?  Its GPU node
+ * alone would give the whole GPU.
+ */
+static int is_mig(const struct jval *d)
+{
+	const struct jval *nodes = jv_get(jv_get(d, "containerEdits"), "deviceNodes"), *x;
+	const char *name = jv_gets(d, "name");
+
+	if (name && (strchr(name, ':') || !strncmp(name, "MIG-", 4)))
+		return 1;
+	for (x = nodes && nodes->t == J_ARR ? nodes->kids : NULL; x; x = x->next) {
+		const char *path = jv_gets(x, "path");
+
+		if (path && !strncmp(path, "/dev/nvidia-caps/", 17))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The spec from --from @file, changed in place: nodes replaced, devices
- * without a mediated GPU left out.
+ * without a mediated GPU, MIG instances and devices left with nothing to
+ * give left out.
  */
 static struct jval *from_spec(const char *file, const char *set, int *rc)
 {
@@ -506,9 +529,22 @@ static struct jval *from_spec(const char *file, const char *set, int *rc)
 		const char *name = jv_gets(d, "name");
 
 		next = d->next;
+		if (is_mig(d)) {
+			fprintf(stderr, "%s: cdi: dropped the device '%s': a MIG instance, which nvmediate does not mediate (it would be given the whole GPU)\n",
+				prog, name ? name : "?");
+			jv_del(devs, d);
+			continue;
+		}
 		fr.missing = 0;
 		if (!from_nodes(&fr, e) && fr.missing) {
 			fprintf(stderr, "%s: cdi: dropped the device '%s': none of its GPUs is mediated\n",
+				prog, name ? name : "?");
+			jv_del(devs, d);
+			continue;
+		}
+		if (!e->kids) {
+			/* an IMEX channel's or a claim's device: nothing of it is left */
+			fprintf(stderr, "%s: cdi: dropped the device '%s': nothing it gives is mediated\n",
 				prog, name ? name : "?");
 			jv_del(devs, d);
 			continue;
