@@ -322,6 +322,17 @@ deb_check() {
 	[ "$f" -eq 0 ] || grep -E '^not ok' -A 6 "$logs/deb.log" | head -n 30 | sed 's/^/      | /'
 }
 
+# demo_check: make demo succeeds, and its summary's count of the calls
+# nvmediate kept from the driver is the count of its log's refusal lines.
+demo_check() {
+	local out=$logs/demo.out n m
+	tests/demo.sh > "$out" 2>&1 || { tail -n 20 "$out"; return 1; }
+	n=$(sed -n 's/^calls nvmediate kept from the driver: \([0-9]*\) .*/\1/p' "$out")
+	m=$(sed -n "s/.*; \([0-9]*\) 'refused' lines logged)\$/\1/p" "$out")
+	echo "make demo: $n calls kept from the driver, $m refusal lines"
+	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" = "$m" ]
+}
+
 # prefetch: what waits on the archive and the disk more than on the CPUs
 # (the other kernels' packages and build roots, the guests' QEMU, the
 # package test's chroot),
@@ -380,6 +391,7 @@ real_line[stock]="${real_line[stock]:-real driver}, Debian's$(sed -n 's/^nvidia-
 real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel
 real_driver debug
+step demo "make demo: exit status, summary against its log" demo_check
 bg_start tools bash tests/tools/run.sh
 bg_start deb tests/deb/run.sh
 bg_start dkms dkms_all

@@ -20,7 +20,9 @@ if grep -q '^NVMDEMO END' "$log"; then
 	sed -n 's/\r$//; /^NVMDEMO BEGIN/,/^NVMDEMO END/{/^NVMDEMO /d; p}' "$log"
 	echo
 	echo "(whole console: ${log#"$NVM_ROOT"/})"
-	exit 0
+	# the session's own verdict: a demo whose session failed fails
+	grep -q '^NVMDEMO RESULT ok' "$log" && exit 0
+	exit 1
 fi
 echo "The demo did not finish; last lines of ${log#"$NVM_ROOT"/}:"
 tail -n 40 "$log" | tr -d '\r'

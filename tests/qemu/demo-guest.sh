@@ -42,11 +42,19 @@ fi
 say "What nvmediate said during the session (kernel log; one 'refused' line per refusal)"
 dmesg | sed -n '/nvmguest: demo session begin/,$p' | grep 'nvmediate:' | sed 's/^\[[ 0-9.]*\] //'
 
-# The counters count every call exactly (the log lines are ratelimited).
+# The counters count every call exactly (the log lines are ratelimited):
+# nvmediate's own answers are the refused calls (an errno) and the answered
+# ones (the driver's status written into the payload); each has a
+# "nvmediate: refused" line in the log.
 nrefused=0
+nanswered=0
 for f in /sys/class/nvmediate/stats/*_refused; do
 	[ -r "$f" ] && nrefused=$((nrefused + $(cat "$f")))
 done
+for f in /sys/class/nvmediate/stats/*_answered; do
+	[ -r "$f" ] && nanswered=$((nanswered + $(cat "$f")))
+done
+nlogged=$(dmesg | sed -n '/nvmguest: demo session begin/,$p' | grep -c 'nvmediate: refused ')
 
 # Audit mode forwards what the policy would refuse and logs each one as an
 # "audit" line: the same session again with audit=1.
@@ -67,13 +75,15 @@ say "Summary"
 echo "modules loaded:         $loaded"
 echo "nvsession exit status:  $status"
 echo "calls the driver saw:   $ncalls"
-echo "calls nvmediate refused: $nrefused (its counters, /sys/class/nvmediate/stats)"
+echo "calls nvmediate kept from the driver: $((nrefused + nanswered)) ($nrefused refused with an errno, $nanswered answered in the payload; its counters, /sys/class/nvmediate/stats; $nlogged 'refused' lines logged)"
 echo "audit lines (audit=1):   $naudited"
 if [ "$loaded" = yes ] && [ "$status" -eq 0 ]; then
+	echo "NVMDEMO RESULT ok"
 	echo "The session ran through the mediated nodes: every call the driver saw was"
 	echo "checked by nvmediate first; the refused ones above never reached it, and the"
 	echo "session got nvmediate's answer instead (see its transcript)."
 else
 	echo "The session did not complete: see the messages above."
+	echo "NVMDEMO RESULT failed"
 fi
 echo "NVMDEMO END"
