@@ -11,7 +11,7 @@ BINDIR ?= $(PREFIX)/bin
 CC ?= gcc
 
 .PHONY: all modules install clean distclean sparse w1 tools standin kunit e2e check \
-	demo bench dkms-install help install-headers install-tools
+	demo bench dkms-install help install-headers install-tools uninstall
 
 all: modules
 
@@ -21,6 +21,8 @@ help:
 	@echo "make install-tools               nvproxyctl and its ABI data, the CDI refresh unit and"
 	@echo "                                 udev rule, modules-load.d and modprobe.d files"
 	@echo "                                 (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make uninstall                   remove what make install installed (not the"
+	@echo "                                 modprobe.d file: your options)"
 	@echo "make dkms-install                add, build and install with DKMS"
 	@echo "make sparse                      build under sparse (C=2), findings are errors"
 	@echo "make w1                          build with W=1, warnings are errors"
@@ -39,9 +41,23 @@ modules:
 # The release of the kernel in KDIR, for depmod.
 KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
 
+# Built for KDIR's kernel, which need not be the running one: said when not.
 install: modules install-tools
+	@[ "$(KVER)" = "$$(uname -r)" ] || \
+		echo "make install: for kernel $(KVER) (KDIR=$(KDIR)), not the running $$(uname -r)"
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
+
+# What install put there, for KDIR's kernel; modprobe.d keeps your options.
+uninstall:
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(or $(INSTALL_MOD_DIR),extra)/nvmediate.ko*
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
+	rm -f $(DESTDIR)$(BINDIR)/nvproxyctl $(DESTDIR)/etc/modules-load.d/nvmediate.conf \
+		$(DESTDIR)/etc/udev/rules.d/71-nvmediate-cdi.rules \
+		$(DESTDIR)/etc/systemd/system/nvmediate-cdi.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/nvmediate
+	@[ ! -e $(DESTDIR)/etc/modprobe.d/nvmediate.conf ] || \
+		echo "make uninstall: $(DESTDIR)/etc/modprobe.d/nvmediate.conf kept (your options): remove it by hand"
 
 # nvproxyctl finds the command names in ../share/nvmediate/abi next to itself.
 # The modprobe.d file is not replaced when it exists (it holds your options).

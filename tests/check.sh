@@ -216,7 +216,12 @@ install_check() {
 		grep -qx nvmediate "$staging/etc/modules-load.d/nvmediate.conf" &&
 		grep -q "^ExecStart=/usr/local/bin/nvproxyctl cdi " \
 			"$staging/etc/systemd/system/nvmediate-cdi.service" &&
-		[ -f "$staging/etc/udev/rules.d/71-nvmediate-cdi.rules" ] && echo "refresh unit, rule, modules-load.d"
+		[ -f "$staging/etc/udev/rules.d/71-nvmediate-cdi.rules" ] && echo "refresh unit, rule, modules-load.d" &&
+		# make uninstall leaves the options file alone, and no other file
+		make uninstall KDIR="$kdir" INSTALL_MOD_PATH="$staging" DESTDIR="$staging" &&
+		! modprobe -d "$staging" -S "$kver" --show-depends nvmediate 2>/dev/null &&
+		[ "$(cd "$staging" && find . -type f ! -path './lib/modules/*' | sort | xargs echo)" = \
+			"./etc/modprobe.d/nvmediate.conf" ] && echo "make uninstall: the options file left, nothing else"
 	} || rc=1
 	rm -rf "$staging"
 	return $rc
