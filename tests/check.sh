@@ -391,7 +391,7 @@ guest stock-sid kernel-sid '10-*,20-*,47-*,65-*,66-*'
 real_driver stock
 bg_step nvidia-deb "Debian's NVIDIA packages for the stock guest"
 sed 's/^/    /' "$logs/nvidia-deb.log" | grep -E '^    nvidia-deb [^ ]* [^ ]*( stock)?: (ok|FAIL)'
-real_line[stock]="${real_line[stock]:-real driver}, Debian's$(sed -n 's/^nvidia-deb \([^ ]*\) \([^ ]*\) stock: ok.*/ \1 \2/p' \
+real_line[stock]="${real_line[stock]:-real driver}, Debian's $(sed -n 's/^nvidia-deb \([^ ]*\) \([^ ]*\) stock: ok.*/ \1 \2/p' \
 	"$logs/nvidia-deb.log" | xargs echo | sed 's/ \([0-9]\)/, \1/g')"
 real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel
