@@ -29,7 +29,7 @@ help:
 	@echo "make tools                       build the user-space tools (tools/nvabi/nvabi)"
 	@echo "make standin                     build the stand-in nvidia driver (tests only)"
 	@echo "make demo                        boot a guest and show mediation at work"
-	@echo "make bench                       measure mediation in a guest (not part of check; ~4 min)"
+	@echo "make bench                       measure mediation in a guest (not part of check; ~5 min)"
 	@echo "make kunit                       the KUnit suites, in the debug guest kernel"
 	@echo "make e2e                         the guest tests, in the stock and the debug kernel"
 	@echo "make distclean                   also remove build/ (guest kernels, ~10 min to rebuild)"
