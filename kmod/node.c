@@ -72,7 +72,15 @@ static struct nvm_file *nvm_file_of(struct file *file)
 	return file->f_op == &nvm_fops ? file->private_data : NULL;
 }
 
-static int nvm_minor_kind(unsigned int minor, enum nvm_kind *kind, unsigned int *gpu)
+/**
+ * nvm_minor_kind() - the real node a mediated node's minor stands for
+ * @minor: a minor of nvmediate's (any set's)
+ * @kind: set to the node's kind
+ * @gpu: set to its GPU index for %NVM_NODE_GPU, else 0
+ *
+ * Return: 0, or -ENXIO for a GPU minor at or past num_gpus.
+ */
+int nvm_minor_kind(unsigned int minor, enum nvm_kind *kind, unsigned int *gpu)
 {
 	minor %= NVM_MINORS;
 	*gpu = 0;

@@ -44,6 +44,7 @@
 
 #include "nodefs.h"
 #include "driver.h"
+#include "node.h"
 #include "sets.h"
 #include "nvmediate.h"
 
@@ -52,17 +53,25 @@
 static dev_t nvm_nodefs_devt;
 
 /**
- * struct nvm_nodefs_opts - a mount's options
- * @set: the node set's name
+ * struct nvm_nodefs_attrs - the nodes' attributes, a mount's options
  * @mode: permission bits of the nodes
  * @uid: their owner
  * @gid: their group
  */
-struct nvm_nodefs_opts {
-	char set[NVM_SET_NAME_MAX];
+struct nvm_nodefs_attrs {
 	umode_t mode;
 	kuid_t uid;
 	kgid_t gid;
+};
+
+/**
+ * struct nvm_nodefs_opts - a mount's options, as parsed
+ * @set: the node set's name
+ * @attrs: the nodes' attributes
+ */
+struct nvm_nodefs_opts {
+	char set[NVM_SET_NAME_MAX];
+	struct nvm_nodefs_attrs attrs;
 };
 
 enum { NVM_OPT_SET, NVM_OPT_MODE, NVM_OPT_UID, NVM_OPT_GID };
@@ -74,22 +83,6 @@ static const struct fs_parameter_spec nvm_nodefs_params[] = {
 	fsparam_u32("gid", NVM_OPT_GID),
 	{}
 };
-
-/* The real node that the nodefs node @inode stands for. */
-static void nvm_nodefs_kind(const struct inode *inode, enum nvm_kind *kind, unsigned int *gpu)
-{
-	unsigned int minor = MINOR(inode->i_rdev) % NVM_MINORS;
-
-	*gpu = 0;
-	if (minor == NVM_MINOR_CTL) {
-		*kind = NVM_NODE_CTL;
-	} else if (minor == NVM_MINOR_UVM) {
-		*kind = NVM_NODE_UVM;
-	} else {
-		*kind = NVM_NODE_GPU;
-		*gpu = minor;
-	}
-}
 
 /*
  * Is the caller one that is told the true number?  A process of the initial
@@ -121,8 +114,7 @@ static int nvm_nodefs_getattr(NVM_IOP_IDMAP const struct path *path, struct ksta
 	 * Without a UVM node on the host there is no number to tell (nor an
 	 * nvidia-uvm line in /proc/devices): the true one stays.
 	 */
-	nvm_nodefs_kind(inode, &kind, &gpu);
-	if (!nvm_drv_devt(kind, gpu, &devt))
+	if (!nvm_minor_kind(MINOR(inode->i_rdev), &kind, &gpu) && !nvm_drv_devt(kind, gpu, &devt))
 		stat->rdev = devt;
 	return 0;
 }
@@ -151,15 +143,11 @@ static const struct inode_operations nvm_nodefs_node_iops = {
 /**
  * struct nvm_nodefs_sb - a mount: the set and the nodes' attributes
  * @set: the node set, held (nvm_set_mount())
- * @mode: permission bits of the nodes
- * @uid: their owner
- * @gid: their group
+ * @attrs: the nodes' attributes
  */
 struct nvm_nodefs_sb {
 	struct nvm_set *set;
-	umode_t mode;
-	kuid_t uid;
-	kgid_t gid;
+	struct nvm_nodefs_attrs attrs;
 };
 
 /*
@@ -218,10 +206,10 @@ static struct inode *nvm_nodefs_node(struct super_block *sb, unsigned int n)
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	inode->i_ino = NVM_NODEFS_INO0 + n;
-	init_special_inode(inode, S_IFCHR | fs->mode, MKDEV(MAJOR(nvm_nodefs_devt), minor));
+	init_special_inode(inode, S_IFCHR | fs->attrs.mode, MKDEV(MAJOR(nvm_nodefs_devt), minor));
 	inode->i_op = &nvm_nodefs_node_iops;
-	inode->i_uid = fs->uid;
-	inode->i_gid = fs->gid;
+	inode->i_uid = fs->attrs.uid;
+	inode->i_gid = fs->attrs.gid;
 	nvm_inode_init_ts(inode);
 	return inode;
 }
@@ -271,12 +259,13 @@ static const struct file_operations nvm_nodefs_dir_fops = {
 static int nvm_nodefs_show_options(struct seq_file *m, struct dentry *root)
 {
 	const struct nvm_nodefs_sb *fs = root->d_sb->s_fs_info;
+	const struct nvm_nodefs_attrs *a = &fs->attrs;
 
-	seq_printf(m, ",set=%s,mode=%04o", fs->set->name, fs->mode);
-	if (!uid_eq(fs->uid, GLOBAL_ROOT_UID))
-		seq_printf(m, ",uid=%u", from_kuid_munged(&init_user_ns, fs->uid));
-	if (!gid_eq(fs->gid, GLOBAL_ROOT_GID))
-		seq_printf(m, ",gid=%u", from_kgid_munged(&init_user_ns, fs->gid));
+	seq_printf(m, ",set=%s,mode=%04o", fs->set->name, a->mode);
+	if (!uid_eq(a->uid, GLOBAL_ROOT_UID))
+		seq_printf(m, ",uid=%u", from_kuid_munged(&init_user_ns, a->uid));
+	if (!gid_eq(a->gid, GLOBAL_ROOT_GID))
+		seq_printf(m, ",gid=%u", from_kgid_munged(&init_user_ns, a->gid));
 	return 0;
 }
 
@@ -322,9 +311,7 @@ static int nvm_nodefs_get_tree(struct fs_context *fc)
 		kfree(fs);
 		return invalf(fc, "nvmediatefs: no node set '%s' (/sys/kernel/nvmediate/sets)", o->set);
 	}
-	fs->mode = o->mode;
-	fs->uid = o->uid;
-	fs->gid = o->gid;
+	fs->attrs = o->attrs;
 	/*
 	 * The set goes with the superblock, which gives it back at kill_sb;
 	 * until a superblock has it, it is ours to give back.
@@ -356,16 +343,16 @@ static int nvm_nodefs_parse_param(struct fs_context *fc, struct fs_parameter *pa
 	case NVM_OPT_MODE:
 		if (result.uint_32 & ~0777u)
 			return invalf(fc, "nvmediatefs: mode takes permission bits only");
-		o->mode = result.uint_32;
+		o->attrs.mode = result.uint_32;
 		break;
 	case NVM_OPT_UID:
-		o->uid = make_kuid(fc->user_ns, result.uint_32);
-		if (!uid_valid(o->uid))
+		o->attrs.uid = make_kuid(fc->user_ns, result.uint_32);
+		if (!uid_valid(o->attrs.uid))
 			return invalf(fc, "nvmediatefs: uid %u is not mapped", result.uint_32);
 		break;
 	case NVM_OPT_GID:
-		o->gid = make_kgid(fc->user_ns, result.uint_32);
-		if (!gid_valid(o->gid))
+		o->attrs.gid = make_kgid(fc->user_ns, result.uint_32);
+		if (!gid_valid(o->attrs.gid))
 			return invalf(fc, "nvmediatefs: gid %u is not mapped", result.uint_32);
 		break;
 	}
@@ -390,9 +377,9 @@ static int nvm_nodefs_init_fs_context(struct fs_context *fc)
 	if (!o)
 		return -ENOMEM;
 	strscpy(o->set, "default", sizeof(o->set));
-	o->mode = 0666;
-	o->uid = GLOBAL_ROOT_UID;
-	o->gid = GLOBAL_ROOT_GID;
+	o->attrs.mode = 0666;
+	o->attrs.uid = GLOBAL_ROOT_UID;
+	o->attrs.gid = GLOBAL_ROOT_GID;
 	fc->fs_private = o;
 	fc->ops = &nvm_nodefs_context_ops;
 	return 0;

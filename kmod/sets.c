@@ -82,6 +82,18 @@ static dev_t nvm_devt;
 
 #define to_nvm_set(k) container_of(k, struct nvm_set, kobj)
 
+/* The set named @name, or NULL; under nvm_sets_lock. */
+static struct nvm_set *nvm_set_named(const char *name)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&nvm_sets_lock);
+	for (i = 0; i < NVM_MAX_SETS; i++)
+		if (nvm_sets[i] && !strcmp(nvm_sets[i]->name, name))
+			return nvm_sets[i];
+	return NULL;
+}
+
 /**
  * nvm_set_open() - take an open reference on a set
  * @index: the set's index (minor / 256)
@@ -125,16 +137,12 @@ void nvm_set_close(struct nvm_set *set)
  */
 struct nvm_set *nvm_set_mount(const char *name)
 {
-	struct nvm_set *set = NULL;
-	unsigned int i;
+	struct nvm_set *set;
 
 	mutex_lock(&nvm_sets_lock);
-	for (i = 0; i < NVM_MAX_SETS; i++)
-		if (nvm_sets[i] && !strcmp(nvm_sets[i]->name, name)) {
-			set = nvm_sets[i];
-			set->nmounts++;
-			break;
-		}
+	set = nvm_set_named(name);
+	if (set)
+		set->nmounts++;
 	mutex_unlock(&nvm_sets_lock);
 	return set;
 }
@@ -567,9 +575,8 @@ static int nvm_set_create(const char *name, u32 caps)
 	lockdep_assert_held(&nvm_sets_lock);
 	if (!nvm_set_name_ok(name))
 		return -EINVAL;
-	for (i = 0; i < NVM_MAX_SETS; i++)
-		if (nvm_sets[i] && !strcmp(nvm_sets[i]->name, name))
-			return -EEXIST;
+	if (nvm_set_named(name))
+		return -EEXIST;
 	/*
 	 * The default set takes index 0.  The others take the first free one
 	 * after the index taken last, wrapping: a removed set's device numbers
@@ -629,13 +636,9 @@ err_kobj:
 /* Remove a set; nvm_sets_lock held. */
 static int nvm_set_remove(const char *name)
 {
-	struct nvm_set *set = NULL;
-	unsigned int i;
+	struct nvm_set *set = nvm_set_named(name);
 
 	lockdep_assert_held(&nvm_sets_lock);
-	for (i = 0; i < NVM_MAX_SETS; i++)
-		if (nvm_sets[i] && !strcmp(nvm_sets[i]->name, name))
-			set = nvm_sets[i];
 	if (!set)
 		return -ENOENT;
 	if (!set->index)
