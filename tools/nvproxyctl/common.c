@@ -185,29 +185,49 @@ void set_nodefs_path(char *buf, size_t len, const char *set, char kind, int k)
 		snprintf(buf, len, NODEFS_DIR "/%s/nvidia%d", s, k);
 }
 
+/**
+ * nodefs_next() - the next mount in a mount table, and whether it is nvmediatefs
+ * @f: /proc/self/mountinfo (below NVPROXYCTL_ROOT in the tests), opened
+ * @mnt: set to its mount point (PATH_MAX bytes)
+ * @opts: set to its superblock options, e.g. "rw,set=default,mode=0666"
+ *	(NODEFS_OPTS_MAX bytes)
+ *
+ * Return: 1 for a mount of nvmediatefs, 0 for another, -1 at the end.
+ */
+int nodefs_next(FILE *f, char *mnt, char *opts)
+{
+	char line[4096], type[64];
+	const char *sep;
+
+	if (!fgets(line, sizeof(line), f))
+		return -1;
+	/* id parent maj:min root mountpoint ... - fstype source options */
+	sep = strstr(line, " - ");
+	if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+	    sscanf(sep + 3, "%63s %*s %1023s", type, opts) != 2)
+		return 0;
+	return !strcmp(type, "nvmediatefs");
+}
+
 /*
  * Is the mount on top at @dir nvmediatefs of @set (this process's mount
  * table; the last entry for a path is the one on top)?
  */
 static int nodefs_mounted(const char *dir, const char *set)
 {
-	char line[4096], mnt[PATH_MAX], type[64], opts[1024], want[64];
+	char mnt[PATH_MAX], opts[NODEFS_OPTS_MAX], word[64], *o, *save = NULL;
 	FILE *f = fopen("/proc/self/mountinfo", "r");
-	int found = 0;
+	int found = 0, r;
 
 	if (!f)
 		return 0;
-	snprintf(want, sizeof(want), ",set=%s,", set);
-	while (fgets(line, sizeof(line), f)) {
-		const char *sep = strstr(line, " - ");
-
-		/* id parent maj:min root mountpoint ... - fstype source options */
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s %*s %1021s", type, opts + 1) != 2 || strcmp(mnt, dir))
+	snprintf(word, sizeof(word), "set=%s", set);
+	while ((r = nodefs_next(f, mnt, opts)) >= 0) {
+		if (strcmp(mnt, dir))
 			continue;
-		opts[0] = ',';
-		strcat(opts, ",");
-		found = !strcmp(type, "nvmediatefs") && strstr(opts, want);
+		found = 0;
+		for (o = strtok_r(opts, ",", &save); r && o && !found; o = strtok_r(NULL, ",", &save))
+			found = !strcmp(o, word);
 	}
 	fclose(f);
 	return found;

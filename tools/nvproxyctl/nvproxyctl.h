@@ -61,6 +61,8 @@ void set_node_path(char *buf, size_t len, const char *set, char kind, int k);
 #define NODEFS_DIR	"/run/nvmediate"
 void set_nodefs_path(char *buf, size_t len, const char *set, char kind, int k);
 int nodefs_ensure(const char *set);
+#define NODEFS_OPTS_MAX	1024
+int nodefs_next(FILE *f, char *mnt, char *opts);
 void stat_node(struct node *n);
 int gpu_nodes(int present[MAX_GPUS], const char *set);
 

@@ -101,7 +101,6 @@ static const char *const param_names[] = { "num_gpus", "uvm_path", "force_versio
 
 #define MAX_SETS	16
 
-/* Every node set: JSON objects (comma-separated) or text lines. */
 /*
  * The mounts of nvmediatefs in this mount namespace: where, and the options
  * the module shows (set=, mode=, uid=, gid=).  Below NVPROXYCTL_ROOT (the
@@ -109,17 +108,14 @@ static const char *const param_names[] = { "num_gpus", "uvm_path", "force_versio
  */
 static void status_mounts(int json)
 {
-	char p[PATH_MAX], line[4096], mnt[PATH_MAX], type[64], opts[1024];
+	char p[PATH_MAX], mnt[PATH_MAX], opts[NODEFS_OPTS_MAX];
 	FILE *f;
-	int n = 0;
+	int n = 0, r;
 
 	hostpath(p, sizeof(p), "/proc/self/mountinfo");
 	f = fopen(p, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *sep = strstr(line, " - ");
-
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s %*s %1023s", type, opts) != 2 || strcmp(type, "nvmediatefs"))
+	while (f && (r = nodefs_next(f, mnt, opts)) >= 0) {
+		if (!r)
 			continue;
 		if (json) {
 			printf("%s{\"path\":", n ? "," : "");
@@ -138,6 +134,7 @@ static void status_mounts(int json)
 		printf("  (none: nvproxyctl cdi mounts a set's at " NODEFS_DIR "/SET)\n");
 }
 
+/* Every node set: JSON objects (comma-separated) or text lines. */
 static void status_sets(int json)
 {
 	static const char *const knobs[] = { "audit", "allow_root", "allow_finn", "allow_gss" };
