@@ -14,27 +14,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=$(realpath -m "${1:?usage: docker.sh DIR}")
-root=$out/root
-[ -f "$root/.complete" ] && exit 0
-
-nvm_private_apt "$out/apt" sid || nvm_die "cannot read the archive's sid"
-rm -rf "$out/debs" "$out/x" "$root"
-mkdir -p "$out/debs" "$out/x"
-(cd "$out/debs" && apt-get "${nvm_aptopts[@]}" -q download docker.io docker-cli > "$out/download.log" 2>&1) || {
-	tail -n 5 "$out/download.log" >&2
-	nvm_die "cannot download sid's docker.io and docker-cli"
-}
-for d in "$out"/debs/*.deb; do
-	dpkg-deb -x "$d" "$out/x"
-done
-known='linux-vdso|libc\.so\.6|ld-linux-x86-64|libsystemd|libcap\.so|libgcrypt|liblzma|libzstd|liblz4|libgpg-error'
-for b in usr/sbin/dockerd usr/bin/docker; do
-	others=$(ldd "$out/x/$b" 2>&1 | grep -v -E "$known" || true)
-	[ -z "$others" ] || nvm_die "$b needs more than the guest has: $others"
-	install -D -m 0755 "$out/x/$b" "$root/$b"
-done
-mkdir -p "$root/usr/share/docker"
-dpkg-deb -f "$out"/debs/docker.io_*.deb Version > "$root/usr/share/docker/version"
-touch "$root/.complete"
-echo "docker.sh: $root ($(du -sh "$root" | cut -f1), docker.io $(cat "$root/usr/share/docker/version"))"
+nvm_sid_binaries docker "$(realpath -m "${1:?usage: docker.sh DIR}")" "docker.io docker-cli" \
+	"usr/sbin/dockerd usr/bin/docker" \
+	'libsystemd|libcap\.so|libgcrypt|liblzma|libzstd|liblz4|libgpg-error'

@@ -199,6 +199,40 @@ nvm_nvidia_kbuild() {
 	done
 }
 
+# nvm_sid_binaries NAME OUT "PKGS" "BINS" LIBS: programs from Debian
+# unstable's packages for the stock guest (containerd.sh, docker.sh): PKGS
+# downloaded with a private apt configuration (nothing installed on this
+# machine) into OUT/debs and unpacked into OUT/x, each of BINS (paths in
+# the packages) installed in OUT/root once ldd finds it needs no library
+# besides the C library and LIBS (an extended regex of names the guest has,
+# or ''), the first package's version in OUT/root/usr/share/NAME/version.
+# Cached: done once per OUT.
+nvm_sid_binaries() {
+	local name=$1 out=$2 pkgs=$3 bins=$4 libs=$5 root=$2/root d b others
+	[ -f "$root/.complete" ] && return 0
+	nvm_private_apt "$out/apt" sid || nvm_die "cannot read the archive's sid"
+	rm -rf "$out/debs" "$out/x" "$root"
+	mkdir -p "$out/debs" "$out/x"
+	# shellcheck disable=SC2086  # the words of $pkgs
+	(cd "$out/debs" && apt-get "${nvm_aptopts[@]}" -q download $pkgs > "$out/download.log" 2>&1) || {
+		tail -n 5 "$out/download.log" >&2
+		nvm_die "cannot download sid's $pkgs"
+	}
+	for d in "$out"/debs/*.deb; do
+		dpkg-deb -x "$d" "$out/x"
+	done
+	for b in $bins; do
+		others=$(ldd "$out/x/$b" 2>&1 |
+			grep -v -E "linux-vdso|libc\.so\.6|ld-linux-x86-64${libs:+|$libs}" || true)
+		[ -z "$others" ] || nvm_die "$b needs more than the guest has: $others"
+		install -D -m 0755 "$out/x/$b" "$root/$b"
+	done
+	mkdir -p "$root/usr/share/$name"
+	dpkg-deb -f "$(ls "$out"/debs/"${pkgs%% *}"_*.deb)" Version > "$root/usr/share/$name/version"
+	touch "$root/.complete"
+	echo "$name: $root ($(du -sh "$root" | cut -f1), ${pkgs%% *} $(cat "$root/usr/share/$name/version"))"
+}
+
 # nvm_private_apt DIR SUITES...: an apt configuration of its own under DIR
 # (sources, lists, cache and an empty status), for Debian's archive at
 # $NVM_DEBIAN_MIRROR (default deb.debian.org), that sees only SUITES' main
