@@ -54,19 +54,14 @@ podman_runs() {
 	R=$T/rootfs
 	if [ ! -d "$R" ]; then
 		podman_host_setup
-		mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run" "$R/out" \
-			"$R/lib64" "$R/lib/x86_64-linux-gnu" "$R/usr/lib/x86_64-linux-gnu" "$R/usr/bin"
+		mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/etc" "$R/run" "$R/usr/bin"
 		: > "$R/etc/hostname"
 		: > "$R/etc/hosts"
 		: > "$R/etc/resolv.conf"
 		: > "$R/run/.containerenv"
-		cp /bin/busybox /bin/cudaprobe "$R/bin/"
-		for a in sh stat cat tr rm mknod awk ls env; do ln -sf busybox "$R/bin/$a"; done
-		cp $SHIM "$R/usr/lib/x86_64-linux-gnu/"
-		cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
-		for l in libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1; do
-			cp -L "/lib/x86_64-linux-gnu/$l" "$R/lib/x86_64-linux-gnu/"
-		done
+		cp /bin/busybox "$R/bin/"
+		ln -sf busybox "$R/bin/sh"
+		nvu_image_files "$R"
 		for l in /opt/nvidia/*/lib/*; do	# mount points, as in an image
 			: > "$R/usr/lib/x86_64-linux-gnu/${l##*/}"
 		done
@@ -81,10 +76,6 @@ podman_runs() {
 		return
 	fi
 	chmod a+r /etc/cdi/nvmediate.json
-	inside='for w in probe smi; do p=cudaprobe; [ $w = probe ] || p=nvidia-smi;
-		env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/nvtrace.so NVTRACE_OUT=/out/c.$w.trace $p > /out/c.$w 2> /dev/null;
-		echo "exit $?" >> /out/c.$w; done;
-		awk "\$5 == \"/dev/nvidiactl\" { sub(/.* - /, \"\"); print \$1 }" /proc/self/mountinfo > /out/c.fs'
 	for c in "runc-rootful root runc" "crun-uidmap root crun --uidmap 0:100000:65536 --gidmap 0:100000:65536" \
 		"crun-rootless user crun --cgroups=disabled"; do
 		# shellcheck disable=SC2086  # the words of $c
@@ -107,40 +98,22 @@ podman_runs() {
 }
 
 # podman_case NAME WHO RUNTIME [podman options]: one container of
-# podman_runs, given GPU 0 by the spec in /etc/cdi.
+# podman_runs, given GPU 0 by the spec in /etc/cdi; the direct run of WHO
+# is its reference.
 podman_case() {
 	cn=$1 who=$2
 	shift 2
 	root=$R
 	[ "$who" = root ] || root=$T/rootfs-user
-	rm -f "$root"/out/*
-	chmod 777 "$root/out"
 	f0=$(counter_sum forwarded)
 	o0=$(($(counter_sum refused) + $(counter_sum answered)))
 	rt=$1
 	shift
-	cmd="podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* -v $root/out:/out --rootfs $root /bin/sh -c '$inside'"
-	podman_as "$who" "$cmd" "$T/podman.txt"
+	podman_as "$who" "podman --runtime $rt run --rm --device nvmediate.io/gpu=0 $* --rootfs $root /bin/sh -c '$nvu_inside'" \
+		"$T/p-$who.out"
 	rc=$?
-	moved=$(($(counter_sum forwarded) - f0))
-	own=$(($(counter_sum refused) + $(counter_sum answered) - o0))
-	for w in probe smi; do
-		cp "$root/out/c.$w" "$T/p-$who.$w" 2> /dev/null
-		cp "$root/out/c.$w.trace" "$T/p-$who.$w.trace" 2> /dev/null
-	done
-	ncalls=$(($(calls "$T/p-$who.probe.trace" | wc -l) + $(calls "$T/p-$who.smi.trace" | wc -l)))
-	pn=nvuser-$r-$f-podman-$cn
-	if [ $rc -ne 0 ]; then
-		fail "$pn" "podman exit $rc: $(tail -n 4 "$T/podman.txt" | tr '\n' ' ')"
-	elif ! why=$(same "d-$who" "p-$who"); then
-		fail "$pn" "$why"
-	elif [ "$own" != 0 ] || [ "$ncalls" = 0 ] || [ "$moved" -lt "$ncalls" ]; then
-		fail "$pn" "$ncalls calls made, nvmediate forwarded $moved and refused or answered $own"
-	else
-		pass "$pn"
-	fi
-	check "$pn-nodes-kept" "the container's /dev/nvidiactl afterwards: on $(cat "$root/out/c.fs" 2>/dev/null)" \
-		test "$(cat "$root/out/c.fs" 2>/dev/null)" = nvmediatefs
+	nvu_split "$T/p-$who.out" "p-$who"
+	nvu_verdict "nvuser-$r-$f-podman-$cn" $rc "p-$who" "$f0" "$o0" "d-$who"
 }
 
 # gpu_check RELEASE: the GPU host check (tests/gpu/run.sh) as a host with

@@ -123,10 +123,12 @@ ctk_spec() {
 # output: cudaprobe's and nvidia-smi's output and exit status (lines
 # "probe|" and "smi|"), the calls nvtrace.so recorded ("probeT|", "smiT|"),
 # and the filesystem /dev/nvidiactl is on ("fs|").  The image holds
-# cudaprobe, nvtrace.so and the C library; the spec brings NVIDIA's.
+# cudaprobe, nvtrace.so and the C library; the spec brings NVIDIA's.  The
+# records go to /dev/shm, a tmpfs of the container's own, so that no run
+# finds another's (a root file system may be shared by several containers).
 nvu_inside='for w in probe smi; do p=cudaprobe; [ $w = probe ] || p=nvidia-smi;
-	LD_PRELOAD=/usr/lib/x86_64-linux-gnu/nvtrace.so NVTRACE_OUT=/tmp/$w.trace $p > /tmp/$w.out 2> /dev/null;
-	echo "exit $?" >> /tmp/$w.out; sed "s/^/$w|/" /tmp/$w.out; sed "s/^/${w}T|/" /tmp/$w.trace; done;
+	LD_PRELOAD=/usr/lib/x86_64-linux-gnu/nvtrace.so NVTRACE_OUT=/dev/shm/$w.trace $p > /dev/shm/$w.out 2> /dev/null;
+	echo "exit $?" >> /dev/shm/$w.out; sed "s/^/$w|/" /dev/shm/$w.out; sed "s/^/${w}T|/" /dev/shm/$w.trace; done;
 	echo "fs|$(awk "\$5 == \"/dev/nvidiactl\" { sub(/.* - /, \"\"); print \$1 }" /proc/self/mountinfo)"'
 
 # nvu_image_files ROOT: what nvu_inside needs in an image's root.
@@ -142,8 +144,10 @@ nvu_image_files() {
 }
 
 # nvu_split OUT TAG: nvu_inside's output OUT as $T/TAG.probe, .smi, their
-# .trace files and $T/TAG.fs, as probe() writes them.
+# .trace files and $T/TAG.fs, as probe() writes them; OUT itself as
+# $T/TAG.out.
 nvu_split() {
+	[ "$1" = "$T/$2.out" ] || cp "$1" "$T/$2.out"
 	for w in probe smi; do
 		sed -n "s/^$w|//p" "$1" > "$T/$2.$w"
 		sed -n "s/^${w}T|//p" "$1" > "$T/$2.$w.trace"
@@ -151,16 +155,16 @@ nvu_split() {
 	sed -n 's/^fs|//p' "$1" > "$T/$2.fs"
 }
 
-# nvu_verdict NAME RC TAG F0 O0: a container's run TAG against the direct
-# run as root (d-root); F0 and O0 the forwarded and the refused + answered
-# counts before it.
+# nvu_verdict NAME RC TAG F0 O0 [REF]: a container's run TAG against the
+# direct run REF (default d-root: as root); F0 and O0 the forwarded and the
+# refused + answered counts before it.
 nvu_verdict() {
 	moved=$(($(counter_sum forwarded) - $4))
 	own=$(($(counter_sum refused) + $(counter_sum answered) - $5))
 	ncalls=$(($(calls "$T/$3.probe.trace" | wc -l) + $(calls "$T/$3.smi.trace" | wc -l)))
 	if [ "$2" -ne 0 ]; then
-		fail "$1" "exit $2"
-	elif ! why=$(same d-root "$3"); then
+		fail "$1" "exit $2: $(tail -n 4 "$T/$3.out" | tr '\n' ' ')"
+	elif ! why=$(same "${6:-d-root}" "$3"); then
 		fail "$1" "$why"
 	elif [ "$own" != 0 ] || [ "$ncalls" = 0 ] || [ "$moved" -lt "$ncalls" ]; then
 		fail "$1" "$ncalls calls made, nvmediate forwarded $moved and refused or answered $own"
