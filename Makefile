@@ -130,6 +130,7 @@ KBUILD_OUTPUTS := -name '*.[aios]' -o -name '*.ko' -o -name '.*.cmd' -o -name '*
 clean:
 	find . \( -path ./build -o -path ./.git \) -prune -o -type f \( $(KBUILD_OUTPUTS) \) \
 		-print | xargs -r rm -f
+	rm -rf .nvmconf
 	$(MAKE) -C tools/nvabi clean
 	$(MAKE) -C tools/nvproxyctl clean
 

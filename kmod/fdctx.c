@@ -32,21 +32,17 @@
  * module's exit waits for those works.
  *
  * A thread that dies inside the driver (an oops) never returns to
- * nvm_fdctx_leave().  The table's count starts one above its users, so
- * that exit_files() does not free it as if it came from the kernel's
- * files_struct cache, and a task work queued by nvm_fdctx_enter() runs
- * later in the same do_exit().  After exit_files() it releases
- * exec_update_lock, drops the thread's reference on its real table,
- * closes the private table's files and frees it; when that reference was
- * the last, it closes the real table's files too (the table itself, which
- * only the kernel can free, is leaked).  Before exit_files() (io_uring's
- * cancellation runs task work early in do_exit()) it puts the real table
- * back and releases the lock, as the call would have, and closes the
- * private table's files; exit_files() then does the rest, and only the
- * context is leaked.  After an ordinary call the same work runs on the way
- * back to user space and only drops its reference on the context.  It
- * holds a backing file until it has run, so that the module it runs in
- * stays (the backing files' filesystem holds it).
+ * nvm_fdctx_leave().  Every call made with a private table is listed
+ * while it runs, and a probe on the scheduler's sched_process_exit
+ * tracepoint, which do_exit() passes in the dying thread before
+ * exit_files(), finds the thread's call there and does what
+ * nvm_fdctx_leave() and nvm_fdctx_destroy() would have: puts the real
+ * table back (exit_files() then drops it as for any thread), releases
+ * exec_update_lock and closes and frees the private table.  The hook
+ * uses only what upstream exports to modules (tracepoints are found by
+ * name with for_each_kernel_tracepoint()).  The table's count starts one
+ * above its users, so that a put by the kernel never frees it as if it
+ * came from the kernel's files_struct cache.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,12 +51,11 @@
 #include <linux/file.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
-#include <linux/refcount.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/task_work.h>
+#include <linux/tracepoint.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -73,11 +68,9 @@
  *	either the embedded ones or @fd_array and @bitmaps
  * @saved: the caller's table while the private one is installed
  * @locked: exec_update_lock is held for writing
- * @own: references on @files that are nvmediate's own: 2 (see "Lifetime"),
- *	1 once exit_files() has dropped the dead thread's
- * @refs: nvm_fdctx_destroy() and the exit work, each until it is done
- * @pin: a backing file held for the exit work, or NULL
- * @exit_work: queued by nvm_fdctx_enter() (see "Lifetime")
+ * @own: references on @files that are nvmediate's own (see "Lifetime")
+ * @task: the thread whose call installed the table, while it is listed
+ * @call: in nvm_fdctx_calls while the table is installed
  * @free_work: frees the context once counted readers are gone
  * @free_delay: jiffies until @free_work looks again
  * @max_fds: capacity of the table
@@ -91,9 +84,8 @@ struct nvm_fdctx {
 	struct files_struct *saved;
 	bool locked;
 	int own;
-	refcount_t refs;
-	struct file *pin;
-	struct callback_head exit_work;
+	struct task_struct *task;
+	struct list_head call;
 	struct delayed_work free_work;
 	unsigned long free_delay;
 	unsigned int max_fds;
@@ -124,7 +116,6 @@ static struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 	/* One above its users: see "Lifetime" above. */
 	atomic_set(&ctx->files.count, 2);
 	ctx->own = 2;
-	refcount_set(&ctx->refs, 1);
 	init_waitqueue_head(&ctx->files.resize_wait);
 	spin_lock_init(&ctx->files.file_lock);
 	fdt = &ctx->files.fdtab;
@@ -214,17 +205,37 @@ static void nvm_fdctx_unswap(struct nvm_fdctx *ctx)
 	ctx->saved = NULL;
 }
 
-static void nvm_fdctx_exit_work(struct callback_head *work);
+/* Calls in flight with a private table, for nvm_fdctx_task_exit(). */
+static LIST_HEAD(nvm_fdctx_calls);
+static DEFINE_SPINLOCK(nvm_fdctx_calls_lock);
+static atomic_t nvm_fdctx_ncalls = ATOMIC_INIT(0);
+
+static void nvm_fdctx_list(struct nvm_fdctx *ctx)
+{
+	ctx->task = current;
+	spin_lock(&nvm_fdctx_calls_lock);
+	list_add(&ctx->call, &nvm_fdctx_calls);
+	spin_unlock(&nvm_fdctx_calls_lock);
+	atomic_inc(&nvm_fdctx_ncalls);
+}
+
+static void nvm_fdctx_unlist(struct nvm_fdctx *ctx)
+{
+	spin_lock(&nvm_fdctx_calls_lock);
+	list_del_init(&ctx->call);
+	spin_unlock(&nvm_fdctx_calls_lock);
+	atomic_dec(&nvm_fdctx_ncalls);
+	ctx->task = NULL;
+}
 
 /**
  * nvm_fdctx_enter() - install the private table for a driver call
  * @ctx: the context
- * @pin: a backing file, held until the exit work has run
  *
  * Return: 0, or -EINTR when a fatal signal arrived while waiting for
  * exec_update_lock (the call is then not made).
  */
-int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin)
+int nvm_fdctx_enter(struct nvm_fdctx *ctx)
 {
 	int ret;
 
@@ -232,15 +243,7 @@ int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin)
 	if (ret)
 		return ret;
 	ctx->locked = true;
-	ctx->pin = get_file(pin);
-	refcount_inc(&ctx->refs);
-	init_task_work(&ctx->exit_work, nvm_fdctx_exit_work);
-	if (task_work_add(current, &ctx->exit_work, TWA_RESUME)) {
-		/* Refused only to a task already in do_exit(): not in a syscall. */
-		fput(ctx->pin);
-		ctx->pin = NULL;
-		refcount_dec(&ctx->refs);
-	}
+	nvm_fdctx_list(ctx);
 	nvm_fdctx_swap(ctx);
 	return 0;
 }
@@ -251,9 +254,8 @@ int nvm_fdctx_enter(struct nvm_fdctx *ctx, struct file *pin)
  */
 void nvm_fdctx_leave(struct nvm_fdctx *ctx)
 {
-	if (!ctx->saved)	/* the exit work left already: see "Lifetime" */
-		return;
 	nvm_fdctx_unswap(ctx);
+	nvm_fdctx_unlist(ctx);
 	if (ctx->locked) {
 		up_write(&current->signal->exec_update_lock);
 		ctx->locked = false;
@@ -348,8 +350,6 @@ static void nvm_fdctx_free_later(struct work_struct *work)
 
 static void nvm_fdctx_put(struct nvm_fdctx *ctx)
 {
-	if (!refcount_dec_and_test(&ctx->refs))
-		return;
 	if (nvm_fdctx_unread(ctx)) {
 		call_rcu(&ctx->rcu, nvm_fdctx_free_rcu);
 		return;
@@ -361,101 +361,11 @@ static void nvm_fdctx_put(struct nvm_fdctx *ctx)
 }
 
 /**
- * nvm_fdctx_init() - the workqueue of frees that wait for readers
- *
- * Return: 0 or -ENOMEM.
- */
-int nvm_fdctx_init(void)
-{
-	nvm_fdctx_wq = alloc_workqueue("nvmediate_fdctx", WQ_UNBOUND, 0);
-	return nvm_fdctx_wq ? 0 : -ENOMEM;
-}
-
-/**
- * nvm_fdctx_exit() - wait for the frees that wait for readers
- *
- * A reader stuck with a table (a /proc read into user memory that never
- * resolves) holds the module's exit until it lets go.  Callers run
- * rcu_barrier() after this.
- */
-void nvm_fdctx_exit(void)
-{
-	wait_event(nvm_fdctx_deferred_wait, !atomic_read(&nvm_fdctx_deferred));
-	destroy_workqueue(nvm_fdctx_wq);
-}
-
-/*
- * The thread died inside the driver call: exit_files() has put the private
- * table (it was current->files) and nvm_fdctx_leave() and
- * nvm_fdctx_destroy() will never run.  Do what they would have.
- */
-static void nvm_fdctx_abandon(struct nvm_fdctx *ctx)
-{
-	struct files_struct *saved = ctx->saved;
-
-	ctx->saved = NULL;
-	ctx->own = 1;
-	/*
-	 * The thread's reference on its real table: dropped unless it is the
-	 * last, whose free only the kernel can do.  Then its files are closed
-	 * here (close_fd() works on current->files) and only the table is
-	 * leaked.
-	 */
-	if (!atomic_add_unless(&saved->count, -1, 1)) {
-		unsigned int fd, max = rcu_dereference_raw(saved->fdt)->max_fds;
-
-		task_lock(current);
-		current->files = saved;
-		task_unlock(current);
-		for (fd = 0; fd < max; fd++)
-			close_fd(fd);
-		task_lock(current);
-		current->files = NULL;
-		task_unlock(current);
-		pr_warn("a thread died inside the driver: its files are closed, its fd table is leaked\n");
-	}
-	if (ctx->locked) {
-		up_write(&current->signal->exec_update_lock);
-		ctx->locked = false;
-	}
-	nvm_fdctx_empty(ctx);
-	/* nvm_fdctx_destroy()'s reference. */
-	refcount_dec(&ctx->refs);
-}
-
-static void nvm_fdctx_exit_work(struct callback_head *work)
-{
-	struct nvm_fdctx *ctx = container_of(work, struct nvm_fdctx, exit_work);
-	struct file *pin = ctx->pin;
-
-	if (ctx->saved) {
-		/*
-		 * Still in the call: only do_exit() runs task work there, so
-		 * the thread is dying inside the driver (see "Lifetime").
-		 */
-		pr_warn("a thread died inside the driver with a private fd table: cleaning up\n");
-		if (!current->files) {
-			nvm_fdctx_abandon(ctx);
-		} else if (current->files == &ctx->files) {
-			/* Before exit_files(): nvm_fdctx_destroy()'s reference stays. */
-			nvm_fdctx_leave(ctx);
-			nvm_fdctx_empty(ctx);
-		} else {
-			WARN_ON_ONCE(1);
-			return;
-		}
-	}
-	nvm_fdctx_put(ctx);
-	/* Last: the module stays until this file's final release, deferred. */
-	fput(pin);
-}
-
-/**
  * nvm_fdctx_destroy() - empty the private table and free it
  * @ctx: the context, or an ERR_PTR or NULL (ignored)
  *
  * Drops every file in it (nvm_fdctx_empty()); the context itself goes once
- * the exit work has run too (see "Lifetime").
+ * no reader holds the table (see "Lifetime").
  */
 void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 {
@@ -465,6 +375,85 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 		nvm_fdctx_leave(ctx);
 	nvm_fdctx_empty(ctx);
 	nvm_fdctx_put(ctx);
+}
+
+/*
+ * sched_process_exit, in the dying thread before exit_files(), with
+ * preemption disabled: a thread that is listed died inside its driver call
+ * (see "Lifetime").  Nothing here sleeps: fput() defers the final release.
+ */
+static void nvm_fdctx_task_exit(void *data, struct task_struct *task
+				NVM_SCHED_EXIT_EXTRA_ARGS)
+{
+	struct nvm_fdctx *ctx = NULL, *c;
+
+	/* A thread sees its own listing: others' do not matter here. */
+	if (!atomic_read(&nvm_fdctx_ncalls) || task != current)
+		return;
+	spin_lock(&nvm_fdctx_calls_lock);
+	list_for_each_entry(c, &nvm_fdctx_calls, call) {
+		if (c->task == current) {
+			ctx = c;
+			break;
+		}
+	}
+	spin_unlock(&nvm_fdctx_calls_lock);
+	if (!ctx)
+		return;
+	pr_warn("a thread died inside the driver with a private fd table: cleaning up\n");
+	nvm_fdctx_leave(ctx);
+	nvm_fdctx_destroy(ctx);
+}
+
+static struct tracepoint *nvm_fdctx_exit_tp;
+
+static void nvm_fdctx_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exit"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/**
+ * nvm_fdctx_init() - the exit hook, and the workqueue of frees that wait
+ *	for readers
+ *
+ * Return: 0, -ENOENT when the kernel has no sched_process_exit tracepoint,
+ * or another errno.
+ */
+int nvm_fdctx_init(void)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(nvm_fdctx_find_tp, &nvm_fdctx_exit_tp);
+	if (!nvm_fdctx_exit_tp) {
+		pr_err("the kernel has no tracepoint sched_process_exit, which nvmediate needs to clean up after a thread that dies inside the driver\n");
+		return -ENOENT;
+	}
+	nvm_fdctx_wq = alloc_workqueue("nvmediate_fdctx", WQ_UNBOUND, 0);
+	if (!nvm_fdctx_wq)
+		return -ENOMEM;
+	ret = tracepoint_probe_register(nvm_fdctx_exit_tp, (void *)nvm_fdctx_task_exit, NULL);
+	if (ret) {
+		pr_err("cannot attach to the tracepoint sched_process_exit: %d\n", ret);
+		destroy_workqueue(nvm_fdctx_wq);
+	}
+	return ret;
+}
+
+/**
+ * nvm_fdctx_exit() - detach the exit hook, wait for the frees that wait
+ *	for readers
+ *
+ * A reader stuck with a table (a /proc read into user memory that never
+ * resolves) holds the module's exit until it lets go.  Callers run
+ * rcu_barrier() after this.
+ */
+void nvm_fdctx_exit(void)
+{
+	tracepoint_probe_unregister(nvm_fdctx_exit_tp, (void *)nvm_fdctx_task_exit, NULL);
+	tracepoint_synchronize_unregister();
+	wait_event(nvm_fdctx_deferred_wait, !atomic_read(&nvm_fdctx_deferred));
+	destroy_workqueue(nvm_fdctx_wq);
 }
 
 /*

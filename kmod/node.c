@@ -335,7 +335,7 @@ static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned l
 	ctx = nvm_fdctx_create(&plan, nvm_file_of);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	ret = nvm_fdctx_enter(ctx, nf->backing);
+	ret = nvm_fdctx_enter(ctx);
 	if (!ret) {
 		ret = nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 		nvm_fdctx_leave(ctx);

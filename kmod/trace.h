@@ -59,7 +59,7 @@ TRACE_EVENT(nvmediate_call,
 		__field(int, err)
 		__field(u32, status)
 		__field(long, ret)
-		__string(rule, r->rule ? r->rule : "-")
+		__array(char, rule, 40)
 	),
 
 	TP_fast_assign(
@@ -73,14 +73,14 @@ TRACE_EVENT(nvmediate_call,
 		__entry->err = r->err;
 		__entry->status = r->status;
 		__entry->ret = ret;
-		nvm_assign_str(rule, r->rule ? r->rule : "-");
+		strscpy(__entry->rule, r->rule ? r->rule : "-", sizeof(__entry->rule));
 	),
 
 	TP_printk("node=%s gpu=%u family=%s number=0x%x size=%u xfer=%u verdict=%s rule=%s err=%d status=0x%x ret=%ld",
 		  __print_symbolic(__entry->node, nvm_trace_node_names), __entry->gpu,
 		  __print_symbolic(__entry->family, nvm_trace_family_names), __entry->number,
 		  __entry->size, __entry->xfer,
-		  __print_symbolic(__entry->verdict, nvm_trace_verdict_names), __get_str(rule),
+		  __print_symbolic(__entry->verdict, nvm_trace_verdict_names), __entry->rule,
 		  __entry->err, __entry->status, __entry->ret)
 );
 

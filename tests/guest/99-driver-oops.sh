@@ -4,8 +4,9 @@
 # A driver that oopses inside an fd-carrying call (docs/security.md, "No
 # raw driver file reaches the container"): the calling thread dies there,
 # with nvmediate's private fd table installed and exec_update_lock held
-# for writing.  nvmediate's exit work, run by the dying thread's do_exit(),
-# must release the lock, so that another process's open of the caller's
+# for writing.  nvmediate's exit hook (on the sched_process_exit
+# tracepoint, which the dying thread's do_exit() passes before exit_files())
+# must put the thread's own table back and release the lock, so that another process's open of the caller's
 # /proc/PID/maps (which takes it) returns at once instead of waiting until
 # the whole process is killed, and must close the private table's files.
 #
@@ -54,9 +55,10 @@ check oops-lock-released "another process's open of /proc/PID/maps: ${ms:-?} ms 
 check oops-private-files-closed "driver files open: $open0 before, $open1 after the process ended (want one left: the file of the dead call itself)" \
 	[ "$open1" = $((open0 + 1)) ]
 
-# The same from a process's only thread: its real table has no other user,
-# so nvmediate closes its files (the kernel took no extra reference on the
-# file of the call either), and every driver file is closed again.
+# The same from a process's only thread: with its own table put back,
+# exit_files() closes the process's files as at any exit (the kernel took
+# no extra reference on the file of the call either), and every driver file
+# is closed again.
 echo "<2>nvm-expect-oops begin" > /dev/kmsg
 echo 1 > $P/oops_register_fd
 bouncev2 oops1 /dev/nvproxy > /dev/null 2>&1
@@ -65,6 +67,7 @@ sleep 1
 echo "<2>nvm-expect-oops end" > /dev/kmsg
 open2=$(state_get open_files)
 check oops-single-thread-files-closed "driver files open: $open1 before, $open2 after (want $open1: all of the process's closed): $(dmesg | grep nvmediate | tail -n 2)" \
-	sh -c "[ '$open2' = '$open1' ] && dmesg | grep -q 'nvmediate: a thread died inside the driver: its files are closed'"
+	sh -c "[ '$open2' = '$open1' ] &&
+		[ \$(dmesg | grep -c 'nvmediate: a thread died inside the driver with a private fd table: cleaning up') = 2 ]"
 
 nvm_end
