@@ -373,6 +373,11 @@ for kind in $fetched_kinds; do
 	step "kernel-${kind#stock-}" "Debian ${kind#stock-} ($(nvm_kind_suites "$kind" | cut -d' ' -f1)): W=1, sparse, stand-in" \
 		kernel_check "$kind"
 done
+# The trees no guest boots (the debug kernel's without Debian's exports, an
+# early 5.10, 7.3, RHEL 9- and 5.15.y-like overlays), the probes on every
+# tree, the imports and DKMS's kernel range: in the tree itself, beside the
+# guests, done before the next in-tree build (dkms, install).
+bg_start trees tests/kernel/trees.sh
 # NVIDIA's real driver (tests/nvidia/build.sh) for the stock guest, every
 # release whose source is found, and for the debug guest the newest of the
 # production branch: built before their guests, which load them, one after
@@ -397,6 +402,8 @@ real_driver_start debug "$NVM_REAL_DEBUG"
 guest stock stock-kernel
 real_driver debug
 step demo "make demo: exit status, summary against its log" demo_check
+bg_step trees "other trees: W=1, probes, imports, DKMS range"
+grep -E '^(not )?ok:' "$logs/trees.log" | sed 's/^/    /'
 bg_start tools bash tests/tools/run.sh
 bg_start deb tests/deb/run.sh
 bg_start dkms dkms_all

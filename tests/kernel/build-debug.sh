@@ -15,8 +15,13 @@ else
 	src=$("$here/fetch-kernel.sh" --source stock-6.12 | tail -n 1)
 fi
 [ -f "$src" ] || { echo "build-debug: no kernel source tarball ($src)" >&2; exit 1; }
+# Upstream's exports only: the symbols Debian's own patches export
+# (debian-exports.sh) are not, so that the module's KUnit and guest tests
+# prove it builds and loads without them.
+exports=$("$here/debian-exports.sh" bookworm-backports) || exit 1
 stamp="$out/.nvm-config-stamp"
-want=$(cat "$here/debug.config" "$src" 2>/dev/null | cksum | cut -d' ' -f1; ls -l "$src" | cksum)
+want=$(cat "$here/debug.config" "$src" 2>/dev/null | cksum | cut -d' ' -f1; ls -l "$src" | cksum
+	echo $exports)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/arch/x86/boot/bzImage" ] && [ -f "$out/Module.symvers" ]; then
 	echo "build-debug: $out is up to date"
 	exit 0
@@ -26,6 +31,12 @@ mkdir -p "$out"
 echo "build-debug: unpacking ${src##*/} and configuring"
 tar -xf "$src" -C "$out" --strip-components=1
 cd "$out"
+pat="^EXPORT_SYMBOL(_GPL)?\\(($(echo $exports | tr ' ' '|'))\\);"
+files=$(grep -rlE --include='*.c' "$pat" . || true)
+[ -n "$files" ] || { echo "build-debug: none of Debian's exports ($exports) found" >&2; exit 1; }
+echo "build-debug: removing Debian's own exports ($(echo $exports)) from $(echo $files)"
+# shellcheck disable=SC2086
+sed -i -E "/$pat/d" $files
 make -s ARCH=x86_64 tinyconfig
 ./scripts/kconfig/merge_config.sh -m .config "$here/debug.config" >/dev/null
 make -s olddefconfig
