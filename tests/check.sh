@@ -164,6 +164,7 @@ kernel_check() {
 	kd=$(nvm_kdir "$kind")
 	echo "== $kind: $(nvm_release "$kind"), W=1"
 	nvm_kmake "$kind" -j"$jobs" w1 KDIR="$kd" &&
+	tests/kernel/symcheck.sh &&
 	echo "== $kind: sparse" &&
 	nvm_kmake "$kind" -j"$jobs" sparse KDIR="$kd" &&
 	echo "== $kind: stand-in" &&
@@ -363,6 +364,7 @@ prefetch_pid=$!
 kver=$(nvm_stock_release 2>/dev/null)
 kdir=$(nvm_kdir stock 2>/dev/null)
 step w1 "nvmediate.ko, W=1 -Werror, $kver" make -j"$jobs" w1 KDIR="$kdir"
+step imports "nvmediate.ko imports no Debian-only export" tests/kernel/symcheck.sh
 step sparse "nvmediate.ko under sparse" make -j"$jobs" sparse KDIR="$kdir"
 step standin "stand-in nvidia driver" make -j"$jobs" standin KDIR="$kdir"
 step debug-kernel "debug kernel (KASAN, lockdep, kmemleak, KUnit)" tests/kernel/build-debug.sh "$NVM_BUILD/linux-debug"
