@@ -20,11 +20,12 @@
  *    kernel).  Once granted, the page-table entry is writable for every
  *    thread until the call returns: the driver must not read a payload
  *    again after writing it back (docs/security.md), as nvidia_ioctl does.
- *  - Below 64 KiB, before a call returns, its pages are unmapped and the
- *    bytes it placed there zeroed: between calls nothing is mapped in the
- *    area, and no payload is left in its pages.  (Anything else in them
- *    was written by a thread of the same address space while its call
- *    held them writable, and only that address space ever maps them.)
+ *  - Below 64 KiB, as soon as the driver has returned, and before any
+ *    copy to the caller's own memory (which the caller can make stall),
+ *    a call's pages are unmapped; before it returns they are zeroed whole:
+ *    between calls nothing is mapped in the area and nothing is left in
+ *    its pages, neither the payload nor what another thread wrote there
+ *    while the call held them writable.
  *  - A sealed area lies where nothing else would be, so its pages may
  *    stay mapped between calls: a call zeroes its payload and leaves its
  *    pages as they are, a page the driver wrote being marked dirty.  A
@@ -1030,6 +1031,7 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len)
 taken:
 	bc->b = b;
 	bc->slot = s;
+	bc->revoked = false;
 	bc->first = first;
 	bc->n = n;
 	bc->len = len;
@@ -1112,34 +1114,53 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
 }
 
 /**
+ * nvm_bounce_revoke() - take a call's pages out of its process's reach
+ * @bc: from nvm_bounce_get(), not yet put
+ *
+ * Below 64 KiB the call's pages are unmapped (written or not: their
+ * page-table entries go, and with them a write grant, which made them
+ * writable for every thread of the process).  The driver has returned:
+ * this is done before anything of the call may wait on the caller's own
+ * memory, such as the copy of the answer to its payload, which the caller
+ * can make stall (a FUSE page, a write-protecting userfaultfd) for as long
+ * as it likes, so that no page below vm.mmap_min_addr stays mapped for
+ * that long.  What is left is the wait for the process's mmap lock
+ * (docs/security.md).  The pages stay readable to nvmediate at @bc->kaddr.
+ * A sealed area's pages stay mapped; those the driver wrote are dirty: no
+ * call gets them before nvm_bounce_get() has unmapped them.
+ */
+void nvm_bounce_revoke(struct nvm_bounce_call *bc)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+
+	if (NVM_CAN_SEAL || bc->revoked)
+		return;
+	mmap_read_lock(mm);
+	/* Not there when the caller unmapped the area meanwhile. */
+	vma = nvm_bounce_vma(mm, bc->b);
+	if (vma)
+		nvm_zap_special_vma_range(vma, bc->uaddr, (unsigned long)bc->n << PAGE_SHIFT);
+	mmap_read_unlock(mm);
+	bc->revoked = true;
+}
+
+/**
  * nvm_bounce_put() - end a call's use of its bounce pages
  * @bc: from nvm_bounce_get(), whatever the driver answered
  *
- * Below 64 KiB, before the call returns, its pages are unmapped (written or
- * not: their page-table entries go, so nothing of the call stays mapped
- * below vm.mmap_min_addr and a write grant ends with the call).  In a
- * sealed area they stay mapped, and those the driver wrote are dirty: no
- * call gets them before nvm_bounce_get() has unmapped them.  Either way the
- * bytes the call asked for are zeroed before another call can have them.
+ * Revokes them first (nvm_bounce_revoke()).  The bytes the call asked for
+ * are zeroed before another call can have them; below 64 KiB the whole
+ * pages, so that nothing another thread wrote there during the call's
+ * write grant is found there by a later call.
  */
 void nvm_bounce_put(struct nvm_bounce_call *bc)
 {
-	struct mm_struct *mm = current->mm;
-	unsigned long len = (unsigned long)bc->n << PAGE_SHIFT;
 	struct nvm_bounce_slot *s = bc->slot;
 	struct nvm_bounce *b = bc->b;
-	struct vm_area_struct *vma;
 
-	/* A sealed area's pages stay; written ones wait, dirty, for a batch. */
-	if (!NVM_CAN_SEAL) {
-		mmap_read_lock(mm);
-		/* Not there when the caller unmapped the area meanwhile. */
-		vma = nvm_bounce_vma(mm, b);
-		if (vma)
-			nvm_zap_special_vma_range(vma, bc->uaddr, len);
-		mmap_read_unlock(mm);
-	}
-	memset(bc->kaddr, 0, bc->len);
+	nvm_bounce_revoke(bc);
+	memset(bc->kaddr, 0, NVM_CAN_SEAL ? bc->len : (size_t)bc->n << PAGE_SHIFT);
 
 	spin_lock(&s->lock);
 	nvm_bounce_disown(s, bc->first, bc->n);

@@ -44,6 +44,7 @@ struct nvm_bounce_call {
 	void *kaddr;
 	const char *why;
 	bool ref;
+	bool revoked;
 };
 
 extern unsigned int nvm_bounce_mode;
@@ -52,6 +53,7 @@ void nvm_bounce_exit(void);
 int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len);
 bool nvm_bounce_written(const struct nvm_bounce_call *bc);
 bool nvm_bounce_overlaps(u64 addr, u64 len);
+void nvm_bounce_revoke(struct nvm_bounce_call *bc);
 void nvm_bounce_put(struct nvm_bounce_call *bc);
 
 #endif /* NVM_BOUNCE_H */

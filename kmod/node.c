@@ -300,6 +300,8 @@ static int nvm_bounce_finish(struct nvm_req *req, struct nvm_bounce_call *bc)
 	unsigned int params_at = nvm_bounce_params_at(req, hdr);
 	int ret = 0;
 
+	/* Before any copy to the caller's memory, which it can make stall. */
+	nvm_bounce_revoke(bc);
 	if (!nvm_bounce_written(bc))
 		goto out;
 	if (nvm_bounce_mask_at(req, hdr))

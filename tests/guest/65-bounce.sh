@@ -111,4 +111,18 @@ if [ "$placement" = low ]; then
 	check bounce-race-log "nvmediate logged: $(head -n 2 "$T/race-log.txt")" [ ! -s "$T/race-log.txt" ]
 fi
 
+# Below 64 KiB, a call's pages are unmapped as soon as the driver returns,
+# before nvmediate copies the answer to the caller's payload: a payload on
+# a page whose write stalls (a write-protecting userfaultfd, as a FUSE page
+# would) no longer holds the driver's written page at 0x1000 writable for
+# the process.  Before, during a 2 s stall the process wrote there.
+if [ "$placement" = low ]; then
+	out=$(norawio bouncev2 lowstall $CTL 2000 2>&1)
+	echo "  $out"
+	check bounce-stall-stalled "the answer's copy did not stall: $out" \
+		sh -c "echo '$out' | grep -q '^lowstall: stalled=1 .* call_ret=0 status=0x0$'"
+	check bounce-stall-low-not-writable "pages of 0x1000-0x10000 written during the stall: $out" \
+		sh -c "echo '$out' | grep -q ' writes=0 pages=0 '"
+fi
+
 nvm_end

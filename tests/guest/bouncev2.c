@@ -103,6 +103,16 @@
  *	of its threads makes its first RM call; this process then makes its
  *	own first call and times it.  Prints "lockwait: first_call_ms=N ret=N".
  *
+ *   bouncev2 lowstall CTL MS
+ *	An RM_ALLOC of a client (the driver writes the payload back) whose
+ *	payload lies on a page a userfaultfd write-protects: nvmediate's copy
+ *	of the answer to it stalls until the main thread lifts the
+ *	protection, MS milliseconds after the stall began.  Meanwhile the
+ *	main thread writes every page of 0x1000-0x10000, over and over.
+ *	Prints "lowstall: stalled=0|1 writes=N pages=N call_ret=N
+ *	status=0xN" (writes: the writes that did not fault; pages: the pages
+ *	they reached).
+ *
  *   bouncev2 uffdwp CTL CALLS
  *	After one RM_ALLOC/RM_FREE cycle (the area is made), registers the
  *	bounce area with a userfaultfd for asynchronous write protection, as
@@ -118,6 +128,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -929,6 +940,78 @@ static int uffdwp(int fd, int calls)
 	return 0;
 }
 
+struct lowstall_call {
+	int fd;
+	struct nvos21 *a;
+	int ret;
+};
+
+static void *lowstall_call(void *arg)
+{
+	struct lowstall_call *c = arg;
+
+	c->ret = ioctl(c->fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(*c->a)), c->a) ? -errno : 0;
+	return NULL;
+}
+
+static int lowstall(int fd, int ms)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_WP };
+	struct uffdio_writeprotect wp = { .mode = UFFDIO_WRITEPROTECT_MODE_WP };
+	struct lowstall_call c = { .fd = fd };
+	struct pollfd pfd = { .events = POLLIN };
+	struct uffd_msg msg;
+	unsigned long writes = 0, addr;
+	int stalled = 0, pages = 0, uffd, i;
+	char hit[(AREA_END - AREA_START) / 4096] = { 0 };
+	char *page;
+	pthread_t th;
+	long t0;
+
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (page == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
+		perror("userfaultfd");
+		return 2;
+	}
+	c.a = (struct nvos21 *)page;
+	c.a->hClass = NV01_ROOT;
+	reg.range.start = wp.range.start = (uintptr_t)page;
+	reg.range.len = wp.range.len = 4096;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg) || ioctl(uffd, UFFDIO_WRITEPROTECT, &wp)) {
+		perror("UFFDIO_REGISTER/WRITEPROTECT");
+		return 2;
+	}
+	pthread_create(&th, NULL, lowstall_call, &c);
+	pfd.fd = uffd;
+	if (poll(&pfd, 1, 5000) == 1 && read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	    msg.event == UFFD_EVENT_PAGEFAULT && (msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP))
+		stalled = 1;
+	t0 = now_ms();
+	while (stalled && now_ms() - t0 < ms) {
+		for (addr = AREA_START, i = 0; addr < AREA_END; addr += 4096, i++) {
+			if (access_faults((volatile char *)addr, 1))
+				continue;
+			writes++;
+			hit[i] = 1;
+		}
+	}
+	for (i = 0; i < (int)sizeof(hit); i++)
+		pages += hit[i];
+	wp.mode = 0;
+	ioctl(uffd, UFFDIO_WRITEPROTECT, &wp);
+	pthread_join(th, NULL);
+	printf("lowstall: stalled=%d writes=%lu pages=%d call_ret=%d status=0x%x\n", stalled,
+	       writes, pages, c.ret, c.a->status);
+	if (!c.ret && c.a->status == NV_OK) {
+		struct nvos00 f = { .hRoot = c.a->hObjectNew, .hObjectOld = c.a->hObjectNew };
+
+		ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -970,7 +1053,9 @@ int main(int argc, char **argv)
 		return grow(fd, argv[2], atoi(argv[3]), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "uffdwp"))
 		return uffdwp(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "lowstall"))
+		return lowstall(fd, atoi(argv[3]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS\n");
 	return 2;
 }
