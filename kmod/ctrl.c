@@ -87,6 +87,30 @@ static bool nvm_emb_unbounded(const struct nvabi_emb *x)
 	return false;
 }
 
+/*
+ * The lists a forwarded control's params point to, for validate.c (@v->emb),
+ * or its refusal.  Serialized params (@finn) are not checked: a release with
+ * FINN unpacks them itself, allocating what they say, so a control with a
+ * list the driver does not bound is refused that way whatever allow_finn
+ * says.  A list the driver does not bound is bounded by the copy of the
+ * params nvmediate checked, which the driver reads from the bounce area;
+ * the fd plan reads a control's fd fields from the caller's own params, so
+ * a control with both would leave one of the two to a racing thread.  No
+ * release has one: it is refused should one appear.
+ */
+static bool nvm_ctrl_emb(struct nvm_verdict *v, const struct nvabi_emb *x, bool finn)
+{
+	if (x && nvm_emb_unbounded(x)) {
+		if (finn)
+			return nvm_refuse(v, -EPERM, "ctrl-finn-unbounded");
+		if (v->nfds)
+			return nvm_refuse(v, -EPERM, "ctrl-embedded-unbounded-fds");
+	}
+	if (!finn)
+		v->emb = x;
+	return true;
+}
+
 /**
  * nvm_ctrl_decide() - check an RM control call
  * @c: the call; @c->payload is the NVOS54 of @c->size bytes
@@ -161,16 +185,6 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	v->nested = params;
 	v->nested_size = psize;
-	/*
-	 * The lists its params point to (validate.c).  Serialized params are
-	 * not checked: a release with FINN unpacks them itself, allocating
-	 * what they say, so a control with a list the driver does not bound
-	 * is refused that way whatever allow_finn says.
-	 */
 	x = nvm_abi_emb(cmd, c->abi);
-	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED))
-		v->emb = x;
-	else if (x && nvm_emb_unbounded(x))
-		return nvm_refuse(v, -EPERM, "ctrl-finn-unbounded");
-	return true;
+	return nvm_ctrl_emb(v, x, flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED);
 }

@@ -414,8 +414,11 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		if (ret)
 			goto out;
 	}
-	/* No fd fields in these params: the fd plan reads none from the copy. */
-	if (unbounded && !after->fds) {
+	/*
+	 * No fd fields in these params (ctrl.c refuses a control with both):
+	 * the fd plan reads none from the copy.
+	 */
+	if (unbounded && !WARN_ON_ONCE(after->fds)) {
 		req->params = p;
 		req->params_size = e->size;
 		req->params_user = after->readable;

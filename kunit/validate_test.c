@@ -843,6 +843,44 @@ static void validate_test_deprecated(struct kunit *test)
  * method: the forwarded verdict carries the entry (checked after the
  * decision, validate.c), for plain calls only; as the driver reads them.
  */
+/*
+ * A list the driver does not bound, in params that also hold fd fields: no
+ * release has such a control; ctrl.c refuses one should it appear, since
+ * the bounce's checked copy and the fd plan would read different params.
+ */
+static void validate_test_emb_unbounded_fds(struct kunit *test)
+{
+	struct nvabi_emb x = {
+		.size = 16, .nlist = 1,
+		.list = { { .list_off = 8, .count_off = 0, .elem = 1,
+			    .flags = NVABI_EMB_IN | NVABI_EMB_NOMAX } },
+	};
+	struct nvm_verdict v = { .nfds = 1 };
+
+	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, false));
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-embedded-unbounded-fds");
+	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+	KUNIT_EXPECT_NULL(test, v.emb);
+
+	/* Serialized: refused as before, whatever its fd fields. */
+	memset(&v, 0, sizeof(v));
+	v.nfds = 1;
+	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, true));
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-finn-unbounded");
+
+	/* Without fd fields it is bounced and bounded (validate.c). */
+	memset(&v, 0, sizeof(v));
+	KUNIT_EXPECT_TRUE(test, nvm_ctrl_emb(&v, &x, false));
+	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
+
+	/* A list the driver bounds, beside fd fields: forwarded. */
+	memset(&v, 0, sizeof(v));
+	v.nfds = 1;
+	x.list[0].flags = NVABI_EMB_IN;
+	KUNIT_EXPECT_TRUE(test, nvm_ctrl_emb(&v, &x, false));
+	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
+}
+
 static void validate_test_embedded(struct kunit *test)
 {
 	static const char *const rels[] = { "515.43.04", "535.288.01", "595.45.04" };
@@ -1134,6 +1172,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_xfer_and_audit),
 	KUNIT_CASE(validate_test_deprecated),
 	KUNIT_CASE(validate_test_embedded),
+	KUNIT_CASE(validate_test_emb_unbounded_fds),
 	KUNIT_CASE(validate_test_osdesc),
 	{}
 };
