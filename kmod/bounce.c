@@ -104,6 +104,7 @@
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 
 #include "bounce.h"
 
@@ -174,6 +175,8 @@ struct nvm_bounce_slot {
  *	of two: a CPU's slot is its number masked)
  * @npages: pages in the area, @nslots * NVM_SLOT_PAGES
  * @kaddr: kernel mapping of the pages
+ * @charged: bytes the driver allocates for the area's calls in flight
+ *	(nvm_bounce_charge())
  * @rcu: the struct outlives its final put by a grace period, for
  *	nvm_bounce_lookup()'s lockless walk of nvm_bounce_hash
  * @slot: the slots, page state of the area's pages in runs of
@@ -193,6 +196,7 @@ struct nvm_bounce {
 	unsigned int nslots;
 	unsigned int npages;
 	void *kaddr;
+	atomic64_t charged;
 	struct rcu_head rcu;
 	struct nvm_bounce_slot slot[];
 };
@@ -218,12 +222,23 @@ MODULE_PARM_DESC(bounce,
  * Every area, by address space: found on each call under RCU alone,
  * entered and removed under the spinlock on the rare paths (creation and
  * the final put, which may run under the mmap lock, from the VMA's close:
- * hence a spinlock, never held across anything that sleeps).
+ * hence a spinlock, never held across anything that sleeps).  A maker
+ * that must wait for an older area of its address space waits on the
+ * address space (wait_var_event(), woken by nvm_bounce_gone()): threads
+ * of one process parked there are woken only by their own process's
+ * areas, never by another's.
  */
 static DEFINE_HASHTABLE(nvm_bounce_hash, 8);
 static DEFINE_SPINLOCK(nvm_bounce_list_lock);
-static DECLARE_WAIT_QUEUE_HEAD(nvm_bounce_gone);
 static const struct cred *nvm_bounce_cred;
+
+/* An area of @mm went or stopped being made: wake its makers that wait. */
+static void nvm_bounce_gone(struct mm_struct *mm)
+{
+	/* The change above, made under nvm_bounce_list_lock, before the wake. */
+	smp_mb();
+	wake_up_var(mm);
+}
 
 static void nvm_bounce_free(struct kref *ref)
 {
@@ -233,7 +248,7 @@ static void nvm_bounce_free(struct kref *ref)
 	if (!hlist_unhashed(&b->node))
 		hash_del_rcu(&b->node);
 	spin_unlock(&nvm_bounce_list_lock);
-	wake_up_all(&nvm_bounce_gone);
+	nvm_bounce_gone(b->mm);
 	vfree(b->kaddr);
 	/* A walker may still compare @mm and fail to take @ref: nothing more. */
 	mmdrop(b->mm);
@@ -687,7 +702,7 @@ static int nvm_bounce_create(const char **why)
 	}
 	/* A call may still read an unmapped, older area's addresses. */
 	while (!nvm_bounce_claim(b)) {
-		ret = wait_event_killable(nvm_bounce_gone, !nvm_bounce_busy(mm, NULL, true));
+		ret = wait_var_event_killable(mm, !nvm_bounce_busy(mm, NULL, true));
 		if (ret) {
 			nvm_bounce_put_ref(b);
 			*why = "killed while waiting for an older area";
@@ -713,7 +728,7 @@ static int nvm_bounce_create(const char **why)
 	spin_lock(&nvm_bounce_list_lock);
 	b->creating = false;
 	spin_unlock(&nvm_bounce_list_lock);
-	wake_up_all(&nvm_bounce_gone);
+	nvm_bounce_gone(mm);
 	/* Freed here unless mapped: the VMA holds its own reference. */
 	nvm_bounce_put_ref(b);
 	return ret;
@@ -1032,6 +1047,7 @@ taken:
 	bc->b = b;
 	bc->slot = s;
 	bc->revoked = false;
+	bc->charged = 0;
 	bc->first = first;
 	bc->n = n;
 	bc->len = len;
@@ -1114,6 +1130,33 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
 }
 
 /**
+ * nvm_bounce_charge() - count what the driver allocates for a call
+ * @bc: from nvm_bounce_get(), not yet put
+ * @bytes: what the driver will allocate for the call, uncharged to any
+ *	cgroup (lists it sizes by the caller's count alone)
+ * @limit: what the calls of one address space may have allocated at once
+ *
+ * One area per address space: its count is the process's.  Uncharged by
+ * nvm_bounce_put().
+ *
+ * Return: 0, or -EBUSY when the address space's calls in flight would go
+ * over @limit (nothing charged then).
+ */
+int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit)
+{
+	atomic64_t *c = &bc->b->charged;
+
+	if (!bytes)
+		return 0;
+	if ((u64)atomic64_add_return(bytes, c) > limit) {
+		atomic64_sub(bytes, c);
+		return -EBUSY;
+	}
+	bc->charged = bytes;
+	return 0;
+}
+
+/**
  * nvm_bounce_revoke() - take a call's pages out of its process's reach
  * @bc: from nvm_bounce_get(), not yet put
  *
@@ -1161,6 +1204,8 @@ void nvm_bounce_put(struct nvm_bounce_call *bc)
 
 	nvm_bounce_revoke(bc);
 	memset(bc->kaddr, 0, NVM_CAN_SEAL ? bc->len : (size_t)bc->n << PAGE_SHIFT);
+	if (bc->charged)
+		atomic64_sub(bc->charged, &b->charged);
 
 	spin_lock(&s->lock);
 	nvm_bounce_disown(s, bc->first, bc->n);

@@ -45,6 +45,7 @@ struct nvm_bounce_call {
 	const char *why;
 	bool ref;
 	bool revoked;
+	u64 charged;
 };
 
 extern unsigned int nvm_bounce_mode;
@@ -53,6 +54,7 @@ void nvm_bounce_exit(void);
 int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len);
 bool nvm_bounce_written(const struct nvm_bounce_call *bc);
 bool nvm_bounce_overlaps(u64 addr, u64 len);
+int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit);
 void nvm_bounce_revoke(struct nvm_bounce_call *bc);
 void nvm_bounce_put(struct nvm_bounce_call *bc);
 

@@ -388,6 +388,16 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 		ret = nvm_report_refused(&rep, "osdesc-bounce-area", -EPERM);
 		goto out;
 	}
+	/*
+	 * Lists the driver allocates at the size the caller names, charged to
+	 * no cgroup: bounded per call by the validator, per address space
+	 * here (docs/errors.md).
+	 */
+	if (!err && nvm_bounce_charge(&bc, req.nomax_bytes, NVM_EMB_NOMAX_INFLIGHT)) {
+		nvm_bounce_put(&bc);
+		ret = nvm_report_refused(&rep, "ctrl-embedded-inflight", -EBUSY);
+		goto out;
+	}
 	if (!err) {
 		ret = nvm_call_driver(nf, &req, bc.uaddr);
 		err = nvm_bounce_finish(&req, &bc);

@@ -402,6 +402,7 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 				ret = nvm_report_refused(rep, "ctrl-embedded-too-big", -E2BIG);
 				goto out;
 			}
+			req->nomax_bytes += bytes[i];
 		}
 		ret = nvm_list_access(list[i], bytes[i], l->flags & NVABI_EMB_IN, false, rep,
 				      "ctrl-embedded-unreadable", NULL);

@@ -50,6 +50,8 @@ struct nvm_req {
 	u64 params_user;
 	bool params_bounce;
 	unsigned int params_ptr_off;
+	/* Bytes of lists the driver allocates unbounded (NVABI_EMB_NOMAX). */
+	u64 nomax_bytes;
 	u8 small[64] __aligned(8);
 };
 

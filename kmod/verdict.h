@@ -127,6 +127,12 @@ struct nvabi_emb;
  */
 #define NVM_EMB_NOMAX_MAX	(64U << 20)
 
+/*
+ * What the calls of one address space may have the driver allocate for
+ * such lists at once: calls that would go over it are refused (EBUSY).
+ */
+#define NVM_EMB_NOMAX_INFLIGHT	NVM_EMB_NOMAX_MAX
+
 /* The largest V1 params of a deprecated control the validator reads. */
 #define NVM_DEP_PARAMS_MAX	64
 

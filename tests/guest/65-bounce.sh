@@ -125,4 +125,20 @@ if [ "$placement" = low ]; then
 		sh -c "echo '$out' | grep -q ' writes=0 pages=0 '"
 fi
 
+# Threads of one process waiting to make a new area (their old one is
+# unmapped while a call still holds it) are woken by their own process's
+# areas only: other processes making and freeing areas meanwhile wake none
+# of them.  Before, one global wait queue woke every waiting thread of
+# every process whenever any area went or was made (50 threads, 10 other
+# processes: about 1,000 wakeups).
+if [ "$placement" = low ]; then
+	out=$(norawio bouncev2 parked $CTL 50 10 2>&1)
+	echo "  $out"
+	check bounce-parked-all "the waiting threads: $out" \
+		sh -c "echo '$out' | grep -q '^parked: threads=50 parked=50 rounds=10 .* calls_ok=50$'"
+	w=$(echo "$out" | sed -n 's/.* wakeups=\([0-9-]*\) .*/\1/p')
+	check bounce-parked-not-woken "waiting threads woken by other processes' areas: $out" \
+		sh -c "[ '${w:-9999}' -ge 0 ] && [ '${w:-9999}' -lt 50 ]"
+fi
+
 nvm_end

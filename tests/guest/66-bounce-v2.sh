@@ -33,7 +33,9 @@
 #     is refused and never reaches the driver; one over other memory is
 #     forwarded;
 # 11. a userfaultfd write protection over the area holds no thread in the
-#     kernel.
+#     kernel;
+# 12. the lists the driver allocates at the caller's size are bounded per
+#     address space as well as per call.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -206,6 +208,17 @@ check bounce2-nomax-bounded "$out; the driver sized a list of: $(sized "$T/nomax
 	[ "$(sized "$T/nomax.calls")" = "16 " ]
 check bounce2-nomax-race-real "on the driver's own node it sized: $(sized "$T/nomax-direct.calls")" \
 	[ "$(sized "$T/nomax-direct.calls")" = "67112960 " ]
+
+# The bound is per address space too: four threads each reading 48 MiB at
+# once would have the driver allocate 192 MiB, charged to no cgroup; one
+# is served, the others are refused (EBUSY) while it runs.  Before, all
+# four reached the driver.
+echo 300000 > $P/race_delay_us
+out=$(bouncev2 nomaxpar $CTL 4 2>&1)
+echo 0 > $P/race_delay_us
+echo "  $out"
+check bounce2-nomax-inflight "four 48 MiB reads at once: $out" \
+	sh -c "echo '$out' | grep -q '^nomaxpar: threads=4 served=1 busy=3 other=0$'"
 
 # 7. A driver that creates a file during a call made with a private fd
 # table, at a number past the table's size: the kernel grows the private

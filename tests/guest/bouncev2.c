@@ -83,6 +83,14 @@
  *	stand-in's race_delay_us holds the driver before it reads the
  *	params).  Prints "nomax: ret=N status=0xN".
  *
+ *   bouncev2 nomaxpar CTL THREADS
+ *	THREADS threads at once, each a DEBUG_READ_MEMORY of 48 MiB (a list
+ *	the driver allocates at the size the caller names) on a root client
+ *	of its own; run with the stand-in's race_delay_us set, so that the
+ *	calls are in the driver together.  Prints "nomaxpar: threads=N
+ *	served=N busy=N other=N": the calls answered by the driver, those
+ *	refused with EBUSY, and any other answer.
+ *
  *   bouncev2 osdesc CTL GPU
  *	Memory objects over the bounce area: after one call has made the
  *	area, NV_ESC_RM_VID_HEAP_CONTROL with NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR
@@ -112,6 +120,18 @@
  *	Prints "lowstall: stalled=0|1 writes=N pages=N call_ret=N
  *	status=0xN" (writes: the writes that did not fault; pages: the pages
  *	they reached).
+ *
+ *   bouncev2 parked CTL THREADS ROUNDS
+ *	Below 64 KiB only.  After a first call made the area, a thread's
+ *	call holds it (its answer's copy stalls on a write-protecting
+ *	userfaultfd) while the main thread unmaps it: THREADS threads then
+ *	call, and wait in the making of a new area until the old one goes.
+ *	Meanwhile ROUNDS child processes each make one call (making and
+ *	freeing an area of their own).  Prints "parked: threads=N parked=N
+ *	rounds=N wakeups=N rounds_ms=N calls_ok=N": wakeups, the voluntary
+ *	context switches of the waiting threads during the rounds (0 when
+ *	other processes' areas do not wake them); calls_ok, the waiting
+ *	threads' calls that worked once the old area went.
  *
  *   bouncev2 uffdwp CTL CALLS
  *	After one RM_ALLOC/RM_FREE cycle (the area is made), registers the
@@ -239,6 +259,64 @@ static int nomax(int fd, int ms)
 	ret = ioctl(fd, NV_IOC(NV_ESC_RM_CONTROL, sizeof(c)), &c) ? -errno : 0;
 	pthread_join(th, NULL);
 	printf("nomax: ret=%d status=0x%x\n", ret, c.status);
+	return 0;
+}
+
+struct nomaxpar_call {
+	int fd;
+	uint8_t *buf;
+	int ret;
+};
+
+static void *nomaxpar_call(void *arg)
+{
+	struct nomaxpar_call *x = arg;
+	struct {			/* NV83DE_CTRL_DEBUG_READ_MEMORY_PARAMS */
+		uint32_t hMemory;
+		uint32_t length;
+		uint64_t offset;
+		uint64_t buffer;
+	} p = { .length = 48u << 20, .buffer = (uintptr_t)x->buf };
+	struct nvos21 a = { .hClass = NV01_ROOT_CLIENT };
+	struct nvos54 c = { .cmd = 0x83de0315u, .params = (uintptr_t)&p,
+			    .paramsSize = sizeof(p) };
+
+	if (ioctl(x->fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a) || a.status != NV_OK) {
+		x->ret = 1;
+		return NULL;
+	}
+	c.hClient = c.hObject = a.hObjectNew;
+	x->ret = ioctl(x->fd, NV_IOC(NV_ESC_RM_CONTROL, sizeof(c)), &c) ? -errno : 0;
+	return NULL;
+}
+
+static int nomaxpar(int fd, int nthreads)
+{
+	struct nomaxpar_call *x = calloc(nthreads, sizeof(*x));
+	pthread_t *ts = calloc(nthreads, sizeof(*ts));
+	int i, served = 0, busy = 0, other = 0;
+
+	if (!x || !ts)
+		return 2;
+	for (i = 0; i < nthreads; i++) {
+		x[i].fd = fd;
+		x[i].buf = mmap(NULL, 48u << 20, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (x[i].buf == MAP_FAILED)
+			return 2;
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_create(&ts[i], NULL, nomaxpar_call, &x[i]);
+	for (i = 0; i < nthreads; i++) {
+		pthread_join(ts[i], NULL);
+		if (!x[i].ret)
+			served++;
+		else if (x[i].ret == -EBUSY)
+			busy++;
+		else
+			other++;
+	}
+	printf("nomaxpar: threads=%d served=%d busy=%d other=%d\n", nthreads, served, busy, other);
 	return 0;
 }
 
@@ -1012,6 +1090,136 @@ static int lowstall(int fd, int ms)
 	return 0;
 }
 
+struct parked_thread {
+	int fd;
+	pid_t tid;
+	int ret;
+};
+
+static void *parked_call(void *arg)
+{
+	struct parked_thread *p = arg;
+
+	p->tid = syscall(SYS_gettid);
+	p->ret = client_cycle(p->fd);
+	return NULL;
+}
+
+/* The voluntary context switches of thread @tid of this process, or -1. */
+static long ctxt_switches(pid_t tid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Is thread @tid asleep (state S or D)? */
+static int sleeping(pid_t tid)
+{
+	char path[64], line[128];
+	int s = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "State:", 6)) {
+			s = strchr(line, 'S') || strchr(line, 'D');
+			break;
+		}
+	if (f)
+		fclose(f);
+	return s;
+}
+
+static int parked(int fd, int nthreads, int rounds)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_WP };
+	struct uffdio_writeprotect wp = { .mode = UFFDIO_WRITEPROTECT_MODE_WP };
+	struct parked_thread *p = calloc(nthreads, sizeof(*p));
+	struct lowstall_call c = { .fd = fd };
+	struct pollfd pfd = { .events = POLLIN };
+	unsigned long start, end;
+	long before = 0, after = 0, t0, rounds_ms;
+	int uffd, i, n, ok = 0, parked = 0;
+	struct uffd_msg msg;
+	pthread_t th, *ts = calloc(nthreads, sizeof(*ts));
+	char *page;
+
+	if (!p || !ts || client_cycle(fd) || find_area(&start, &end) || start >= AREA_END) {
+		printf("parked: no area below 64 KiB\n");
+		return 1;
+	}
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (page == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
+		perror("userfaultfd");
+		return 2;
+	}
+	c.a = (struct nvos21 *)page;
+	c.a->hClass = NV01_ROOT;
+	reg.range.start = wp.range.start = (uintptr_t)page;
+	reg.range.len = wp.range.len = 4096;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg) || ioctl(uffd, UFFDIO_WRITEPROTECT, &wp)) {
+		perror("UFFDIO_REGISTER/WRITEPROTECT");
+		return 2;
+	}
+	/* A call that holds the area, stalled in the copy of its answer. */
+	pthread_create(&th, NULL, lowstall_call, &c);
+	pfd.fd = uffd;
+	if (poll(&pfd, 1, 5000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg)) {
+		printf("parked: the call did not stall\n");
+		return 1;
+	}
+	munmap((void *)start, end - start);
+	for (i = 0; i < nthreads; i++) {
+		p[i].fd = fd;
+		pthread_create(&ts[i], NULL, parked_call, &p[i]);
+	}
+	/* Until every one sleeps, waiting for the old area (at most 10 s). */
+	for (n = 0; n < 100; n++) {
+		usleep(100000);
+		for (parked = 0, i = 0; i < nthreads; i++)
+			parked += p[i].tid && sleeping(p[i].tid);
+		if (parked == nthreads)
+			break;
+	}
+	usleep(200000);
+	for (i = 0; i < nthreads; i++)
+		before += ctxt_switches(p[i].tid);
+	t0 = now_ms();
+	for (i = 0; i < rounds; i++) {
+		pid_t child = fork();
+
+		if (child == 0)
+			_exit(client_cycle(fd) ? 1 : 0);
+		waitpid(child, NULL, 0);
+	}
+	rounds_ms = now_ms() - t0;
+	for (i = 0; i < nthreads; i++)
+		after += ctxt_switches(p[i].tid);
+	wp.mode = 0;
+	ioctl(uffd, UFFDIO_WRITEPROTECT, &wp);
+	pthread_join(th, NULL);
+	for (i = 0; i < nthreads; i++) {
+		pthread_join(ts[i], NULL);
+		ok += !p[i].ret;
+	}
+	printf("parked: threads=%d parked=%d rounds=%d wakeups=%ld rounds_ms=%ld calls_ok=%d\n",
+	       nthreads, parked, rounds, after - before, rounds_ms, ok);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -1055,7 +1263,11 @@ int main(int argc, char **argv)
 		return uffdwp(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "lowstall"))
 		return lowstall(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "nomaxpar"))
+		return nomaxpar(fd, atoi(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "parked"))
+		return parked(fd, atoi(argv[3]), atoi(argv[4]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS\n");
 	return 2;
 }
