@@ -592,6 +592,14 @@ static int nvm_bounce_seal(struct nvm_bounce *b, unsigned long addr, const char 
 	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != b ||
 	    vma->vm_start != addr || vma->vm_end != addr + len || !(vma->vm_flags & VM_READ)) {
 		mmap_write_unlock(mm);
+		/*
+		 * A thread of the caller changed it between the mapping and
+		 * the seal (the mmap lock is dropped in between): it goes, so
+		 * that no unsealed area stays behind, holding its memory until
+		 * the process exits.  Whatever the caller mapped there since
+		 * is its own.
+		 */
+		vm_munmap(addr, len);
 		*why = "the area was unmapped or changed before it was sealed";
 		return -EFAULT;
 	}
