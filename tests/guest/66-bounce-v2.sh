@@ -35,9 +35,7 @@
 # 11. a userfaultfd write protection over the area holds no thread in the
 #     kernel;
 # 12. the lists the driver allocates at the caller's size are bounded per
-#     address space as well as per call;
-# 13. (sealed areas) a thread racing the seal of a new area leaves no
-#     unsealed area behind.
+#     address space as well as per call.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -221,19 +219,6 @@ echo 0 > $P/race_delay_us
 echo "  $out"
 check bounce2-nomax-inflight "four 48 MiB reads at once: $out" \
 	sh -c "echo '$out' | grep -q '^nomaxpar: threads=4 served=1 busy=3 other=0$'"
-
-# 13. Between the mapping of a new sealed area and its seal the mmap lock
-# is dropped: a thread that takes read access from the area there makes
-# the seal fail and the call refused.  The area then goes with the call;
-# before, it stayed unsealed, with its memory, until the process exited,
-# and the next call made another.
-if [ "$(bounce_placement)" = sealed ]; then
-	out=$(bouncev2 sealrace $CTL 24 8 2>&1)
-	echo "  $out"
-	check bounce2-sealrace-ran "the race: $out" sh -c "echo '$out' | grep -q '^sealrace: procs=24 '"
-	check bounce2-sealrace-none-unsealed "unsealed areas left behind: $out" \
-		sh -c "echo '$out' | grep -q ' unsealed=0 procs_unsealed=0$'"
-fi
 
 # 7. A driver that creates a file during a call made with a private fd
 # table, at a number past the table's size: the kernel grows the private

@@ -133,17 +133,6 @@
  *	other processes' areas do not wake them); calls_ok, the waiting
  *	threads' calls that worked once the old area went.
  *
- *   bouncev2 sealrace CTL PROCS TRIES
- *	Sealed areas only (6.10 and later).  After a first call shows where
- *	the kernel puts the area and how long it is, PROCS child processes
- *	(whose new areas land at the same address) each make up to TRIES
- *	calls while a thread of theirs takes read access from that range
- *	(mprotect(PROT_NONE)) over and over, racing the seal that follows
- *	the area's mapping.  Each child then counts the area VMAs its
- *	/proc/self/smaps lists, and those without the sealed flag.  Prints
- *	"sealrace: procs=N refused=N areas=N unsealed=N procs_unsealed=N"
- *	(refused: calls answered EFAULT or EPERM, the seal having failed).
- *
  *   bouncev2 uffdwp CTL CALLS
  *	After one RM_ALLOC/RM_FREE cycle (the area is made), registers the
  *	bounce area with a userfaultfd for asynchronous write protection, as
@@ -1231,94 +1220,6 @@ static int parked(int fd, int nthreads, int rounds)
 	return 0;
 }
 
-struct sealrace_run {
-	unsigned long start, len;
-	volatile int stop;
-};
-
-static void *sealrace_protect(void *arg)
-{
-	struct sealrace_run *r = arg;
-
-	while (!r->stop)
-		mprotect((void *)r->start, r->len, PROT_NONE);
-	return NULL;
-}
-
-/* Area VMAs of this process in /proc/self/smaps, and those not sealed. */
-static void sealrace_count(int *areas, int *unsealed)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/smaps", "r");
-	unsigned long a, b;
-	int in_area = 0;
-
-	*areas = *unsealed = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			in_area = !!strstr(line, "nvmediate-bounce");
-			*areas += in_area;
-		} else if (in_area && !strncmp(line, "VmFlags:", 8)) {
-			if (!strstr(line, " sl"))
-				(*unsealed)++;
-			in_area = 0;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
-static int sealrace(int fd, int procs, int tries)
-{
-	struct sealrace_run r = { 0 };
-	unsigned long end;
-	int i, refused = 0, areas = 0, unsealed = 0, procs_unsealed = 0;
-	int pipefd[2];
-
-	if (client_cycle(fd) || find_area(&r.start, &end) || r.start < AREA_END || pipe(pipefd)) {
-		printf("sealrace: no sealed area\n");
-		return 1;
-	}
-	r.len = end - r.start;
-	for (i = 0; i < procs; i++) {
-		pid_t child = fork();
-
-		if (child == 0) {
-			int res[3] = { 0 }, t, ret;
-			pthread_t th;
-
-			pthread_create(&th, NULL, sealrace_protect, &r);
-			for (t = 0; t < tries; t++) {
-				ret = client_cycle(fd);
-				if (!ret)
-					break;
-				res[0] += ret == -EFAULT || ret == -EPERM;
-			}
-			r.stop = 1;
-			pthread_join(th, NULL);
-			sealrace_count(&res[1], &res[2]);
-			if (write(pipefd[1], res, sizeof(res)) != sizeof(res))
-				_exit(1);
-			_exit(0);
-		}
-	}
-	for (i = 0; i < procs; i++) {
-		int res[3];
-
-		if (read(pipefd[0], res, sizeof(res)) != sizeof(res))
-			break;
-		refused += res[0];
-		areas += res[1];
-		unsealed += res[2];
-		procs_unsealed += res[2] > 0;
-	}
-	while (wait(NULL) > 0)
-		;
-	printf("sealrace: procs=%d refused=%d areas=%d unsealed=%d procs_unsealed=%d\n", procs,
-	       refused, areas, unsealed, procs_unsealed);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	int fd;
@@ -1364,11 +1265,9 @@ int main(int argc, char **argv)
 		return lowstall(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "nomaxpar"))
 		return nomaxpar(fd, atoi(argv[3]));
-	if (argc == 5 && !strcmp(argv[1], "sealrace"))
-		return sealrace(fd, atoi(argv[3]), atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "parked"))
 		return parked(fd, atoi(argv[3]), atoi(argv[4]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | sealrace CTL PROCS TRIES\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS\n");
 	return 2;
 }
