@@ -1032,40 +1032,65 @@ static void *lowstall_call(void *arg)
 	return NULL;
 }
 
-static int lowstall(int fd, int ms)
+/*
+ * An RM_ALLOC of a client in thread @th, its payload on a page that a
+ * userfaultfd write-protects; returns once nvmediate's copy of the answer
+ * to it stalls there (*@stalled = 1), or after 5 s (0).  Return: the
+ * userfaultfd, for stalled_release(), or -1.
+ */
+static int stalled_alloc(struct lowstall_call *c, pthread_t *th, int *stalled)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_WP };
 	struct uffdio_writeprotect wp = { .mode = UFFDIO_WRITEPROTECT_MODE_WP };
-	struct lowstall_call c = { .fd = fd };
 	struct pollfd pfd = { .events = POLLIN };
 	struct uffd_msg msg;
-	unsigned long writes = 0, addr;
-	int stalled = 0, pages = 0, uffd, i;
-	char hit[(AREA_END - AREA_START) / 4096] = { 0 };
 	char *page;
-	pthread_t th;
-	long t0;
+	int uffd;
 
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (page == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
 		perror("userfaultfd");
-		return 2;
+		return -1;
 	}
-	c.a = (struct nvos21 *)page;
-	c.a->hClass = NV01_ROOT;
+	c->a = (struct nvos21 *)page;
+	c->a->hClass = NV01_ROOT;
 	reg.range.start = wp.range.start = (uintptr_t)page;
 	reg.range.len = wp.range.len = 4096;
 	if (ioctl(uffd, UFFDIO_REGISTER, &reg) || ioctl(uffd, UFFDIO_WRITEPROTECT, &wp)) {
 		perror("UFFDIO_REGISTER/WRITEPROTECT");
-		return 2;
+		return -1;
 	}
-	pthread_create(&th, NULL, lowstall_call, &c);
+	pthread_create(th, NULL, lowstall_call, c);
 	pfd.fd = uffd;
-	if (poll(&pfd, 1, 5000) == 1 && read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
-	    msg.event == UFFD_EVENT_PAGEFAULT && (msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP))
-		stalled = 1;
+	*stalled = poll(&pfd, 1, 5000) == 1 && read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+		   msg.event == UFFD_EVENT_PAGEFAULT &&
+		   (msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP);
+	return uffd;
+}
+
+/* Lift stalled_alloc()'s protection and wait for its call. */
+static void stalled_release(int uffd, struct lowstall_call *c, pthread_t th)
+{
+	struct uffdio_writeprotect wp = { .range = { .start = (uintptr_t)c->a, .len = 4096 } };
+
+	ioctl(uffd, UFFDIO_WRITEPROTECT, &wp);
+	pthread_join(th, NULL);
+}
+
+static int lowstall(int fd, int ms)
+{
+	struct lowstall_call c = { .fd = fd };
+	unsigned long writes = 0, addr;
+	int stalled, pages = 0, uffd, i;
+	char hit[(AREA_END - AREA_START) / 4096] = { 0 };
+	pthread_t th;
+	long t0;
+
+	uffd = stalled_alloc(&c, &th, &stalled);
+	if (uffd < 0)
+		return 2;
 	t0 = now_ms();
 	while (stalled && now_ms() - t0 < ms) {
 		for (addr = AREA_START, i = 0; addr < AREA_END; addr += 4096, i++) {
@@ -1077,9 +1102,7 @@ static int lowstall(int fd, int ms)
 	}
 	for (i = 0; i < (int)sizeof(hit); i++)
 		pages += hit[i];
-	wp.mode = 0;
-	ioctl(uffd, UFFDIO_WRITEPROTECT, &wp);
-	pthread_join(th, NULL);
+	stalled_release(uffd, &c, th);
 	printf("lowstall: stalled=%d writes=%lu pages=%d call_ret=%d status=0x%x\n", stalled,
 	       writes, pages, c.ret, c.a->status);
 	if (!c.ret && c.a->status == NV_OK) {
@@ -1143,41 +1166,22 @@ static int sleeping(pid_t tid)
 
 static int parked(int fd, int nthreads, int rounds)
 {
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_WP };
-	struct uffdio_writeprotect wp = { .mode = UFFDIO_WRITEPROTECT_MODE_WP };
 	struct parked_thread *p = calloc(nthreads, sizeof(*p));
 	struct lowstall_call c = { .fd = fd };
-	struct pollfd pfd = { .events = POLLIN };
 	unsigned long start, end;
 	long before = 0, after = 0, t0, rounds_ms;
-	int uffd, i, n, ok = 0, parked = 0;
-	struct uffd_msg msg;
+	int uffd, i, n, ok = 0, parked = 0, stalled;
 	pthread_t th, *ts = calloc(nthreads, sizeof(*ts));
-	char *page;
 
 	if (!p || !ts || client_cycle(fd) || find_area(&start, &end) || start >= AREA_END) {
 		printf("parked: no area below 64 KiB\n");
 		return 1;
 	}
-	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (page == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
-		perror("userfaultfd");
-		return 2;
-	}
-	c.a = (struct nvos21 *)page;
-	c.a->hClass = NV01_ROOT;
-	reg.range.start = wp.range.start = (uintptr_t)page;
-	reg.range.len = wp.range.len = 4096;
-	if (ioctl(uffd, UFFDIO_REGISTER, &reg) || ioctl(uffd, UFFDIO_WRITEPROTECT, &wp)) {
-		perror("UFFDIO_REGISTER/WRITEPROTECT");
-		return 2;
-	}
 	/* A call that holds the area, stalled in the copy of its answer. */
-	pthread_create(&th, NULL, lowstall_call, &c);
-	pfd.fd = uffd;
-	if (poll(&pfd, 1, 5000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg)) {
+	uffd = stalled_alloc(&c, &th, &stalled);
+	if (uffd < 0)
+		return 2;
+	if (!stalled) {
 		printf("parked: the call did not stall\n");
 		return 1;
 	}
@@ -1208,9 +1212,7 @@ static int parked(int fd, int nthreads, int rounds)
 	rounds_ms = now_ms() - t0;
 	for (i = 0; i < nthreads; i++)
 		after += ctxt_switches(p[i].tid);
-	wp.mode = 0;
-	ioctl(uffd, UFFDIO_WRITEPROTECT, &wp);
-	pthread_join(th, NULL);
+	stalled_release(uffd, &c, th);
 	for (i = 0; i < nthreads; i++) {
 		pthread_join(ts[i], NULL);
 		ok += !p[i].ret;

@@ -56,10 +56,7 @@ for p in $pkgs; do
 done
 kdir=$tree/usr/src/linux-headers-$rel
 [ -f "$kdir/Makefile" ] || nvm_die "$headers holds no Makefile"
-# As fetch-kernel.sh: the Makefile's absolute /usr/src paths made relative.
-sed -i -e 's|^include /usr/src/\(.*\)$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1|' \
-	-e 's|^KBUILD_OUTPUT *= */usr/src/.*$|KBUILD_OUTPUT := $(realpath $(dir $(lastword $(MAKEFILE_LIST))))|' \
-	"$kdir/Makefile"
+nvm_unpacked_headers "$kdir"
 rm -rf "$top/deb"
 echo "$rel" > "$top/release"
 touch "$top/ready"

@@ -116,12 +116,7 @@ for p in $pkgs; do
 done
 kdir=$tree/usr/src/linux-headers-$rel
 [ -f "$kdir/Makefile" ] || nvm_die "$headers holds no Makefile"
-# The headers' Makefile names the common part (and from 6.13 itself, as
-# KBUILD_OUTPUT) by absolute paths in /usr/src: make them relative to where
-# it was unpacked.
-sed -i -e 's|^include /usr/src/\(.*\)$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1|' \
-	-e 's|^KBUILD_OUTPUT *= */usr/src/.*$|KBUILD_OUTPUT := $(realpath $(dir $(lastword $(MAKEFILE_LIST))))|' \
-	"$kdir/Makefile"
+nvm_unpacked_headers "$kdir"
 echo "$rel" > "$top/release"
 image=$(nvm_kernel_image "$kind")
 [ -f "$image" ] || nvm_die "no kernel image in the packages of $rel"

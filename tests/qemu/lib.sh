@@ -153,6 +153,16 @@ nvm_get_kernel() {
 	esac
 }
 
+# nvm_unpacked_headers KDIR: a headers package unpacked away from /usr/src
+# builds there.  Its Makefile names the common part (and from 6.13 itself,
+# as KBUILD_OUTPUT) by absolute paths in /usr/src: made relative to where
+# it was unpacked.
+nvm_unpacked_headers() {
+	sed -i -e 's|^include /usr/src/\(.*\)$|include $(dir $(lastword $(MAKEFILE_LIST)))../\1|' \
+		-e 's|^KBUILD_OUTPUT *= */usr/src/.*$|KBUILD_OUTPUT := $(realpath $(dir $(lastword $(MAKEFILE_LIST))))|' \
+		"$1/Makefile"
+}
+
 # nvm_kmake KIND ARGS...: make for the kind's kernel, in its build root
 # when it has one.  The repository is bind-mounted at its own path inside
 # the root (in a private mount namespace: nothing shows outside), so the
