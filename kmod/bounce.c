@@ -1176,17 +1176,30 @@ int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit)
  * can make stall (a FUSE page, a write-protecting userfaultfd) for as long
  * as it likes, so that no page below vm.mmap_min_addr stays mapped for
  * that long.  What is left is the wait for the process's mmap lock
- * (docs/security.md).  The pages stay readable to nvmediate at @bc->kaddr.
+ * (docs/security.md).  The pages stay readable to nvmediate at @bc->kaddr,
+ * and no fault maps them again before the call is put.
  * A sealed area's pages stay mapped; those the driver wrote are dirty: no
  * call gets them before nvm_bounce_get() has unmapped them.
  */
 void nvm_bounce_revoke(struct nvm_bounce_call *bc)
 {
 	struct mm_struct *mm = current->mm;
+	struct nvm_bounce_slot *s = bc->slot;
 	struct vm_area_struct *vma;
+	unsigned int i;
 
 	if (NVM_CAN_SEAL || bc->revoked)
 		return;
+	/*
+	 * No owner first: a fault on these pages now maps nothing, not even
+	 * for this thread, whose copy of the answer may be aimed at the area
+	 * itself (a payload the caller placed there); the pages stay busy
+	 * until nvm_bounce_put().
+	 */
+	spin_lock(&s->lock);
+	for (i = 0; i < bc->n; i++)
+		s->owner[bc->first + i] = NULL;
+	spin_unlock(&s->lock);
 	mmap_read_lock(mm);
 	/* Not there when the caller unmapped the area meanwhile. */
 	vma = nvm_bounce_vma(mm, bc->b);

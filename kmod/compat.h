@@ -26,6 +26,14 @@
 #error "nvmediate needs a kernel built with CONFIG_TRACEPOINTS"
 #endif
 
+/*
+ * That hook runs with preemption disabled and takes the task's and the fd
+ * table's spinlocks, which sleep on a PREEMPT_RT kernel.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "nvmediate does not support PREEMPT_RT kernels (its exit hook takes locks that sleep there)"
+#endif
+
 /* Class callbacks and attributes take const pointers (6.4). */
 #if NVM_HAVE_CLASS_ATTR_CONST
 #define NVM_CLASS_CONST const

@@ -55,7 +55,9 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/hash.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -70,7 +72,9 @@
  * @locked: exec_update_lock is held for writing
  * @own: references on @files that are nvmediate's own (see "Lifetime")
  * @task: the thread whose call installed the table, while it is listed
- * @call: in nvm_fdctx_calls while the table is installed
+ * @call: in its thread's bucket of nvm_fdctx_calls while the table is
+ *	installed
+ * @since: jiffies when exec_update_lock was taken
  * @free_work: frees the context once counted readers are gone
  * @free_delay: jiffies until @free_work looks again
  * @max_fds: capacity of the table
@@ -85,7 +89,8 @@ struct nvm_fdctx {
 	bool locked;
 	int own;
 	struct task_struct *task;
-	struct list_head call;
+	struct hlist_node call;
+	unsigned long since;
 	struct delayed_work free_work;
 	unsigned long free_delay;
 	unsigned int max_fds;
@@ -205,25 +210,57 @@ static void nvm_fdctx_unswap(struct nvm_fdctx *ctx)
 	ctx->saved = NULL;
 }
 
+/* How long calls held exec_update_lock (nvm_fdctx_long_holds()). */
+static atomic64_t nvm_fdctx_long = ATOMIC64_INIT(0);
+static atomic_t nvm_fdctx_longest_ms = ATOMIC_INIT(0);
+
+static void nvm_fdctx_held(unsigned long held)
+{
+	unsigned int ms = jiffies_to_msecs(held);
+	int old = atomic_read(&nvm_fdctx_longest_ms);
+
+	if (held >= HZ)
+		atomic64_inc(&nvm_fdctx_long);
+	while ((int)ms > old && !atomic_try_cmpxchg(&nvm_fdctx_longest_ms, &old, ms))
+		;
+}
+
 /* Calls in flight with a private table, for nvm_fdctx_task_exit(). */
-static LIST_HEAD(nvm_fdctx_calls);
-static DEFINE_SPINLOCK(nvm_fdctx_calls_lock);
+/*
+ * Hashed by thread, so that an exiting thread looks at the calls of its
+ * bucket only, however many calls other processes hold in the driver.
+ * Raw spinlocks: the tracepoint's probe runs with preemption disabled.
+ */
+#define NVM_FDCTX_CALL_BITS	6
+static struct nvm_fdctx_bucket {
+	raw_spinlock_t lock;
+	struct hlist_head calls;
+} nvm_fdctx_calls[1 << NVM_FDCTX_CALL_BITS];
 static atomic_t nvm_fdctx_ncalls = ATOMIC_INIT(0);
+
+static struct nvm_fdctx_bucket *nvm_fdctx_bucket(struct task_struct *task)
+{
+	return &nvm_fdctx_calls[hash_ptr(task, NVM_FDCTX_CALL_BITS)];
+}
 
 static void nvm_fdctx_list(struct nvm_fdctx *ctx)
 {
+	struct nvm_fdctx_bucket *bk = nvm_fdctx_bucket(current);
+
 	ctx->task = current;
-	spin_lock(&nvm_fdctx_calls_lock);
-	list_add(&ctx->call, &nvm_fdctx_calls);
-	spin_unlock(&nvm_fdctx_calls_lock);
+	raw_spin_lock(&bk->lock);
+	hlist_add_head(&ctx->call, &bk->calls);
+	raw_spin_unlock(&bk->lock);
 	atomic_inc(&nvm_fdctx_ncalls);
 }
 
 static void nvm_fdctx_unlist(struct nvm_fdctx *ctx)
 {
-	spin_lock(&nvm_fdctx_calls_lock);
-	list_del_init(&ctx->call);
-	spin_unlock(&nvm_fdctx_calls_lock);
+	struct nvm_fdctx_bucket *bk = nvm_fdctx_bucket(current);
+
+	raw_spin_lock(&bk->lock);
+	hlist_del_init(&ctx->call);
+	raw_spin_unlock(&bk->lock);
 	atomic_dec(&nvm_fdctx_ncalls);
 	ctx->task = NULL;
 }
@@ -243,6 +280,7 @@ int nvm_fdctx_enter(struct nvm_fdctx *ctx)
 	if (ret)
 		return ret;
 	ctx->locked = true;
+	ctx->since = jiffies;
 	nvm_fdctx_list(ctx);
 	nvm_fdctx_swap(ctx);
 	return 0;
@@ -259,7 +297,31 @@ void nvm_fdctx_leave(struct nvm_fdctx *ctx)
 	if (ctx->locked) {
 		up_write(&current->signal->exec_update_lock);
 		ctx->locked = false;
+		nvm_fdctx_held(jiffies - ctx->since);
 	}
+}
+
+/**
+ * nvm_fdctx_long_holds() - calls that held exec_update_lock a second or more
+ *
+ * The caller decides how long its driver call lasts (docs/security.md,
+ * "What waits"): counted, for /sys/class/nvmediate/stats/.
+ *
+ * Return: how many since nvmediate was loaded.
+ */
+u64 nvm_fdctx_long_holds(void)
+{
+	return atomic64_read(&nvm_fdctx_long);
+}
+
+/**
+ * nvm_fdctx_longest_hold_ms() - the longest hold of exec_update_lock
+ *
+ * Return: milliseconds, since nvmediate was loaded.
+ */
+unsigned int nvm_fdctx_longest_hold_ms(void)
+{
+	return atomic_read(&nvm_fdctx_longest_ms);
 }
 
 static void nvm_fdctx_free_rcu(struct rcu_head *rcu)
@@ -385,19 +447,21 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 static void nvm_fdctx_task_exit(void *data, struct task_struct *task
 				NVM_SCHED_EXIT_EXTRA_ARGS)
 {
+	struct nvm_fdctx_bucket *bk;
 	struct nvm_fdctx *ctx = NULL, *c;
 
 	/* A thread sees its own listing: others' do not matter here. */
 	if (!atomic_read(&nvm_fdctx_ncalls) || task != current)
 		return;
-	spin_lock(&nvm_fdctx_calls_lock);
-	list_for_each_entry(c, &nvm_fdctx_calls, call) {
+	bk = nvm_fdctx_bucket(current);
+	raw_spin_lock(&bk->lock);
+	hlist_for_each_entry(c, &bk->calls, call) {
 		if (c->task == current) {
 			ctx = c;
 			break;
 		}
 	}
-	spin_unlock(&nvm_fdctx_calls_lock);
+	raw_spin_unlock(&bk->lock);
 	if (!ctx)
 		return;
 	pr_warn("a thread died inside the driver with a private fd table: cleaning up\n");
@@ -422,8 +486,15 @@ static void nvm_fdctx_find_tp(struct tracepoint *tp, void *priv)
  */
 int nvm_fdctx_init(void)
 {
+	unsigned int i;
 	int ret;
 
+	/* The hook's prototype is the tracepoint's (a mismatch would not build). */
+	check_trace_callback_type_sched_process_exit(nvm_fdctx_task_exit);
+	for (i = 0; i < ARRAY_SIZE(nvm_fdctx_calls); i++) {
+		raw_spin_lock_init(&nvm_fdctx_calls[i].lock);
+		INIT_HLIST_HEAD(&nvm_fdctx_calls[i].calls);
+	}
 	for_each_kernel_tracepoint(nvm_fdctx_find_tp, &nvm_fdctx_exit_tp);
 	if (!nvm_fdctx_exit_tp) {
 		pr_err("the kernel has no tracepoint sched_process_exit, which nvmediate needs to clean up after a thread that dies inside the driver\n");

@@ -34,6 +34,7 @@
 
 #include "stats.h"
 #include "driver.h"
+#include "fdctx.h"
 #include "policy.h"
 #include "sets.h"
 #include "validate.h"
@@ -344,6 +345,26 @@ NVM_STAT_ATTR(poll, refused, NVM_FAM_POLL, NVM_OUT_REFUSED);
 NVM_STAT_ATTR(poll, answered, NVM_FAM_POLL, NVM_OUT_ANSWERED);
 NVM_STAT_ATTR(poll, audited, NVM_FAM_POLL, NVM_OUT_AUDITED);
 
+/*
+ * /sys/class/nvmediate/stats/exec_lock_held_1s and _max_ms: fd-carrying
+ * calls that held their process's exec_update_lock a second or more, and
+ * the longest hold (fdctx.c; docs/security.md, "What waits").
+ */
+static ssize_t exec_lock_held_1s_show(NVM_CLASS_CONST struct class *c,
+				      NVM_CLASS_CONST struct class_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", nvm_fdctx_long_holds());
+}
+
+static ssize_t exec_lock_held_max_ms_show(NVM_CLASS_CONST struct class *c,
+					  NVM_CLASS_CONST struct class_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", nvm_fdctx_longest_hold_ms());
+}
+
+static CLASS_ATTR_RO(exec_lock_held_1s);
+static CLASS_ATTR_RO(exec_lock_held_max_ms);
+
 static struct attribute *nvm_stats_attrs[] = {
 	&nvm_stat_escape_forwarded.ca.attr,
 	&nvm_stat_escape_refused.ca.attr,
@@ -373,6 +394,8 @@ static struct attribute *nvm_stats_attrs[] = {
 	&nvm_stat_poll_refused.ca.attr,
 	&nvm_stat_poll_answered.ca.attr,
 	&nvm_stat_poll_audited.ca.attr,
+	&class_attr_exec_lock_held_1s.attr,
+	&class_attr_exec_lock_held_max_ms.attr,
 	NULL
 };
 

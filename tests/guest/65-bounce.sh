@@ -125,6 +125,20 @@ if [ "$placement" = low ]; then
 		sh -c "echo '$out' | grep -q ' writes=0 pages=0 '"
 fi
 
+# A payload that names the area's first page itself: read there while
+# another thread's call holds the page, written back there after the
+# call, which may have had that very page.  The page must not come back
+# writable once the call has returned: a later call's payload there could
+# then be rewritten while the driver reads it.
+if [ "$placement" = low ]; then
+	echo 200 > /sys/module/nvidia/parameters/race_delay_us
+	out=$(norawio bouncev2 areapayload $CTL 1000 2>&1)
+	echo 0 > /sys/module/nvidia/parameters/race_delay_us
+	echo "  $out"
+	check bounce-area-payload-not-writable "0x1000 writable after a call whose payload lay there: $out" \
+		sh -c "echo '$out' | grep -q '^areapayload: iter=1000 .* writable_after=0$'"
+fi
+
 # Threads of one process waiting to make a new area (their old one is
 # unmapped while a call still holds it) are woken by their own process's
 # areas only: other processes making and freeing areas meanwhile wake none

@@ -242,7 +242,10 @@ check bounce2-grown-none-left "stand-in files left: $(state_get extra_fds)" [ "$
 # 9. What waits for an fd-carrying call the driver holds 1.5 s (nvmediate
 # holds exec_update_lock for writing meanwhile, docs/security.md).
 echo 1500 > $P/ioctl_delay_ms
+S=/sys/class/nvmediate/stats
+held0=$(cat $S/exec_lock_held_1s)
 out=$(bouncev2 waiters $CTL 1500 2>&1)
+held1=$(cat $S/exec_lock_held_1s)
 direct=$(bouncev2 waiters /dev/nvidiactl 1500 2>&1)
 echo 0 > $P/ioctl_delay_ms
 echo "  fd-carrying call held 1.5 s: mediated $out; direct $direct"
@@ -255,6 +258,9 @@ check bounce2-waiters-maps-direct "on the driver's own node the open of /proc/PI
 	sh -c "[ '$(v "$direct" call_ret)' = 0 ] && [ '$(v "$direct" maps_ms)' -lt 900 ]"
 check bounce2-waiters-no-driver-file "a driver file opened through the calling thread's fd links: $out" \
 	[ "$(v "$out" driver_files)" = 0 ]
+# An operator sees such holds: counted, with the longest.
+check bounce2-waiters-counted "exec_lock_held_1s $held0 before, $held1 after; exec_lock_held_max_ms $(cat $S/exec_lock_held_max_ms)" \
+	sh -c "[ $held1 = $((held0 + 1)) ] && [ \$(cat $S/exec_lock_held_max_ms) -ge 1400 ]"
 
 # 10. OS descriptors: the driver resolves the range to frame numbers (a
 # VM_PFNMAP mapping's from its page-table entries) and keeps them, so one

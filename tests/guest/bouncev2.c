@@ -133,6 +133,15 @@
  *	other processes' areas do not wake them); calls_ok, the waiting
  *	threads' calls that worked once the old area went.
  *
+ *   bouncev2 areapayload CTL ITER
+ *	Below 64 KiB.  A thread makes RM_ALLOC/RM_FREE cycles over and over
+ *	(its payload lies in the area's first page while its call is in the
+ *	driver); the main thread makes ITER RM_ALLOCs whose payload is that
+ *	page, 0x1000: read while the other call holds it, and written back
+ *	there after the main thread's own call, which may have the page by
+ *	then.  After each, 0x1000 must not be writable from user space.
+ *	Prints "areapayload: iter=N ok=N efault=N writable_after=N".
+ *
  *   bouncev2 uffdwp CTL CALLS
  *	After one RM_ALLOC/RM_FREE cycle (the area is made), registers the
  *	bounce area with a userfaultfd for asynchronous write protection, as
@@ -1222,6 +1231,42 @@ static int parked(int fd, int nthreads, int rounds)
 	return 0;
 }
 
+struct areapayload_run {
+	int fd;
+	volatile int stop;
+};
+
+static void *areapayload_cycles(void *arg)
+{
+	struct areapayload_run *r = arg;
+
+	while (!r->stop)
+		client_cycle(r->fd);
+	return NULL;
+}
+
+static int areapayload(int fd, int iter)
+{
+	struct areapayload_run r = { .fd = fd };
+	int i, ok = 0, efault = 0, writable = 0;
+	pthread_t th;
+
+	if (client_cycle(fd))
+		return 2;
+	pthread_create(&th, NULL, areapayload_cycles, &r);
+	for (i = 0; i < iter && !writable; i++) {
+		if (!ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(struct nvos21)), (void *)AREA_START))
+			ok++;
+		else if (errno == EFAULT)
+			efault++;
+		writable += !access_faults((volatile char *)AREA_START, 1);
+	}
+	r.stop = 1;
+	pthread_join(th, NULL);
+	printf("areapayload: iter=%d ok=%d efault=%d writable_after=%d\n", i, ok, efault, writable);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -1267,9 +1312,11 @@ int main(int argc, char **argv)
 		return lowstall(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "nomaxpar"))
 		return nomaxpar(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "areapayload"))
+		return areapayload(fd, atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "parked"))
 		return parked(fd, atoi(argv[3]), atoi(argv[4]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | areapayload CTL ITER\n");
 	return 2;
 }
