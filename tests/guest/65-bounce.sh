@@ -128,8 +128,10 @@ fi
 # A payload that names the area's first page itself: read there while
 # another thread's call holds the page, written back there after the
 # call, which may have had that very page.  The page must not come back
-# writable once the call has returned: a later call's payload there could
-# then be rewritten while the driver reads it.
+# writable once the calls have returned: a later call's payload there
+# could then be rewritten while the driver reads it.  (While another
+# call holds it after the driver's write-back it is writable by design:
+# the check waits until no call is in flight.)
 if [ "$placement" = low ]; then
 	echo 200 > /sys/module/nvidia/parameters/race_delay_us
 	out=$(norawio bouncev2 areapayload $CTL 1000 2>&1)

@@ -139,7 +139,8 @@
  *	driver); the main thread makes ITER RM_ALLOCs whose payload is that
  *	page, 0x1000: read while the other call holds it, and written back
  *	there after the main thread's own call, which may have the page by
- *	then.  After each, 0x1000 must not be writable from user space.
+ *	then.  After each, with no call in flight (the other thread waits
+ *	between its cycles), 0x1000 must not be writable from user space.
  *	Prints "areapayload: iter=N ok=N efault=N writable_after=N".
  *
  *   bouncev2 uffdwp CTL CALLS
@@ -1233,15 +1234,23 @@ static int parked(int fd, int nthreads, int rounds)
 
 struct areapayload_run {
 	int fd;
-	volatile int stop;
+	volatile int stop, pause, paused;
 };
 
 static void *areapayload_cycles(void *arg)
 {
 	struct areapayload_run *r = arg;
 
-	while (!r->stop)
+	while (!r->stop) {
+		if (r->pause) {
+			r->paused = 1;
+			while (r->pause && !r->stop)
+				sched_yield();
+			r->paused = 0;
+			continue;
+		}
 		client_cycle(r->fd);
+	}
 	return NULL;
 }
 
@@ -1259,7 +1268,18 @@ static int areapayload(int fd, int iter)
 			ok++;
 		else if (errno == EFAULT)
 			efault++;
+		/*
+		 * With no call in flight: while the other thread's call holds
+		 * the page after the driver's write-back, it is writable for
+		 * the process by design (docs/security.md).
+		 */
+		r.pause = 1;
+		while (!r.paused)
+			sched_yield();
 		writable += !access_faults((volatile char *)AREA_START, 1);
+		r.pause = 0;
+		while (r.paused)
+			sched_yield();
 	}
 	r.stop = 1;
 	pthread_join(th, NULL);
