@@ -20,10 +20,8 @@ mkdir -p "$cache"
 for suite in "$@"; do
 	[ -s "$cache/$suite" ] && continue
 	dir=$NVM_KERNELS/apt/src-$suite
-	nvm_private_apt "$dir" "$suite" || nvm_die "cannot read the archive's $suite"
-	sed -i 's/^deb /deb-src /' "$dir/etc/sources.list"
-	apt-get "${nvm_aptopts[@]}" -q update > "$dir/apt.log" 2>&1 ||
-		nvm_die "cannot read the sources of $suite (see ${dir#"$NVM_ROOT"/}/apt.log)"
+	NVM_APT_TYPE=deb-src nvm_private_apt "$dir" "$suite" ||
+		nvm_die "cannot read the sources of $suite"
 	uri=$(apt-get "${nvm_aptopts[@]}" source --print-uris linux 2>/dev/null |
 		grep -o "'[^']*\.debian\.tar\.xz'" | tr -d "'" | head -n 1)
 	[ -n "$uri" ] || nvm_die "no linux source package in $suite"

@@ -36,21 +36,14 @@ fi
 
 # shellcheck disable=SC2086
 nvm_private_apt "$NVM_KERNELS/apt/hdr-$name" $suites || nvm_die "cannot read the archive's $suites"
-show() {
-	apt-cache "${nvm_aptopts[@]}" show --no-all-versions "$1" 2>/dev/null |
-		sed -n "s/^$2: //p" | head -n 1
-}
-deps() {
-	show "$1" Depends | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -E "$2" || true
-}
-[ -n "$headers" ] || headers=$(deps linux-headers-amd64 '^linux-headers-.*-amd64$' | head -n 1)
-[ -n "$(show "$headers" Version)" ] || nvm_die "no $headers in $suites"
+[ -n "$headers" ] || headers=$(nvm_apt_deps linux-headers-amd64 '^linux-headers-.*-amd64$' | head -n 1)
+[ -n "$(nvm_apt_show "$headers" Version)" ] || nvm_die "no $headers in $suites"
 rel=${headers#linux-headers-}
-pkgs="$headers $(deps "$headers" '^linux-(headers|kbuild)-')"
+pkgs="$headers $(nvm_apt_deps "$headers" '^linux-(headers|kbuild)-')"
 rm -rf "$top/deb" "$tree"
 mkdir -p "$top/deb" "$tree"
 for p in $pkgs; do
-	(cd "$top/deb" && apt-get "${nvm_aptopts[@]}" -q download "$p=$(show "$p" Version)") \
+	(cd "$top/deb" && apt-get "${nvm_aptopts[@]}" -q download "$p=$(nvm_apt_show "$p" Version)") \
 		>> "$NVM_KERNELS/apt/hdr-$name/apt.log" 2>&1 || nvm_die "cannot download $p"
 	dpkg-deb -x "$top/deb/${p}_"*.deb "$tree"
 done

@@ -54,20 +54,11 @@ say "apt-get update ($suites)"
 nvm_private_apt "$NVM_KERNELS/apt/$kind" $suites || nvm_die "cannot read the archive's $suites"
 applog=$NVM_KERNELS/apt/$kind/apt.log
 
-# show PKG FIELD: a field of the newest version of PKG.
-show() {
-	apt-cache "${nvm_aptopts[@]}" show --no-all-versions "$1" 2>/dev/null |
-		sed -n "s/^$2: //p" | head -n 1
-}
-# deps PKG PATTERN: the names in PKG's Depends matching PATTERN.
-deps() {
-	show "$1" Depends | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -E "$2" || true
-}
 
 # download PKG: the newest PKG of the suites into $debdir, unless there.
 download() {
 	local ver
-	ver=$(show "$1" Version)
+	ver=$(nvm_apt_show "$1" Version)
 	[ -n "$ver" ] || nvm_die "$1 is not in $suites"
 	ls "$debdir/${1}_"*.deb >/dev/null 2>&1 && return 0
 	(cd "$debdir" && apt-get "${nvm_aptopts[@]}" -q download "$1=$ver" >> "$applog" 2>&1) ||
@@ -79,7 +70,7 @@ download() {
 fetch_source() {
 	local pkg deb
 	pkg=linux-source-$(cut -d. -f1,2 "$top/release")
-	say "downloading $pkg $(show "$pkg" Version)"
+	say "downloading $pkg $(nvm_apt_show "$pkg" Version)"
 	download "$pkg"
 	deb=$(ls "$debdir/${pkg}_"*.deb | head -n 1)
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" > "$top/linux-source.tar.xz.tmp" ||
@@ -93,15 +84,15 @@ if [ -f "$top/ready" ]; then
 	exit 0
 fi
 
-headers=$(deps linux-headers-amd64 '^linux-headers-.*-amd64$' | head -n 1)
+headers=$(nvm_apt_deps linux-headers-amd64 '^linux-headers-.*-amd64$' | head -n 1)
 [ -n "$headers" ] || nvm_die "no linux-headers-amd64 in $suites"
 rel=${headers#linux-headers-}
-pkgs="$headers $(deps "$headers" '^linux-(headers|kbuild)-')"
+pkgs="$headers $(nvm_apt_deps "$headers" '^linux-(headers|kbuild)-')"
 # The image: up to 6.12 one package; later linux-image-* depends on the
 # packages holding the kernel (linux-binary-*) and modules.builtin
 # (linux-base-*); the modules themselves are not needed.
 image=linux-image-$rel
-extra=$(deps "$image" "^linux-(binary|base)-$(echo "$rel" | sed 's/[.+]/\\&/g')\$")
+extra=$(nvm_apt_deps "$image" "^linux-(binary|base)-$(echo "$rel" | sed 's/[.+]/\\&/g')\$")
 pkgs="$pkgs ${extra:-$image}"
 say "$rel: downloading $(echo $pkgs)"
 mkdir -p "$debdir"
@@ -129,8 +120,8 @@ if [ -n "$rootrel" ]; then
 	root=$(nvm_build_root "$kind")
 	cc=$(sed -n 's/^CC = .*\(gcc-[0-9]*\)$/\1/p' "$kdir/.kernelvariables" 2>/dev/null | head -n 1)
 	[ -n "$cc" ] || nvm_die "cannot tell the compiler of $rel"
-	kbuild=$(deps "$headers" '^linux-kbuild-' | head -n 1)
-	libs=$(deps "$kbuild" . | tr '\n' ',')
+	kbuild=$(nvm_apt_deps "$headers" '^linux-kbuild-' | head -n 1)
+	libs=$(nvm_apt_deps "$kbuild" . | tr '\n' ',')
 	include="$cc,make,libc6-dev,${libs}sparse,kmod,dkms"
 	if [ ! -x "$root/usr/bin/$cc" ]; then
 		rm -rf "$root" "$root.tmp"

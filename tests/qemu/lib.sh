@@ -247,12 +247,13 @@ nvm_sid_binaries() {
 # (sources, lists, cache and an empty status), for Debian's archive at
 # $NVM_DEBIAN_MIRROR (default deb.debian.org), that sees only SUITES' main
 # (or the components in $NVM_APT_COMPONENTS, e.g. "main contrib non-free")
-# and never reads or changes the machine's own sources or state.  Sets the
-# array nvm_aptopts (pass it to apt-get and apt-cache) and runs apt-get
-# update, its output in DIR/apt.log.
+# and never reads or changes the machine's own sources or state: its
+# binary packages, or (NVM_APT_TYPE=deb-src) its source packages only.
+# Sets the array nvm_aptopts (pass it to apt-get and apt-cache) and runs
+# apt-get update, its output in DIR/apt.log.
 nvm_private_apt() {
 	local dir=$1 s url mirror=${NVM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-	local components=${NVM_APT_COMPONENTS:-main}
+	local components=${NVM_APT_COMPONENTS:-main} type=${NVM_APT_TYPE:-deb}
 	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	shift
 	mkdir -p "$dir/etc/apt.conf.d" "$dir/etc/preferences.d" "$dir/etc/sources.list.d" \
@@ -264,7 +265,7 @@ nvm_private_apt() {
 		*-security) url=${mirror%/debian}/debian-security ;;
 		*) url=$mirror ;;
 		esac
-		echo "deb [signed-by=$keyring] $url $s $components" >> "$dir/etc/sources.list"
+		echo "$type [signed-by=$keyring] $url $s $components" >> "$dir/etc/sources.list"
 	done
 	nvm_aptopts=(-o "Dir::Etc=$dir/etc" -o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
 		-o "Dir::State::status=$dir/state/status" -o APT::Architecture=amd64
@@ -275,4 +276,16 @@ nvm_private_apt() {
 		echo "apt-get update of $* failed (see ${dir#"$NVM_ROOT"/}/apt.log)" >&2
 		return 1
 	}
+}
+
+# nvm_apt_show PKG FIELD: a field of the newest version of PKG, in the
+# configuration nvm_private_apt made last.
+nvm_apt_show() {
+	apt-cache "${nvm_aptopts[@]}" show --no-all-versions "$1" 2>/dev/null |
+		sed -n "s/^$2: //p" | head -n 1
+}
+
+# nvm_apt_deps PKG PATTERN: the names in PKG's Depends matching PATTERN.
+nvm_apt_deps() {
+	nvm_apt_show "$1" Depends | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -E "$2" || true
 }
