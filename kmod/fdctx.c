@@ -49,20 +49,26 @@
 #include <linux/bitops.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
+#include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/hash.h>
 #include <linux/tracepoint.h>
-#include <trace/events/sched.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <trace/events/sched.h>
 
 #include "fdctx.h"
 #include "nvmediate.h"
+
+/*
+ * The private table's count starts at this, one above its one user, the
+ * calling thread (see "Lifetime"); at or below it, only nvmediate holds it.
+ */
+#define NVM_FDCTX_OWN_REFS	2
 
 /**
  * struct nvm_fdctx - a private fd table and what it holds
@@ -70,7 +76,6 @@
  *	either the embedded ones or @fd_array and @bitmaps
  * @saved: the caller's table while the private one is installed
  * @locked: exec_update_lock is held for writing
- * @own: references on @files that are nvmediate's own (see "Lifetime")
  * @task: the thread whose call installed the table, while it is listed
  * @call: in its thread's bucket of nvm_fdctx_calls while the table is
  *	installed
@@ -87,7 +92,6 @@ struct nvm_fdctx {
 	struct files_struct files;
 	struct files_struct *saved;
 	bool locked;
-	int own;
 	struct task_struct *task;
 	struct hlist_node call;
 	unsigned long since;
@@ -118,9 +122,7 @@ static struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 
-	/* One above its users: see "Lifetime" above. */
-	atomic_set(&ctx->files.count, 2);
-	ctx->own = 2;
+	atomic_set(&ctx->files.count, NVM_FDCTX_OWN_REFS);
 	init_waitqueue_head(&ctx->files.resize_wait);
 	spin_lock_init(&ctx->files.file_lock);
 	fdt = &ctx->files.fdtab;
@@ -225,9 +227,9 @@ static void nvm_fdctx_held(unsigned long held)
 		;
 }
 
-/* Calls in flight with a private table, for nvm_fdctx_task_exit(). */
 /*
- * Hashed by thread, so that an exiting thread looks at the calls of its
+ * Calls in flight with a private table, for nvm_fdctx_task_exit(), hashed
+ * by thread, so that an exiting thread looks at the calls of its
  * bucket only, however many calls other processes hold in the driver.
  * Raw spinlocks: the tracepoint's probe runs with preemption disabled.
  */
@@ -394,7 +396,7 @@ static void nvm_fdctx_deferred_free_rcu(struct rcu_head *rcu)
 /* Only nvmediate's own references left?  Nobody can take a new one. */
 static bool nvm_fdctx_unread(struct nvm_fdctx *ctx)
 {
-	return atomic_read(&ctx->files.count) <= ctx->own;
+	return atomic_read(&ctx->files.count) <= NVM_FDCTX_OWN_REFS;
 }
 
 static void nvm_fdctx_free_later(struct work_struct *work)
