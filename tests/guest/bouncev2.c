@@ -1138,40 +1138,39 @@ static void *parked_call(void *arg)
 	return NULL;
 }
 
-/* The voluntary context switches of thread @tid of this process, or -1. */
-static long ctxt_switches(pid_t tid)
+/* The value after @key in thread @tid's status (/proc/self/task), in @val. */
+static int task_status(pid_t tid, const char *key, char *val, size_t len)
 {
 	char path[64], line[128];
-	long n = -1;
+	int found = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
 	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-			break;
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key))) {
+			snprintf(val, len, "%s", line + strlen(key));
+			found = 1;
+		}
 	if (f)
 		fclose(f);
-	return n;
+	return found;
+}
+
+/* The voluntary context switches of thread @tid of this process, or -1. */
+static long ctxt_switches(pid_t tid)
+{
+	char v[64];
+
+	return task_status(tid, "voluntary_ctxt_switches:", v, sizeof(v)) ? atol(v) : -1;
 }
 
 /* Is thread @tid asleep (state S or D)? */
 static int sleeping(pid_t tid)
 {
-	char path[64], line[128];
-	int s = 0;
-	FILE *f;
+	char v[64];
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "State:", 6)) {
-			s = strchr(line, 'S') || strchr(line, 'D');
-			break;
-		}
-	if (f)
-		fclose(f);
-	return s;
+	return task_status(tid, "State:", v, sizeof(v)) && (strchr(v, 'S') || strchr(v, 'D'));
 }
 
 static int parked(int fd, int nthreads, int rounds)
