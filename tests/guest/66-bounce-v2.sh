@@ -214,11 +214,15 @@ check bounce2-nomax-race-real "on the driver's own node it sized: $(sized "$T/no
 # is served, the others are refused (EBUSY) while it runs.  Before, all
 # four reached the driver.
 echo 300000 > $P/race_delay_us
+calls_clear
 out=$(bouncev2 nomaxpar $CTL 4 2>&1)
+calls_save "$T/nomaxpar.calls"
 echo 0 > $P/race_delay_us
-echo "  $out"
+echo "  $out; the driver sized: $(sized "$T/nomaxpar.calls")"
 check bounce2-nomax-inflight "four 48 MiB reads at once: $out" \
 	sh -c "echo '$out' | grep -q '^nomaxpar: threads=4 served=1 busy=3 other=0$'"
+check bounce2-nomax-inflight-driver "the driver sized lists of: $(sized "$T/nomaxpar.calls") (want one, 48 MiB)" \
+	[ "$(sized "$T/nomaxpar.calls")" = "50331648 " ]
 
 # 7. A driver that creates a file during a call made with a private fd
 # table, at a number past the table's size: the kernel grows the private
