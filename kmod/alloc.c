@@ -95,6 +95,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 			return false;
 		v->nested = params;
 		v->nested_size = params ? NVM_NV_ROOT_PARAMS_SIZE : 0;
+		v->nested_at = off_params;
 		return true;
 	}
 	if (!e)
@@ -115,6 +116,7 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	if (params && e->params != NVABI_PARAMS_NONE) {
 		v->nested = params;
 		v->nested_size = e->size;
+		v->nested_at = off_params;
 	}
 	return true;
 }

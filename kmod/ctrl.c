@@ -72,6 +72,7 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
 	v->name = nvm_abi_dep_name(d);
 	v->nested = params;
 	v->nested_size = d->size;
+	v->nested_at = nvm_abi_rmlayout(c->abi)->ctl_params;
 	v->dep = d;
 	return true;
 }
@@ -92,20 +93,19 @@ static bool nvm_emb_unbounded(const struct nvabi_emb *x)
  * or its refusal.  Serialized params (@finn) are not checked: a release with
  * FINN unpacks them itself, allocating what they say, so a control with a
  * list the driver does not bound is refused that way whatever allow_finn
- * says.  A list the driver does not bound is bounded by the copy of the
- * params nvmediate checked, which the driver reads from the bounce area;
- * the fd plan reads a control's fd fields from the caller's own params, so
- * a control with both would leave one of the two to a racing thread.  No
- * release has one: it is refused should one appear.
+ * says.  A control whose params hold fd fields runs with the caller's
+ * exec_update_lock held (fdctx.c), so the driver must read nothing during
+ * it that the caller can make it wait for: its params are handed to it
+ * from the bounce area (validate.c, nvm_req_keep()), but lists they point
+ * to would be copied from the caller's memory.  No release has a control
+ * with both: it is refused should one appear.
  */
 static bool nvm_ctrl_emb(struct nvm_verdict *v, const struct nvabi_emb *x, bool finn)
 {
-	if (x && nvm_emb_unbounded(x)) {
-		if (finn)
-			return nvm_refuse(v, -EPERM, "ctrl-finn-unbounded");
-		if (v->nfds)
-			return nvm_refuse(v, -EPERM, "ctrl-embedded-unbounded-fds");
-	}
+	if (x && nvm_emb_unbounded(x) && finn)
+		return nvm_refuse(v, -EPERM, "ctrl-finn-unbounded");
+	if (x && x->nlist && v->nfds)
+		return nvm_refuse(v, -EPERM, "ctrl-embedded-fds");
 	if (!finn)
 		v->emb = x;
 	return true;
@@ -185,6 +185,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	v->nested = params;
 	v->nested_size = psize;
+	v->nested_at = l->ctl_params;
 	x = nvm_abi_emb(cmd, c->abi);
 	return nvm_ctrl_emb(v, x, flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED);
 }

@@ -8,14 +8,20 @@
  * with its offset in that release's payload and the node the driver looks
  * the number up as, which tools/nvabi found in each release's code.  A
  * field the driver does not look up (an fd it creates, or a number it only
- * keeps) is not read.  Where the fields are read:
- *   an escape's own struct   the validator's kernel copy, the bytes the
- *                            driver is handed from the bounce area
- *   control or class params  the caller's memory at the params pointer
- *   a UVM command's params   the caller's memory
- * Nothing read from the caller's memory is trusted: a number that changes
- * before the driver reads it names nothing in the private table, and the
- * driver fails the call as for a foreign fd.
+ * keeps) is not read.  The fields are read from the validator's kernel
+ * copies, the bytes the driver is handed from the bounce area: an
+ * escape's own struct, and a call's control or class params or UVM
+ * payload, which the validator copies for a call that runs with a private
+ * table (nvm_req_keep()).  Without the bounce (bounce=0, or a caller that
+ * may map low memory before 6.10) the driver reads the caller's memory
+ * instead: a number changed there since the copy names nothing in the
+ * private table, and the driver fails the call as for a foreign fd.
+ *
+ * The escape NV_ESC_RM_ALLOC_MEMORY carries an fd the driver reads only to
+ * map the memory it allocates (an NV01_MEMORY_SYSTEM object, RmIoctl() at
+ * 535, 580 and 595); for an OS descriptor it reads none, but pins the
+ * caller's memory (the range escape.c finds), which a caller can make
+ * stall, so such a call runs without a private table.
  */
 #include <linux/bits.h>
 #include <linux/kernel.h>
@@ -49,18 +55,26 @@ static void nvm_fd_payload(const struct nvm_req *req, const struct nvm_verdict *
 	*kbuf = NULL;
 	*ubuf = NULL;
 	switch (v->family) {
-	case NVM_FAM_ESCAPE:
-		*kbuf = req->kbuf;
-		*size = req->kbuf ? req->size : 0;
-		break;
 	case NVM_FAM_CTRL:
 	case NVM_FAM_ALLOC:
-		*ubuf = u64_to_user_ptr(v->nested);
-		*size = v->nested ? v->nested_size : 0;
+		if (req->params) {
+			*kbuf = req->params;
+			*size = req->params_size;
+		} else {
+			*ubuf = u64_to_user_ptr(v->nested);
+			*size = v->nested ? v->nested_size : 0;
+		}
 		break;
+	case NVM_FAM_UVM:
+		if (!req->kbuf) {
+			*ubuf = req->arg;
+			*size = v->payload_size;
+			break;
+		}
+		fallthrough;
 	default:
-		*ubuf = req->arg;
-		*size = v->payload_size;
+		*kbuf = req->kbuf;
+		*size = req->kbuf ? req->size : 0;
 		break;
 	}
 }
@@ -81,7 +95,6 @@ static int nvm_fdplan_fields(struct nvm_fdplan *plan, const struct nvm_req *req,
 
 		if (!kinds)
 			continue;
-		plan->swap = true;
 		/* A payload too short for the field: the driver refuses it itself. */
 		if (f->off > size || size - f->off < sizeof(int))
 			continue;
@@ -98,6 +111,42 @@ static int nvm_fdplan_fields(struct nvm_fdplan *plan, const struct nvm_req *req,
 	return 0;
 }
 
+/* The driver checks that the caller holds the GPU's node. */
+static bool nvm_fdplan_gpu(const struct nvm_verdict *v)
+{
+	return (v->family == NVM_FAM_ALLOC && v->number == NVM_NV01_DEVICE_0) ||
+	       (v->family == NVM_FAM_UVM && v->number == NVM_UVM_REGISTER_GPU);
+}
+
+/* An OS descriptor's NV_ESC_RM_ALLOC_MEMORY: its fd is not read (above). */
+static bool nvm_fdplan_osdesc(const struct nvm_verdict *v)
+{
+	return v->family == NVM_FAM_ESCAPE && v->number == NVM_NV_ESC_RM_ALLOC_MEMORY &&
+	       v->osdesc_len && v->osdesc_len != U64_MAX;
+}
+
+/**
+ * nvm_fdplan_wanted() - will a call run with a private fd table
+ * @v: the validator's verdict on a call it lets through
+ *
+ * Return: true when the driver will look a number of the call up in the
+ * caller's fd table, or check that the caller holds the GPU's node (a
+ * device allocation, UVM_REGISTER_GPU); nvm_fdplan_build() then swaps.
+ */
+bool nvm_fdplan_wanted(const struct nvm_verdict *v)
+{
+	unsigned int i;
+
+	if (nvm_fdplan_gpu(v))
+		return true;
+	if (nvm_fdplan_osdesc(v))
+		return false;
+	for (i = 0; i < v->nfds; i++)
+		if (nvm_fd_kinds(v->fds[i].node))
+			return true;
+	return false;
+}
+
 /**
  * nvm_fdplan_build() - find the fd lookups a call will make in the driver
  * @req: the call, as the validator left it (its verdict names the table
@@ -112,9 +161,10 @@ int nvm_fdplan_build(const struct nvm_req *req, struct nvm_fdplan *plan)
 	const struct nvm_verdict *v = &req->verdict;
 
 	memset(plan, 0, sizeof(*plan));
-	if ((v->family == NVM_FAM_ALLOC && v->number == NVM_NV01_DEVICE_0) ||
-	    (v->family == NVM_FAM_UVM && v->number == NVM_UVM_REGISTER_GPU))
-		plan->gpu_nodes = plan->swap = true;
+	if (!nvm_fdplan_wanted(v))
+		return 0;
+	plan->swap = true;
+	plan->gpu_nodes = nvm_fdplan_gpu(v);
 	return nvm_fdplan_fields(plan, req, v);
 }
 

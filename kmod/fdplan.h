@@ -30,6 +30,7 @@ struct nvm_fdplan {
 };
 
 struct nvm_req;
+bool nvm_fdplan_wanted(const struct nvm_verdict *v);
 int nvm_fdplan_build(const struct nvm_req *req, struct nvm_fdplan *plan);
 bool nvm_fdplan_kind_ok(const struct nvm_fdplan *plan, unsigned int i, enum nvm_kind kind);
 

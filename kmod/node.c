@@ -200,10 +200,14 @@ static unsigned int nvm_bounce_mask_at(const struct nvm_req *req, unsigned int h
 	return req->rights_read ? ALIGN(hdr + req->size, 8) : 0;
 }
 
-/* Where a control's checked params go in the bounce area, or 0: none. */
+/* Where the checked nested params go in the bounce area, or 0: none. */
 static unsigned int nvm_bounce_params_at(const struct nvm_req *req, unsigned int hdr)
 {
-	return req->params_bounce ? ALIGN(hdr + req->size, 8) : 0;
+	unsigned int mask_at = nvm_bounce_mask_at(req, hdr);
+
+	if (!req->params_bounce)
+		return 0;
+	return mask_at ? ALIGN(mask_at + sizeof(req->rights_mask), 8) : ALIGN(hdr + req->size, 8);
 }
 
 /*
@@ -211,9 +215,12 @@ static unsigned int nvm_bounce_params_at(const struct nvm_req *req, unsigned int
  * call at it: @bc->uaddr replaces the caller's argument; for XFER, the
  * header is rewritten to point at the inner payload just after it.  An
  * NVOS64's rights mask, read by the validator, goes after the payload and
- * the bounced pRightsRequested points at it; so do a control's params the
- * validator copied to check the lists the driver will size by them
- * (validate.c), with the bounced NVOS54's params pointing at them.
+ * the bounced pRightsRequested points at it; after them go the nested
+ * params the validator copied (a control's, for the lists the driver will
+ * size by them, or a control's or class's in a call made with a private
+ * fd table: validate.c), the bounced payload's pointer pointing at them.
+ * A UVM command's payload the validator copied is bounced like an
+ * escape's.
  *
  * Return: 0; -ENOSPC when the call has no payload to bounce or the caller
  * can map memory below vm.mmap_min_addr itself (then the bounce parameter
@@ -230,10 +237,10 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 	unsigned int end = hdr + req->size;
 	int ret;
 
-	if (mask_at)
-		end = mask_at + sizeof(req->rights_mask);
-	else if (params_at)
+	if (params_at)
 		end = params_at + req->params_size;
+	else if (mask_at)
+		end = mask_at + sizeof(req->rights_mask);
 	if (!req->kbuf || !req->size || !nvm_bounce_mode)
 		return -ENOSPC;
 	/*
@@ -284,7 +291,7 @@ static int nvm_bounce_prepare(struct nvm_file *nf, struct nvm_req *req,
 		u64 p = bc->uaddr + params_at;
 
 		memcpy(bc->kaddr + params_at, req->params, req->params_size);
-		memcpy(bc->kaddr + hdr + req->params_ptr_off, &p, sizeof(p));
+		memcpy(bc->kaddr + hdr + req->verdict.nested_at, &p, sizeof(p));
 	}
 	return 0;
 }
@@ -312,8 +319,8 @@ static int nvm_bounce_finish(struct nvm_req *req, struct nvm_bounce_call *bc)
 		    copy_to_user(u64_to_user_ptr(req->params_user), bc->kaddr + params_at,
 				 req->params_size))
 			ret = -EFAULT;
-		memcpy(bc->kaddr + hdr + req->params_ptr_off, req->kbuf + req->params_ptr_off,
-		       sizeof(u64));
+		memcpy(bc->kaddr + hdr + req->verdict.nested_at,
+		       req->kbuf + req->verdict.nested_at, sizeof(u64));
 	}
 	if (copy_to_user(req->payload, bc->kaddr + hdr, req->size))
 		ret = -EFAULT;
@@ -362,6 +369,9 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 
 	/* Checked against the file's ABI and the policy first (validate.c). */
 	ret = nvm_validate(nf, &req, &rep);
+	/* A call made with a private fd table reads only what is bounced. */
+	if (!ret && nvm_fdplan_wanted(&req.verdict))
+		ret = nvm_req_keep(&req, &rep);
 	if (ret)
 		goto out;
 	/* Then handed to the driver from where the caller cannot change it. */

@@ -232,7 +232,6 @@ int nvm_report_refused(struct nvm_report *rep, const char *rule, int err)
  *	V1 params are at @readable
  * @emb: a forwarded control whose embedded lists are to be checked; its
  *	params are at @readable, @readable_size bytes
- * @params_ptr_off: where the payload holds the pointer to those params
  * @fds: the verdict names fd fields (in the params)
  */
 struct nvm_after {
@@ -243,7 +242,6 @@ struct nvm_after {
 	const char *readable_rule;
 	const struct nvabi_dep *dep;
 	const struct nvabi_emb *emb;
-	unsigned int params_ptr_off;
 	bool fds;
 };
 
@@ -424,7 +422,6 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		req->params_size = e->size;
 		req->params_user = after->readable;
 		req->params_bounce = true;
-		req->params_ptr_off = after->params_ptr_off;
 		return 0;
 	}
 	ret = 0;
@@ -463,7 +460,6 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 			after->dep = v->dep;
 		if (v->emb && v->emb->nlist) {
 			after->emb = v->emb;
-			after->params_ptr_off = nvm_abi_rmlayout(c->abi)->ctl_params;
 			after->fds = v->nfds;
 		}
 		if (after->dep || after->emb)
@@ -500,6 +496,67 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *re
 	if (after->dep)
 		return nvm_dep_list_check(after, rep);
 	return after->emb ? nvm_emb_check(after, req, rep) : 0;
+}
+
+/**
+ * nvm_req_keep() - copy what the driver reads during a call made with the
+ *	caller's exec_update_lock held
+ * @req: a call nvm_validate() let through, which runs with a private fd
+ *	table (fdplan.c says which)
+ * @rep: its report; set to the refusal on failure
+ *
+ * Such a call holds its process's exec_update_lock for writing while it is
+ * in the driver (fdctx.c), and what waits on that lock (docs/security.md)
+ * must not wait for as long as the caller likes: the driver must read
+ * nothing it can make stall (a page of a slow FUSE file, one a userfaultfd
+ * serves late).  An escape's own struct is handed to it from the bounce
+ * area already; this copies the rest it reads: a control's or class's
+ * params (at most %NVM_KEEP_PARAMS_MAX bytes), or a UVM command's payload,
+ * for node.c to bounce.  Lists a control's params point to are not among
+ * them (ctrl.c refuses such a control with fd fields); the fd plan reads
+ * the numbers from these copies.
+ *
+ * Return: 0, or a negative errno with @rep set to the refusal: -E2BIG
+ * (params over the bound), -EFAULT (unreadable), -ENOMEM.
+ */
+int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
+{
+	const struct nvm_verdict *v = &req->verdict;
+	const char *rule;
+	int ret;
+
+	switch (v->family) {
+	case NVM_FAM_UVM:
+		if (req->kbuf || !req->size)
+			return 0;
+		ret = nvm_copy_in(req, req->arg, req->size);
+		return ret ? nvm_report_refused(rep, "uvm-unreadable", ret) : 0;
+	case NVM_FAM_CTRL:
+		rule = "ctrl-params-unreadable";
+		break;
+	case NVM_FAM_ALLOC:
+		rule = "class-params-unreadable";
+		break;
+	default:
+		return 0;
+	}
+	/* Kept already (a list the driver does not bound), or no params. */
+	if (req->params || !v->nested || !v->nested_size)
+		return 0;
+	if (v->nested_size > NVM_KEEP_PARAMS_MAX)
+		return nvm_report_refused(rep, "fd-params-too-big", -E2BIG);
+	req->params = kmalloc(v->nested_size, GFP_KERNEL_ACCOUNT);
+	if (!req->params)
+		return nvm_report_refused(rep, rule, -ENOMEM);
+	if (copy_from_user(req->params, u64_to_user_ptr(v->nested), v->nested_size)) {
+		kfree(req->params);
+		req->params = NULL;
+		return nvm_report_refused(rep, rule, -EFAULT);
+	}
+	req->params_size = v->nested_size;
+	req->params_user = v->nested;
+	req->params_bounce = true;
+	return 0;
 }
 
 /**

@@ -40,22 +40,30 @@ struct nvm_req {
 	bool rights_read;		/* @rights_mask holds verdict.rights' mask */
 	u8 rights_mask[NVM_RS_ACCESS_MASK_SIZE];
 	/*
-	 * A control's params, copied by the validator for its embedded lists
-	 * (kmalloc'd; @params_size bytes, from the caller's @params_user);
-	 * handed to the driver from the bounce area when @params_bounce, at
-	 * @params_ptr_off of the payload, where NVOS54 points at them.
+	 * Nested params the driver will read, copied by the validator: a
+	 * control's, for the lists it sizes by them alone, or a control's or
+	 * class's that hold fd fields (nvm_req_keep()); kmalloc'd,
+	 * @params_size bytes, from the caller's @params_user.  Handed to the
+	 * driver from the bounce area when @params_bounce, the payload's
+	 * pointer (at verdict.nested_at) pointed at them there.
 	 */
 	void *params;
 	unsigned int params_size;
 	u64 params_user;
 	bool params_bounce;
-	unsigned int params_ptr_off;
 	/* Bytes of lists the driver allocates unbounded (NVABI_EMB_NOMAX). */
 	u64 nomax_bytes;
 	u8 small[64] __aligned(8);
 };
 
+/*
+ * The most bytes of fd-carrying params nvm_req_keep() copies (the largest
+ * any release has: 2,128, NV0000_CTRL_OS_UNIX_EXPORT_OBJECTS_TO_FD).
+ */
+#define NVM_KEEP_PARAMS_MAX	8192
+
 int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep);
+int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep);
 void nvm_req_free(struct nvm_req *req);
 int nvm_report_refused(struct nvm_report *rep, const char *rule, int err);
 

@@ -71,6 +71,8 @@ struct nvm_call {
  * @status_off: byte offset of the status field in the payload
  * @nested: user pointer to params the driver will read, or 0
  * @nested_size: bytes the driver reads at @nested
+ * @nested_at: byte offset in the payload of the pointer to @nested (a
+ *	control's params, an allocation's class params)
  * @rights: user pointer to the access-rights mask of an NVOS64 allocation
  *	(pRightsRequested), or 0
  * @rights_off: byte offset of pRightsRequested in the payload
@@ -104,6 +106,7 @@ struct nvm_verdict {
 	unsigned int status_off;
 	u64 nested;
 	u32 nested_size;
+	u32 nested_at;
 	u64 rights;
 	u32 rights_off;
 	const struct nvabi_fd *fds;

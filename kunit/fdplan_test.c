@@ -80,6 +80,34 @@ static void fdplan_test_escape_fields(struct kunit *test)
 		}
 		KUNIT_EXPECT_FALSE(test, plan.gpu_nodes);
 	}
+	/*
+	 * RM_ALLOC_MEMORY of an OS descriptor: the driver reads no fd but
+	 * pins the caller's memory, so no private table (nor the lock that
+	 * comes with it); of system memory it maps: looked up.
+	 */
+	{
+		const struct nvabi_rmlayout *l = nvm_abi_rmlayout(abi);
+		const struct nvabi_esc *e = nvm_test_esc(abi, 0x27);
+		struct nvm_fdplan plan;
+		u32 seven = 7, hclass;
+		u64 limit = 4095;
+
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_ASSERT_EQ(test, l->am_size, e->size);
+		memset(buf, 0, e->size);
+		memcpy(buf + nvabi_fds[e->fd].off, &seven, sizeof(seven));
+		memcpy(buf + l->am_limit, &limit, sizeof(limit));
+		hclass = NVM_NV01_MEMORY_SYSTEM_OS_DESCRIPTOR;
+		memcpy(buf + l->am_class, &hclass, sizeof(hclass));
+		nvm_test_plan_esc(test, abi, NVM_NODE_GPU, 0x27, buf, e->size, &plan);
+		KUNIT_EXPECT_FALSE(test, plan.swap);
+		KUNIT_EXPECT_EQ(test, plan.nfds, 0U);
+		hclass = 0x3e;	/* NV01_MEMORY_SYSTEM */
+		memcpy(buf + l->am_class, &hclass, sizeof(hclass));
+		nvm_test_plan_esc(test, abi, NVM_NODE_GPU, 0x27, buf, e->size, &plan);
+		KUNIT_EXPECT_TRUE(test, plan.swap);
+		KUNIT_EXPECT_EQ(test, plan.nfds, 1U);
+	}
 	/* The offset is the release's: REGISTER_FD at 0, the memory calls at 48. */
 	KUNIT_EXPECT_EQ(test, nvabi_fds[nvm_test_esc(abi, 0xc9)->fd].off, 0U);
 	KUNIT_EXPECT_EQ(test, nvabi_fds[nvm_test_esc(abi, 0x27)->fd].off, 48U);
@@ -154,12 +182,25 @@ static void fdplan_test_uvm(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, looked, cmds[k] == 75 ? 1U : 0U, "uvm %u", cmds[k]);
 		if (cmds[k] == 33)
 			KUNIT_EXPECT_TRUE_MSG(test, size == 1200 || size == 9264, "size %u", size);
-		if (looked)
-			continue;	/* the plan would read the caller's memory */
 		req.verdict = v;
+		KUNIT_EXPECT_EQ(test, nvm_fdplan_wanted(&v), looked || cmds[k] == NVM_UVM_REGISTER_GPU);
+		/* The copy the validator keeps for the bounce (nvm_req_keep()). */
+		if (looked) {
+			u32 seven = 7;
+
+			req.kbuf = kunit_kzalloc(test, size, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, req.kbuf);
+			memcpy(req.kbuf, &seven, sizeof(seven));
+			req.size = size;
+		}
 		KUNIT_EXPECT_EQ(test, nvm_fdplan_build(&req, &plan), 0);
 		KUNIT_EXPECT_EQ(test, plan.gpu_nodes, cmds[k] == NVM_UVM_REGISTER_GPU);
-		KUNIT_EXPECT_EQ(test, plan.swap, cmds[k] == NVM_UVM_REGISTER_GPU);
+		KUNIT_EXPECT_EQ(test, plan.swap, looked || cmds[k] == NVM_UVM_REGISTER_GPU);
+		if (looked) {
+			KUNIT_EXPECT_EQ(test, plan.nfds, 1U);
+			KUNIT_EXPECT_EQ(test, plan.fds[0], 7);
+			KUNIT_EXPECT_EQ(test, plan.kinds[0], (u8)BIT(NVM_NODE_UVM));
+		}
 	}
 }
 

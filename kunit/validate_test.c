@@ -844,11 +844,12 @@ static void validate_test_deprecated(struct kunit *test)
  * decision, validate.c), for plain calls only; as the driver reads them.
  */
 /*
- * A list the driver does not bound, in params that also hold fd fields: no
- * release has such a control; ctrl.c refuses one should it appear, since
- * the bounce's checked copy and the fd plan would read different params.
+ * A list in params that also hold fd fields: no release has such a
+ * control; ctrl.c refuses one should it appear, since the driver would
+ * copy the list from the caller's memory while the call holds the
+ * caller's exec_update_lock (fdctx.c), bounded or not.
  */
-static void validate_test_emb_unbounded_fds(struct kunit *test)
+static void validate_test_emb_fds(struct kunit *test)
 {
 	struct nvabi_emb x = {
 		.size = 16, .nlist = 1,
@@ -858,7 +859,7 @@ static void validate_test_emb_unbounded_fds(struct kunit *test)
 	struct nvm_verdict v = { .nfds = 1 };
 
 	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, false));
-	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-embedded-unbounded-fds");
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-embedded-fds");
 	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
 	KUNIT_EXPECT_NULL(test, v.emb);
 
@@ -873,10 +874,15 @@ static void validate_test_emb_unbounded_fds(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, nvm_ctrl_emb(&v, &x, false));
 	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
 
-	/* A list the driver bounds, beside fd fields: forwarded. */
+	/* A list the driver bounds, beside fd fields: refused too. */
 	memset(&v, 0, sizeof(v));
 	v.nfds = 1;
 	x.list[0].flags = NVABI_EMB_IN;
+	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, false));
+	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-embedded-fds");
+
+	/* The same list without fd fields: forwarded. */
+	memset(&v, 0, sizeof(v));
 	KUNIT_EXPECT_TRUE(test, nvm_ctrl_emb(&v, &x, false));
 	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
 }
@@ -1172,7 +1178,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_xfer_and_audit),
 	KUNIT_CASE(validate_test_deprecated),
 	KUNIT_CASE(validate_test_embedded),
-	KUNIT_CASE(validate_test_emb_unbounded_fds),
+	KUNIT_CASE(validate_test_emb_fds),
 	KUNIT_CASE(validate_test_osdesc),
 	{}
 };

@@ -27,7 +27,8 @@
 #  9. what waits for an fd-carrying call, as docs/security.md lists it:
 #     another process's open of /proc/PID/maps waits for the call (it
 #     does not on the driver's own node), and the calling thread's fd
-#     links read during the call give no driver file;
+#     links read during the call give no driver file; but not for a page
+#     of the caller's that stalls: the driver reads none during the call;
 # 10. an OS descriptor (a memory object the driver makes of the caller's
 #     memory, keeping its frame numbers) over any page of the bounce area
 #     is refused and never reaches the driver; one over other memory is
@@ -265,6 +266,27 @@ check bounce2-waiters-no-driver-file "a driver file opened through the calling t
 # An operator sees such holds: counted, with the longest.
 check bounce2-waiters-counted "exec_lock_held_1s $held0 before, $held1 after; exec_lock_held_max_ms $(cat $S/exec_lock_held_max_ms)" \
 	sh -c "[ $held1 = $((held0 + 1)) ] && [ \$(cat $S/exec_lock_held_max_ms) -ge 1400 ]"
+
+# 9b. But never for as long as the caller likes: during a call made with
+# that lock held the driver reads nothing the caller can make it wait for.
+# Its class params (a device allocation) and a UVM command's payload are
+# handed to it from the bounce area, so a page of the caller's dropped
+# under the call and served 1.5 s later by a userfaultfd does not hold the
+# lock; an OS descriptor's RM_ALLOC_MEMORY, whose memory the driver pins,
+# runs without the private table (the driver reads no fd for it).
+for kind in class uvm osdesc; do
+	case $kind in
+	uvm) echo 500000 > $P/race_delay_us ;;
+	osdesc) echo 1500 > $P/ioctl_delay_ms ;;
+	*) echo 500 > $P/ioctl_delay_ms ;;
+	esac
+	out=$(bouncev2 lockstall $kind $CTL /dev/nvproxy0 /dev/nvproxy-uvm 1500 2>&1)
+	echo 0 > $P/race_delay_us
+	echo 0 > $P/ioctl_delay_ms
+	echo "  lock and a stalled page, $kind: $out"
+	check bounce2-lockstall-$kind "another process's open of /proc/PID/maps waited for the caller's page: $out" \
+		sh -c "w='$(v "$out" maps_wait_ms)'; [ -n \"\$w\" ] && [ \"\$w\" -ge 0 ] && [ \"\$w\" -lt 300 ]"
+done
 
 # 10. OS descriptors: the driver resolves the range to frame numbers (a
 # VM_PFNMAP mapping's from its page-table entries) and keeps them, so one

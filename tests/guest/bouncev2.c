@@ -151,7 +151,21 @@
  *	then makes CALLS cycles in a thread; the main thread waits for them
  *	up to 20 s.  Prints "uffdwp: api=E register=E protect=E calls=N ok=N
  *	efault=N other=N done=0|1" (E: 0 or an errno; nothing is tried after
- *	the first that failed).
+ *	the first that failed). *
+ *   bouncev2 lockstall KIND CTL GPU UVM MS
+ *	A call the driver makes with a private fd table (and so with this
+ *	process's exec_update_lock held), in a thread: KIND "class", a
+ *	device allocation whose class params lie on a page, "uvm", a
+ *	UVM_MM_INITIALIZE whose payload lies on it, or "osdesc", an
+ *	RM_ALLOC_MEMORY of an OS descriptor of this process's memory (the
+ *	driver reads no fd for it).  The page is registered with a
+ *	userfaultfd and filled; 200 ms into the call (the stand-in sleeps
+ *	500 ms before it reads: ioctl_delay_ms or race_delay_us, set by the
+ *	caller) it is dropped (MADV_DONTNEED), so that a read of it from the
+ *	driver waits until the page is given back, MS milliseconds after
+ *	the call began.  700 ms in, a child process opens this process's
+ *	/proc/PID/maps, which waits on that lock.  Prints "lockstall:
+ *	kind=KIND ret=N maps_wait_ms=N call_ms=N".
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -1286,6 +1300,142 @@ static int areapayload(int fd, int iter)
 	return 0;
 }
 
+struct lockstall_run {
+	const char *kind;
+	int ctl, gpu, uvm, uvm2;
+	uint32_t client;
+	char *page;
+	int uffd;
+	int ms;
+	long t0;
+	int ret;
+	long done_ms;
+};
+
+static void *lockstall_call(void *arg)
+{
+	struct lockstall_run *r = arg;
+	int ret;
+
+	if (!strcmp(r->kind, "class")) {
+		struct nvos21 a = { .hRoot = r->client, .hObjectParent = r->client,
+				    .hObjectNew = 0xcafe0001, .hClass = NV01_DEVICE_0,
+				    .pAllocParms = (uintptr_t)r->page,
+				    .paramsSize = sizeof(struct nv0080_alloc) };
+
+		ret = ioctl(r->ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a);
+	} else if (!strcmp(r->kind, "uvm")) {
+		ret = ioctl(r->uvm, UVM_MM_INITIALIZE, r->page);
+	} else {
+		struct nvos02_fd p = {
+			.hRoot = r->client, .hObjectParent = r->client, .hObjectNew = 0xcafe0002,
+			.hClass = NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, .flags = 1u << 30,
+			.pMemory = (uintptr_t)r->page, .limit = 4095, .fd = r->gpu,
+		};
+
+		ret = ioctl(r->gpu, NV_IOC(NV_ESC_RM_ALLOC_MEMORY, sizeof(p)), &p);
+	}
+	r->ret = ret ? -errno : 0;
+	r->done_ms = now_ms();
+	return NULL;
+}
+
+/* Give the page back, MS after the call began. */
+static void *lockstall_resolve(void *arg)
+{
+	static char src[4096] __attribute__((aligned(4096)));
+	struct lockstall_run *r = arg;
+	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096,
+				    .dst = (uintptr_t)r->page };
+	long left = r->t0 + r->ms - now_ms();
+
+	if (left > 0)
+		usleep(left * 1000);
+	ioctl(r->uffd, UFFDIO_COPY, &copy);
+	return NULL;
+}
+
+static int lockstall(const char *kind, const char *ctl, const char *gpu, const char *uvm, int ms)
+{
+	static char src[4096] __attribute__((aligned(4096)));
+	struct lockstall_run r = { .kind = kind, .ms = ms };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096 };
+	struct nvos21 a = { .hClass = NV01_ROOT };
+	int pipefd[2], status;
+	long t[2] = { -1, -1 };
+	pthread_t th, res;
+	pid_t child;
+
+	r.ctl = open(ctl, O_RDWR);
+	r.gpu = open(gpu, O_RDWR);
+	r.uvm = open(uvm, O_RDWR);
+	r.uvm2 = open(uvm, O_RDWR);
+	if (r.ctl < 0 || r.gpu < 0 || r.uvm < 0 || r.uvm2 < 0 || pipe(pipefd)) {
+		perror("open");
+		return 2;
+	}
+	if (ioctl(r.ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a) || a.status) {
+		perror("RM_ALLOC client");
+		return 2;
+	}
+	r.client = a.hObjectNew;
+	r.uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	r.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r.uffd < 0 || r.page == MAP_FAILED || ioctl(r.uffd, UFFDIO_API, &api)) {
+		perror("userfaultfd");
+		return 2;
+	}
+	reg.range.start = (uintptr_t)r.page;
+	reg.range.len = 4096;
+	if (ioctl(r.uffd, UFFDIO_REGISTER, &reg)) {
+		perror("UFFDIO_REGISTER");
+		return 2;
+	}
+	/* The page's bytes: the params or payload the call is checked with. */
+	if (!strcmp(kind, "uvm")) {
+		struct uvm_mm_initialize m = { .uvmFd = r.uvm2 };
+
+		memcpy(src, &m, sizeof(m));
+	}
+	copy.dst = (uintptr_t)r.page;
+	if (ioctl(r.uffd, UFFDIO_COPY, &copy)) {
+		perror("UFFDIO_COPY");
+		return 2;
+	}
+	memset(src, 0, sizeof(src));
+	r.t0 = now_ms();
+	pthread_create(&th, NULL, lockstall_call, &r);
+	pthread_create(&res, NULL, lockstall_resolve, &r);
+	usleep(200000);
+	madvise(r.page, 4096, MADV_DONTNEED);
+	usleep(500000);
+	child = fork();
+	if (child == 0) {
+		char name[64];
+		int m;
+
+		snprintf(name, sizeof(name), "/proc/%d/maps", getppid());
+		t[0] = now_ms();
+		m = open(name, O_RDONLY);
+		t[1] = now_ms();
+		if (m >= 0)
+			close(m);
+		if (write(pipefd[1], t, sizeof(t)) != sizeof(t))
+			_exit(1);
+		_exit(m >= 0 ? 0 : 1);
+	}
+	if (read(pipefd[0], t, sizeof(t)) != sizeof(t))
+		t[0] = t[1] = -1;
+	waitpid(child, &status, 0);
+	pthread_join(res, NULL);
+	pthread_join(th, NULL);
+	printf("lockstall: kind=%s ret=%d maps_wait_ms=%ld call_ms=%ld\n", kind, r.ret,
+	       t[1] - t[0], r.done_ms - r.t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -1293,6 +1443,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && !strcmp(argv[1], "lockwait"))
 		return lockwait(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 7 && !strcmp(argv[1], "lockstall"))
+		return lockstall(argv[2], argv[3], argv[4], argv[5], atoi(argv[6]));
 	if (argc < 3)
 		goto usage;
 	fd = open(argv[2], O_RDWR);
@@ -1336,6 +1488,6 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "parked"))
 		return parked(fd, atoi(argv[3]), atoi(argv[4]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | areapayload CTL ITER\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | lockstall KIND CTL GPU UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | areapayload CTL ITER\n");
 	return 2;
 }

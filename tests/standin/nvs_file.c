@@ -301,6 +301,38 @@ static int nvs_dispatch(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 	return nvs_rm_ioctl(nf, nr, buf, size, c);
 }
 
+/*
+ * The digest of a top-level payload logged as sum=.  A pointer to nested
+ * params or to an NVOS64's rights mask counts only as set or not: a
+ * mediator may hand the driver its own checked copy of what it points to,
+ * at another address; psum= and rights= in the call log digest what the
+ * driver read there.
+ */
+static u64 nvs_payload_sum(u32 nr, const void *buf, u32 size)
+{
+	u32 off[2] = { U32_MAX, U32_MAX };
+	u64 h = NVS_FNV_INIT, p;
+	u32 at = 0, i;
+	u8 set;
+
+	if (nr == NVS_ESC_RM_ALLOC && size == sizeof(struct nvs_os21)) {
+		off[0] = offsetof(struct nvs_os21, pAllocParms);
+	} else if (nr == NVS_ESC_RM_ALLOC && size == sizeof(struct nvs_os64)) {
+		off[0] = offsetof(struct nvs_os64, pAllocParms);
+		off[1] = offsetof(struct nvs_os64, pRightsRequested);
+	} else if (nr == NVS_ESC_RM_CONTROL && size == sizeof(struct nvs_os54)) {
+		off[0] = offsetof(struct nvs_os54, params);
+	}
+	for (i = 0; i < ARRAY_SIZE(off) && off[i] != U32_MAX; i++) {
+		h = nvs_fnv1a(h, buf + at, off[i] - at);
+		memcpy(&p, buf + off[i], sizeof(p));
+		set = !!p;
+		h = nvs_fnv1a(h, &set, sizeof(set));
+		at = off[i] + sizeof(p);
+	}
+	return nvs_fnv1a(h, buf + at, size - at);
+}
+
 static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct nvs_file *nf = filp->private_data;
@@ -367,7 +399,7 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		if (ret)
 			goto log;
 	}
-	sum = nvs_fnv1a(NVS_FNV_INIT, buf, size);
+	sum = nvs_payload_sum(nr, buf, size);
 	snprintf(tail, sizeof(tail), " sum=%016llx", sum);
 
 	ret = nvs_fault_take();

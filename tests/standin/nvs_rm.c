@@ -1859,6 +1859,14 @@ static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 	if (size != sizeof(*p) || nvs_is_ctl(nf))
 		return -EINVAL;
 	nvs_call_add(c, " class=0x%x", p->hClass);
+	/*
+	 * RmAllocOsDescriptor() pins the caller's memory and reads no fd;
+	 * the stand-in does not model OS descriptors.
+	 */
+	if (p->hClass == NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) {
+		p->status = NV_ERR_INVALID_CLASS;
+		return 0;
+	}
 	t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os02_fd, fd));
 
 	if (p->hClass != NV01_MEMORY_SYSTEM) {
