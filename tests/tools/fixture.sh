@@ -348,10 +348,12 @@ int RmIoctl(void *nv, void *nvfp, NvU32 cmd, void *data, NvU32 dataSize)
         case NV_ESC_RM_ALLOC_MEMORY:
         {
             nv_ioctl_nvos02_parameters_with_fd *pApi = data;
+            void *mem_nvfp;
 
             if (dataSize != sizeof(*pApi))
                 goto done;
             NV_ACTUAL_DEVICE_ONLY(nv);
+            mem_nvfp = nv_get_file_private(pApi->fd, nv == NULL, NULL);
             break;
         }
         case NV_ESC_RM_ALLOC:

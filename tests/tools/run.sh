@@ -198,6 +198,18 @@ capfail "a call no release has, unexplained" "is in no release's tables: say why
 capfail "a '# none:' call a release has" "is in the tables now" "ctrl 0x20800102 compute FIX_SET # none: stale"
 capfail "a number that is not hex" "not a 32-bit hex number" "ctrl 513 compute FIX"
 
+# a release whose fd scan did not run (its fdin lines missing) does not pass
+rm -rf "$T/nofd" && cp -r "$X" "$T/nofd"
+grep -v '^fdin ' "$X/releases/100.10.01.abi" >"$T/nofd/releases/100.10.01.abi"
+fails_with "check: a release without the fd lookups its escapes need fails" \
+	"has nv_ioctl_register_fd but no fd lookup" "$NVABI" check --abi "$T/nofd"
+"$NVABI" diff --abi "$X" "$T/nofd/releases/100.10.01.abi" "$A" >"$T/out" 2>&1
+has "diff: an fd field the driver starts looking up" "$T/out" \
+	"fd lookup nv_ioctl_register_fd.ctl_fd (as ctl): now looked up"
+"$NVABI" diff --abi "$X" "$A" "$T/nofd/releases/100.10.01.abi" >"$T/out" 2>&1
+has "diff: ... and one it no longer looks up" "$T/out" \
+	"fd lookup nv_ioctl_register_fd.ctl_fd (as ctl): no longer looked up"
+
 # ---- A -> B -> A: three ranges, not one ----------------------------------------
 R="$T/rv"
 fixture_tree "$R/t1" 200.1.1
@@ -295,6 +307,10 @@ if command -v git >/dev/null 2>&1; then
 else
 	echo "# git not installed: skipping the git tests"
 fi
+
+# ---- add: a release from a tarball, a git tag and a tree, byte for byte ----------
+. "$here/add.sh"
+add_tests
 
 # ---- errors ---------------------------------------------------------------------
 fails_with "wrong tree" "does not look like a tree" "$NVABI" extract --abi "$T/none" "$T"

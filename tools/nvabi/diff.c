@@ -4,8 +4,9 @@
  *
  * Reports added and removed entries, resized payloads, layouts that changed
  * at the same size (fields moved, retyped, renamed), command ids that were
- * renumbered or reused, privilege / node / size-check changes, and pointer or
- * fd fields gained or lost anywhere inside a payload.
+ * renumbered or reused, privilege / node / size-check changes, pointer or
+ * fd fields gained or lost anywhere inside a payload, and fd fields the
+ * driver starts or stops looking up (fdin lines).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -450,6 +451,43 @@ static void diff_cat(struct dctx *d, enum cat c, const struct abi *A, const stru
 	free(bv);
 }
 
+static const struct fd_hit *fd_find(const struct abi *a, const struct fd_hit *h)
+{
+	size_t i;
+
+	for (i = 0; i < a->fdin.n; i++) {
+		const struct fd_hit *x = a->fdin.v[i];
+
+		if (!strcmp(x->type, h->type) && !strcmp(x->field, h->field))
+			return x;
+	}
+	return NULL;
+}
+
+/* The fd fields the driver looks up (fdin lines): gained, lost, other node. */
+static void diff_fdin(struct dctx *d, const struct abi *A, const struct abi *B)
+{
+	size_t i;
+
+	for (i = 0; i < A->fdin.n; i++) {
+		const struct fd_hit *a = A->fdin.v[i], *b = fd_find(B, a);
+
+		if (!b)
+			say(d, "fd lookup %s.%s (as %s): no longer looked up", a->type, a->field,
+			    node_str(a->node));
+		else if (a->node != b->node)
+			say(d, "fd lookup %s.%s: as %s -> as %s", a->type, a->field,
+			    node_str(a->node), node_str(b->node));
+	}
+	for (i = 0; i < B->fdin.n; i++) {
+		const struct fd_hit *b = B->fdin.v[i];
+
+		if (!fd_find(A, b))
+			say(d, "fd lookup %s.%s (as %s): now looked up", b->type, b->field,
+			    node_str(b->node));
+	}
+}
+
 static int diff_abis(struct abi *A, struct abi *B, int quiet)
 {
 	struct dctx d = { .quiet = quiet };
@@ -457,6 +495,7 @@ static int diff_abis(struct abi *A, struct abi *B, int quiet)
 
 	for (c = 0; c < NCAT; c++)
 		diff_cat(&d, (enum cat)c, A, B);
+	diff_fdin(&d, A, B);
 	if (A->uvm_unknown != B->uvm_unknown)
 		say(&d, "unknown UVM commands answered %s, now %s",
 		    uvm_unknown_str(A->uvm_unknown), uvm_unknown_str(B->uvm_unknown));
@@ -465,10 +504,8 @@ static int diff_abis(struct abi *A, struct abi *B, int quiet)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct store s;
-	struct abi A, B;
 	const char *a = NULL, *b = NULL;
-	int i, n;
+	int i;
 
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1])
@@ -482,7 +519,17 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (!a || !b)
 		die("diff: give two releases (versions in abi/releases, or .abi files)");
-	store_open(&s, abi_dir_default());
+	return diff_print(abi_dir_default(), a, b) ? 1 : 0;
+}
+
+/* What changed from release @a to @b, printed; the number of changes. */
+int diff_print(const char *abidir, const char *a, const char *b)
+{
+	struct store s;
+	struct abi A, B;
+	int n;
+
+	store_open(&s, abidir);
 	if (abi_load(&s, a, &A))
 		die("no release %s in %s (or it does not parse)", a, s.dir);
 	if (abi_load(&s, b, &B))
@@ -498,11 +545,74 @@ int cmd_diff(int argc, char **argv)
 	abi_free(&A);
 	abi_free(&B);
 	store_close(&s);
-	return n ? 1 : 0;
+	return n;
 }
 
-/* Verify abi/: every layout hash, every release resolvable, ranges and
- * generated tables up to date. */
+/*
+ * Payloads holding an fd that the driver looks up in every release that has
+ * them: a release with one of them and no fdin line for it lost its fd scan
+ * (a file the scan reads was missing), and the module would pass the number
+ * to the driver unchecked.
+ */
+static const char *const fd_needed[] = {
+	"nv_ioctl_nvos02_parameters_with_fd",		/* NV_ESC_RM_ALLOC_MEMORY */
+	"nv_ioctl_nvos33_parameters_with_fd",		/* NV_ESC_RM_MAP_MEMORY */
+	"nv_ioctl_register_fd",				/* NV_ESC_REGISTER_FD */
+	"NV0000_CTRL_OS_UNIX_IMPORT_OBJECT_FROM_FD_PARAMS",
+	"NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_PARAMS",
+	"NV00FD_CTRL_ATTACH_GPU_PARAMS",
+	"NV00E0_CTRL_EXPORT_MEM_PARAMS",
+	"UVM_MM_INITIALIZE_PARAMS",
+	"UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS",
+	NULL,
+};
+
+static int payload_named(const struct abi *a, const char *name)
+{
+	const struct pvec *v[] = { &a->esc, &a->ctrl, &a->cls, &a->uvm };
+	size_t i, k;
+	int t;
+
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < v[k]->n; i++) {
+			const struct ptype *ty = k == 0 ? ((struct esc *)v[k]->v[i])->types :
+				k == 1 ? &((struct ctrl *)v[k]->v[i])->type :
+				k == 2 ? &((struct cls *)v[k]->v[i])->type :
+				&((struct uvmc *)v[k]->v[i])->type;
+			int n = k == 0 ? ((struct esc *)v[k]->v[i])->ntypes : 1;
+
+			for (t = 0; t < n; t++)
+				if (ty[t].name && !strcmp(ty[t].name, name))
+					return 1;
+		}
+	return 0;
+}
+
+/* 0, or 1 after saying which fd lookups release @a lacks. */
+static int check_fdin(const struct abi *a)
+{
+	int i, bad = 0;
+	size_t k;
+
+	for (i = 0; fd_needed[i]; i++) {
+		int found = 0;
+
+		if (!payload_named(a, fd_needed[i]))
+			continue;
+		for (k = 0; k < a->fdin.n; k++)
+			found |= !strcmp(((struct fd_hit *)a->fdin.v[k])->type, fd_needed[i]);
+		if (!found) {
+			fprintf(stderr, "nvabi: release %s has %s but no fd lookup (fdin line) "
+				"for it: its fd scan did not run on the driver's files\n",
+				a->release, fd_needed[i]);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* Verify abi/: every layout hash, every release resolvable, its fd
+ * lookups present, ranges and generated tables up to date. */
 int cmd_check(int argc, char **argv)
 {
 	struct store s;
@@ -535,6 +645,7 @@ int cmd_check(int argc, char **argv)
 				(char *)rel.v[i]);
 			r = 1;
 		}
+		r |= check_fdin(&a);
 		free(txt);
 		free(again);
 		abi_free(&a);

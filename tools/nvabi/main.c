@@ -21,7 +21,10 @@ static const char usage[] =
 "  extract [-j N] TREE...            extract releases from source trees\n"
 "  extract [-j N] --git DIR TAG...   ... from tags of a git repository\n"
 "  extract [-j N] --git DIR --all    ... from every version tag\n"
-"  add (TREE | --git DIR TAG)        extract one release, then ranges and gen\n"
+"  extract [-j N] --tar FILE...      ... from tarballs of releases\n"
+"  add (TREE | --git DIR TAG | --tar FILE)\n"
+"                                    extract one release, then ranges and gen;\n"
+"                                    say what changed in its branch\n"
 "  diff A B                          what changed from release A to release B\n"
 "  ranges [--check]                  merge releases into ranges (abi/ranges.txt)\n"
 "  gen [--check]                     write the C tables (abi/generated/)\n"
@@ -87,7 +90,8 @@ static double now(void)
 struct job {
 	const char *dir;	/* a tree, or */
 	const char *git;	/* a git directory ... */
-	const char *tag;	/* ... and a tag */
+	const char *tag;	/* ... and a tag, or */
+	const char *tar;	/* a tarball of one release */
 	pid_t pid;
 	double t0;
 	int status;
@@ -106,8 +110,11 @@ static size_t count_reachable(struct pvec *ctrl)
 	return n;
 }
 
-/* Runs in a child: extract one release, write its file and its layouts. */
-static int run_job(struct job *j, const char *abidir, int idx, int total)
+/*
+ * Runs in a child (extract) or in nvabi itself (add): extract one release,
+ * write its file and its layouts; @release, if not NULL, gets its version.
+ */
+static int run_job(struct job *j, const char *abidir, int idx, int total, char **release)
 {
 	struct tree t;
 	struct abi a;
@@ -116,6 +123,8 @@ static int run_job(struct job *j, const char *abidir, int idx, int total)
 
 	if (j->dir)
 		tree_open_dir(&t, j->dir);
+	else if (j->tar)
+		tree_open_tar(&t, j->tar);
 	else
 		tree_open_git(&t, j->git, j->tag);
 	extract_tree(&t, &a, &st);
@@ -139,6 +148,8 @@ static int run_job(struct job *j, const char *abidir, int idx, int total)
 	free(p);
 	free(lp);
 	free(rd);
+	if (release)
+		*release = xstrdup(a.release);
 	abi_free(&a);
 	tree_close(&t);
 	return 0;
@@ -192,7 +203,7 @@ static int run_jobs(struct job *jobs, int n, int par, const char *abidir)
 			if (pid < 0)
 				die("fork: %s", strerror(errno));
 			if (pid == 0)
-				_exit(run_job(j, abidir, started + 1, n));
+				_exit(run_job(j, abidir, started + 1, n, NULL));
 			j->pid = pid;
 			started++;
 			running++;
@@ -209,7 +220,8 @@ static int run_jobs(struct job *jobs, int n, int par, const char *abidir)
 				jobs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 				if (jobs[i].status) {
 					fprintf(stderr, "nvabi: %s failed\n",
-						jobs[i].dir ? jobs[i].dir : jobs[i].tag);
+						jobs[i].dir ? jobs[i].dir :
+						jobs[i].tar ? jobs[i].tar : jobs[i].tag);
 					failed++;
 				}
 			}
@@ -260,6 +272,8 @@ static int extract_args(int argc, char **argv, struct job **jobsp, int *njobs, i
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--git") && i + 1 < argc)
 			git = argv[++i];
+		else if (!strcmp(argv[i], "--tar") && i + 1 < argc)
+			jobs[n++].tar = argv[++i];
 		else if (!strcmp(argv[i], "--all"))
 			all = 1;
 		else if (!strcmp(argv[i], "-j") && i + 1 < argc)
@@ -271,6 +285,9 @@ static int extract_args(int argc, char **argv, struct job **jobsp, int *njobs, i
 		else
 			jobs[n++].dir = argv[i];
 	}
+	for (i = 0; i < n; i++)
+		if (jobs[i].tar && (git || all))
+			die("extract: --tar FILE does not go with --git or --all");
 	if (git) {
 		free(git_resolve(git));
 		if (all) {
@@ -315,24 +332,46 @@ int cmd_extract(int argc, char **argv)
 	return r;
 }
 
+/*
+ * One release, by any way of reading it: extract it here, merge its layouts,
+ * re-range, regenerate, then say what changed against the newest earlier
+ * release of its branch.
+ */
 int cmd_add(int argc, char **argv)
 {
 	struct job *jobs;
 	int n, par, r;
 	const char *abidir = abi_dir_default();
 	char *rargv[] = { "ranges", NULL }, *gargv[] = { "gen", NULL };
+	char *rel = NULL, *prev;
 
 	extract_args(argc, argv, &jobs, &n, &par);
+	if (n != 1)
+		die("add: one release at a time (extract takes several)\n%s", usage);
 	if (mkdir_p(abidir))
 		die("cannot create %s: %s", abidir, strerror(errno));
-	r = run_jobs(jobs, n, par, abidir);
+	run_job(&jobs[0], abidir, 1, 1, &rel);
+	merge_layouts(abidir);
 	free(jobs);
-	if (r)
-		return r;
 	r = cmd_ranges(1, rargv);
-	if (r)
+	if (!r)
+		r = cmd_gen(1, gargv);
+	if (r) {
+		free(rel);
 		return r;
-	return cmd_gen(1, gargv);
+	}
+	prev = branch_previous(abidir, rel);
+	if (prev) {
+		printf("changes from %s, the newest earlier release of branch %lu:\n", prev,
+		       branch_of(rel));
+		diff_print(abidir, prev, rel);
+	} else {
+		printf("%s is the first release of branch %lu in %s/releases\n", rel,
+		       branch_of(rel), abidir);
+	}
+	free(prev);
+	free(rel);
+	return 0;
 }
 
 int main(int argc, char **argv)

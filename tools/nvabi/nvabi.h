@@ -319,6 +319,8 @@ struct tree {
 
 void tree_open_dir(struct tree *t, const char *dir);
 void tree_open_git(struct tree *t, const char *gitdir, const char *tag);
+void tree_open_tar(struct tree *t, const char *file);
+int tree_wanted(const char *path);	/* a file the extraction reads */
 void tree_close(struct tree *t);
 void git_list_tags(const char *gitdir, struct pvec *out);	/* sorted by version */
 void git_check(const char *gitdir);
@@ -459,6 +461,13 @@ char *ranges_format(const struct rangeset *rs);
 int ranges_parse(const char *text, struct rangeset *rs);
 void ranges_load(struct store *s, struct rangeset *rs);
 void ranges_free(struct rangeset *rs);
+
+/* branches: a release's branch is its first version component */
+unsigned long branch_of(const char *version);
+char *branch_previous(const char *abidir, const char *release);	/* or NULL */
+
+/* diff.c */
+int diff_print(const char *abidir, const char *a, const char *b);	/* changes */
 
 const char *abi_dir_default(void);
 

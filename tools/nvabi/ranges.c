@@ -169,6 +169,34 @@ void ranges_load(struct store *s, struct rangeset *rs)
 	free(p);
 }
 
+unsigned long branch_of(const char *version)
+{
+	struct nvver v;
+
+	return ver_parse(version, &v) ? 0 : v.part[0];
+}
+
+/* The newest release of @release's branch in abidir/releases before it. */
+char *branch_previous(const char *abidir, const char *release)
+{
+	struct store s = { .dir = (char *)abidir };
+	struct pvec rel = { 0 };
+	char *prev = NULL;
+	size_t i;
+
+	store_releases(&s, &rel);
+	for (i = 0; i < rel.n; i++) {
+		if (branch_of(rel.v[i]) == branch_of(release) &&
+		    ver_cmp_str(rel.v[i], release) < 0) {
+			free(prev);
+			prev = xstrdup(rel.v[i]);
+		}
+		free(rel.v[i]);
+	}
+	pv_free(&rel);
+	return prev;
+}
+
 void ranges_free(struct rangeset *rs)
 {
 	size_t i, j;

@@ -6,7 +6,7 @@
  *
  *   nvabi 1
  *   @release 595.45.04
- *   @source <tree or git@tag>
+ *   @source open-gpu-kernel-modules tag <version>
  *   esc <nr> <node> <priv> <kind> <sizes> <types> @<macro> @<handler>
  *   ctrl <cmd> <priv> [<size> <type>] [ar=<right>] [x=<flag>...] @<classes>
  *   class <id> <priv> [<none|opt|req> <size> <type>] @<macro> @<class>

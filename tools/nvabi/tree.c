@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvabi: access to a tree of open-gpu-kernel-modules, either a directory or
- * one tag of a git repository (bare or not). From git, only the files the
- * extraction reads are copied into a temporary directory.
+ * nvabi: access to a tree of open-gpu-kernel-modules: a directory, one tag of
+ * a git repository (bare or not), or a tarball of one release. From git and
+ * from a tarball, only the files the extraction reads are copied into a
+ * temporary directory.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -27,7 +28,11 @@ static int has_prefix(const char *s, const char *pre)
 	return !strncmp(s, pre, strlen(pre));
 }
 
-/* The files an extraction reads (see extract.c and scan.c). */
+/*
+ * The files an extraction reads (see extract.c and scan.c), besides those
+ * of the fd and UVM scans, which scan.c lists itself (scan_fd_files,
+ * scan_uvm_files): every way of reading a tree must hand them all over.
+ */
 static const char *const wanted_files[] = {
 	"version.mk",
 	"src/nvidia/src/kernel/rmapi/resource_desc.c",
@@ -42,13 +47,21 @@ static const char *const wanted_files[] = {
 	NULL,
 };
 
-static int wanted(const char *path)
+static int listed(const char *const *files, const char *path)
 {
 	int i;
 
-	for (i = 0; wanted_files[i]; i++)
-		if (!strcmp(path, wanted_files[i]))
+	for (i = 0; files[i]; i++)
+		if (!strcmp(path, files[i]))
 			return 1;
+	return 0;
+}
+
+int tree_wanted(const char *path)
+{
+	if (listed(wanted_files, path) || listed(scan_fd_files, path) ||
+	    listed(scan_uvm_files, path))
+		return 1;
 	if (has_prefix(path, "src/nvidia/generated/g_") && has_suffix(path, "_nvoc.c"))
 		return 1;
 	if (has_suffix(path, ".h") || has_suffix(path, ".inc") || has_suffix(path, ".inl"))
@@ -110,6 +123,32 @@ static void tree_validate(struct tree *t)
 	}
 }
 
+/*
+ * The provenance line names the release as NVIDIA tags it, from version.mk,
+ * not the way it was read: a directory, a tag of a git repository and a
+ * tarball of one release give the same release file, byte for byte.
+ */
+static char *tree_source(const struct tree *t)
+{
+	return xasprintf("open-gpu-kernel-modules tag %s", t->version);
+}
+
+/* A temporary directory for a tree read out of @what ("nvabi-WHAT-XXXXXX"). */
+static char *tree_tmpdir(const char *what)
+{
+	const char *tmpbase = getenv("TMPDIR");
+	char *safe = xstrdup(what), *p, *tmpl;
+
+	for (p = safe; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			*p = '_';
+	tmpl = xasprintf("%s/nvabi-%s-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp", safe);
+	free(safe);
+	if (!mkdtemp(tmpl))
+		die("mkdtemp %s: %s", tmpl, strerror(errno));
+	return tmpl;
+}
+
 void tree_open_dir(struct tree *t, const char *dir)
 {
 	memset(t, 0, sizeof(*t));
@@ -118,7 +157,7 @@ void tree_open_dir(struct tree *t, const char *dir)
 		die("%s: %s", dir, strerror(errno));
 	t->label = xstrdup(dir);
 	tree_validate(t);
-	t->source = xstrdup("open-gpu-kernel-modules tree");
+	t->source = tree_source(t);
 }
 
 void git_check(const char *gitdir)
@@ -176,7 +215,7 @@ static void git_materialise(const char *gitdir, const char *tag, const char *dir
 		/* "<mode> <type> <sha>\t<path>" */
 		if (strncmp(ent + 7, "blob ", 5) && strncmp(ent + 6, "blob ", 5))
 			continue;
-		if (!wanted(tab + 1))
+		if (!tree_wanted(tab + 1))
 			continue;
 		pv_push(&paths, tab + 1);
 		pv_push(&modes, ent);
@@ -260,31 +299,81 @@ void tree_open_git(struct tree *t, const char *gitdir, const char *tag)
 	char *gd = git_resolve(gitdir);
 	char *spec = xasprintf("%s^{tree}", tag);
 	char *argv[] = { "git", "--git-dir", gd, "rev-parse", "-q", "--verify", spec, NULL };
-	const char *tmpbase = getenv("TMPDIR");
-	char *tmpl, *safe, *p;
 
 	memset(t, 0, sizeof(*t));
 	if (run_cmd(argv, NULL, 1) != 0)
 		die("no tag '%s' in %s", tag, gitdir);
-	safe = xstrdup(tag);
-	for (p = safe; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
-			*p = '_';
-	tmpl = xasprintf("%s/nvabi-%s-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp", safe);
-	free(safe);
-	if (!mkdtemp(tmpl))
-		die("mkdtemp %s: %s", tmpl, strerror(errno));
-	t->tmp = tmpl;
-	t->root = xstrdup(tmpl);
+	t->tmp = tree_tmpdir(tag);
+	t->root = xstrdup(t->tmp);
 	t->label = xasprintf("%s@%s", gitdir, tag);
 	git_materialise(gd, tag, t->root);
 	tree_validate(t);
-	t->source = xasprintf("open-gpu-kernel-modules tag %s", tag);
+	t->source = tree_source(t);
 	if (strcmp(t->version, tag) != 0)
 		warnx("tag %s holds version %s (version.mk); using %s", tag, t->version,
 		      t->version);
 	free(spec);
 	free(gd);
+}
+
+/*
+ * The wanted members of a tarball of one release (GitHub's archive of a tag,
+ * NVIDIA's: everything under one top directory), as "DIR/path" lines.
+ */
+static char *tar_members(const char *file, size_t *n)
+{
+	char *argv[] = { "tar", "-tf", (char *)file, NULL };
+	struct sbuf b = { 0 };
+	int st;
+	char *ls = run_capture(argv, NULL, &st), *line, *save = NULL;
+
+	if (st == 127)
+		die("cannot run tar (is it installed?)");
+	if (st != 0)
+		die("%s: tar cannot list it", file);
+	*n = 0;
+	for (line = strtok_r(ls, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *rel = strchr(line, '/');
+
+		if (!rel || !tree_wanted(rel + 1))
+			continue;
+		sb_printf(&b, "%s\n", line);
+		(*n)++;
+	}
+	free(ls);
+	return sb_steal(&b);
+}
+
+/* A tarball of open-gpu-kernel-modules (.tar.xz, .tar.gz, ...: tar decides). */
+void tree_open_tar(struct tree *t, const char *file)
+{
+	char *list, *lp;
+	size_t n;
+	char *argv[] = { "tar", "-xf", (char *)file, "-C", NULL, "--strip-components=1",
+			 "-T", NULL, NULL };
+
+	memset(t, 0, sizeof(*t));
+	if (!path_exists(file))
+		die("%s: no such file", file);
+	list = tar_members(file, &n);
+	if (!n)
+		die("%s holds none of the files nvabi reads (not a tarball of "
+		    "open-gpu-kernel-modules?)", file);
+	t->tmp = tree_tmpdir(path_base(file));
+	t->root = xstrdup(t->tmp);
+	t->label = xstrdup(file);
+	lp = path_join(t->tmp, ".nvabi-members");
+	if (write_file_atomic(lp, list, strlen(list)))
+		die("cannot write %s", lp);
+	argv[4] = t->root;
+	argv[7] = lp;
+	if (run_cmd(argv, NULL, 0) != 0)
+		die("%s: tar cannot unpack it", file);
+	unlink(lp);
+	free(lp);
+	free(list);
+	tree_validate(t);
+	t->source = tree_source(t);
 }
 
 void tree_close(struct tree *t)
