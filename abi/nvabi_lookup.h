@@ -68,10 +68,12 @@ static inline int nvabi_parse_version(const char *s, __u64 *key)
 }
 
 /*
- * nvabi_find_version() - the range serving version @key, as the module and
- * 'nvabi show' decide: a known release is "exact", a version strictly inside
- * a range "interpolated", anything else "outside" (NULL is returned).
- * @release, if not NULL, is set to the release whose ABI the range has.
+ * nvabi_find_version() - the range serving version @key, as 'nvabi show'
+ * decides: a known release is "exact", a version strictly inside a range
+ * "interpolated", one newer than every release of a branch that allows it
+ * (nvabi_branches[]) that release's "successor", anything else "outside"
+ * (NULL is returned). @release, if not NULL, is set to the release whose ABI
+ * serves it.
  */
 static inline const struct nvabi_range *nvabi_find_version(__u64 key, const char **tier,
 							   const char **release)
@@ -92,6 +94,17 @@ static inline const struct nvabi_range *nvabi_find_version(__u64 key, const char
 				*release = nvabi_ranges[i].first_name;
 			return &nvabi_ranges[i];
 		}
+	for (i = 0; i < NVABI_NR_BRANCHES; i++) {
+		const struct nvabi_release *n = &nvabi_releases[nvabi_branches[i].newest];
+
+		if (nvabi_branches[i].major != key >> (2 * NVABI_VERSION_PART_BITS) ||
+		    !nvabi_branches[i].successor || key <= n->version)
+			continue;
+		*tier = "successor";
+		if (release)
+			*release = n->name;
+		return &nvabi_ranges[n->range];
+	}
 	*tier = "outside";
 	if (release)
 		*release = NULL;

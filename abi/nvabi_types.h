@@ -13,8 +13,10 @@
  *    releases all have the same ABI. Ranges are sorted and never overlap.
  *    Several ranges may share one ABI (an ABI that came back after a change).
  *    nvabi_releases[] lists every known release; a version that is not one of
- *    them but lies strictly inside a range is "interpolated"; anything else is
- *    outside every range.
+ *    them but lies strictly inside a range is "interpolated"; one newer than
+ *    every release of its branch is its newest release's "successor" where
+ *    the branch allows it (struct nvabi_branch); anything else is outside
+ *    every range.
  *
  *  - An ABI is a number, 0 .. NVABI_NR_ABIS - 1. Entries are not copied per
  *    ABI: each entry (struct nvabi_esc, nvabi_ctrl, nvabi_class, nvabi_uvm)
@@ -103,6 +105,22 @@ struct nvabi_release {
 	__u16 range;			/* index in nvabi_ranges[] */
 	__u16 rsvd16;
 	__u32 rsvd32;
+};
+
+/*
+ * A branch of releases (nvabi_branches[], sorted by major): the releases
+ * sharing their first version component. A version newer than every known
+ * release of its branch is served with the newest one's range when
+ * @successor is set: tools/nvabi sets it for a branch that has had
+ * releases of enough distinct minor versions (branch_successor() in
+ * tools/nvabi/ranges.c, its reasoning in docs/abi-replay.md); otherwise, as
+ * for a version of an unknown branch, it is outside every range.
+ */
+struct nvabi_branch {
+	__u32 major;			/* the branch: the first version component */
+	__u16 newest;			/* index in nvabi_releases[] of its newest known release */
+	__u8  successor;		/* 1: a version newer than @newest is served with @newest's range */
+	__u8  rsvd;
 };
 
 /*

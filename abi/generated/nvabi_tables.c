@@ -288,6 +288,26 @@ const struct nvabi_release nvabi_releases[NVABI_NR_RELEASES] = {
 	{ NVABI_VERSION(595, 45, 4), "595.45.04", 78, 0, 0 },
 };
 
+/* major, newest (index in nvabi_releases[]), successor, rsvd:
+ * branch_successor() in tools/nvabi/ranges.c */
+const struct nvabi_branch nvabi_branches[NVABI_NR_BRANCHES] = {
+	{ 515, 16, 1, 0 },	/* 515.105.01 */
+	{ 520, 19, 0, 0 },	/* 520.61.07 */
+	{ 525, 46, 1, 0 },	/* 525.147.05 */
+	{ 530, 48, 0, 0 },	/* 530.41.03 */
+	{ 535, 86, 1, 0 },	/* 535.288.01 */
+	{ 545, 91, 0, 0 },	/* 545.29.06 */
+	{ 550, 125, 1, 0 },	/* 550.163.01 */
+	{ 555, 130, 0, 0 },	/* 555.58.02 */
+	{ 560, 133, 0, 0 },	/* 560.35.03 */
+	{ 565, 135, 0, 0 },	/* 565.77 */
+	{ 570, 160, 1, 0 },	/* 570.211.01 */
+	{ 575, 166, 0, 0 },	/* 575.64.05 */
+	{ 580, 187, 1, 0 },	/* 580.142 */
+	{ 590, 189, 0, 0 },	/* 590.48.01 */
+	{ 595, 192, 0, 0 },	/* 595.45.04 */
+};
+
 const __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS] = {
 	{ 0x1fffffffffffffffULL },	/* 0 */
 	{ 0x2000000000000000ULL },	/* 1 */

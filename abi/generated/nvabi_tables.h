@@ -21,9 +21,11 @@
 #define NVABI_NR_DEPS		19
 #define NVABI_NR_EMBS		52
 #define NVABI_NR_RMLAYOUTS	3
+#define NVABI_NR_BRANCHES	15
 
 extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];
 extern const struct nvabi_release nvabi_releases[NVABI_NR_RELEASES];
+extern const struct nvabi_branch nvabi_branches[NVABI_NR_BRANCHES];
 extern const __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS];
 extern const struct nvabi_fd nvabi_fds[NVABI_NR_FDS];
 extern const struct nvabi_esc nvabi_escs[NVABI_NR_ESCS];

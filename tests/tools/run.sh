@@ -402,6 +402,49 @@ if [ -d "$C/releases" ]; then
 	"$NVABI" show --abi "$C" --version 9999.0.0 --json >"$T/out" 2>&1
 	has "a version newer than all is outside" "$T/out" '"tier":"outside","range":null'
 
+	# successor: a version after a branch's newest release, per nvabi_branches[]
+	sed -n '/nvabi_branches\[NVABI_NR_BRANCHES\] = {/,/^};/p' "$C/generated/nvabi_tables.c" |
+		sed -n 's/^\t{ \([0-9]*\), [0-9]*, \([01]\), 0 },\t\/\* \(.*\) \*\/$/\1 \2 \3/p' \
+		>"$T/branches"
+	nb=$(wc -l <"$T/branches")
+	bad=""
+	while read -r major succ newest; do
+		v="$newest.1"
+		case $newest in *.*.*) v="${newest%.*}.$((${newest##*.} + 1))" ;; esac
+		[ "$succ" = 1 ] && want=successor || want=outside
+		"$NVABI" show --abi "$C" --version "$v" --table >"$T/want" 2>&1
+		[ "$(sed -n 2p "$T/want")" = "tier $want" ] || bad="$bad $v($want)"
+		if [ -x "$T/clookup" ]; then
+			"$T/clookup" "$v" | sort >"$T/got"
+			sort "$T/want" | cmp -s - "$T/got" || bad="$bad $v(tables)"
+		fi
+	done <"$T/branches"
+	if [ "$nb" -gt 0 ] && [ -z "$bad" ]; then
+		ok "after each of $nb branches' newest release: successor or outside as nvabi_branches[] says, tables agree"
+	else
+		nok "successor tier ($nb branches):$bad"
+	fi
+	"$NVABI" show --abi "$C" --version 580.999.1 --json >"$T/out" 2>&1
+	has "show: successor names its range and the release it is served as" "$T/out" \
+		'"tier":"successor","range":{"first":"580.126.09","last":"580.142","releases":5},"abi":59,"served_as":"580.142"'
+	"$NVABI" show --abi "$C" --version 580.1.1 --json >"$T/out" 2>&1
+	has "show: older than a branch's first release is outside" "$T/out" '"tier":"outside"'
+
+	# replay: no release the successor rule serves is default-unsafe, and the
+	# replay would say so of a looser rule
+	check "replay: no release the rule serves is default-unsafe" \
+		"$NVABI" replay --abi "$C"
+	has "... every release has its row" "$T/out" "595.45.04   outside"
+	fails_with "... with 5 distinct minors instead, 550.90.07 would be default-unsafe" \
+		"^550.90.07 *successor *550.78 *default-unsafe" "$NVABI" replay --abi "$C" --min-minors 5
+	"$NVABI" replay --abi "$C" --markdown >"$T/replay.md" 2>&1
+	sed -n '/^| release /,/^$/p' "$T/replay.md" >"$T/replay.rows"
+	if sed -n '/^| release /,/^$/p' "$root/docs/abi-replay.md" | cmp -s - "$T/replay.rows"; then
+		ok "docs/abi-replay.md holds the replay of the committed data"
+	else
+		nok "docs/abi-replay.md holds the replay of the committed data (run nvabi replay --markdown)"
+	fi
+
 	# every fd field of every release is in the tables at that release's
 	# offset, looked up as the node the release's fdin lines say
 	if $CC -std=gnu11 -Wall -Wextra -Werror -I"$C" -I"$C/generated" "$here/fdcheck.c" \

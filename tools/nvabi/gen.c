@@ -802,6 +802,36 @@ static const char header_note[] =
 	" * adding a release to abi/releases/ (see abi/README.md).\n"
 	" */\n";
 
+static size_t branches_count(const struct gctx *g)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->rs.releases.n; i++)
+		n += !i || branch_of(g->rs.releases.v[i]) != branch_of(g->rs.releases.v[i - 1]);
+	return n;
+}
+
+/* One entry per branch: its newest release, and whether it has successors. */
+static void branches_c(struct sbuf *b, const struct gctx *g)
+{
+	char *const *rel = (char *const *)g->rs.releases.v;
+	size_t i, n = g->rs.releases.n;
+
+	sb_add(b, "};\n\n/* major, newest (index in nvabi_releases[]), successor, rsvd:\n"
+		  " * branch_successor() in tools/nvabi/ranges.c */\n"
+		  "const struct nvabi_branch nvabi_branches[NVABI_NR_BRANCHES] = {\n");
+	for (i = 0; i < n; i++) {
+		unsigned long major = branch_of(rel[i]);
+
+		if (i + 1 < n && branch_of(rel[i + 1]) == major)
+			continue;
+		if (i > 0xffff)
+			die("too many releases for nvabi_branch.newest");
+		sb_printf(b, "\t{ %lu, %zu, %d, 0 },\t/* %s */\n", major, i,
+			  branch_successor(rel, n, major, SUCCESSOR_MIN_MINORS), rel[i]);
+	}
+}
+
 static char *gen_header(struct gctx *g)
 {
 	struct sbuf b = { 0 };
@@ -822,10 +852,12 @@ static char *gen_header(struct gctx *g)
 	sb_printf(&b, "#define NVABI_NR_UVMS\t\t%zu\n", g->ents[K_UVM].n);
 	sb_printf(&b, "#define NVABI_NR_DEPS\t\t%zu\n", g->ents[K_DEP].n);
 	sb_printf(&b, "#define NVABI_NR_EMBS\t\t%zu\n", g->ents[K_EMB].n);
-	sb_printf(&b, "#define NVABI_NR_RMLAYOUTS\t%zu\n\n", g->rml.n);
+	sb_printf(&b, "#define NVABI_NR_RMLAYOUTS\t%zu\n", g->rml.n);
+	sb_printf(&b, "#define NVABI_NR_BRANCHES\t%zu\n\n", branches_count(g));
 	sb_add(&b,
 	       "extern const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES];\n"
 	       "extern const struct nvabi_release nvabi_releases[NVABI_NR_RELEASES];\n"
+	       "extern const struct nvabi_branch nvabi_branches[NVABI_NR_BRANCHES];\n"
 	       "extern const __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS];\n"
 	       "extern const struct nvabi_fd nvabi_fds[NVABI_NR_FDS];\n"
 	       "extern const struct nvabi_esc nvabi_escs[NVABI_NR_ESCS];\n"
@@ -889,6 +921,7 @@ static char *gen_source(struct gctx *g)
 			  (unsigned)(uintptr_t)relrange.v[i]);
 	}
 	pv_free(&relrange);
+	branches_c(&b, g);
 
 	sb_add(&b, "};\n\nconst __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS] = {\n");
 	for (i = 0; i < g->sets.n; i++) {

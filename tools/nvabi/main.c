@@ -29,7 +29,12 @@ static const char usage[] =
 "  ranges [--check]                  merge releases into ranges (abi/ranges.txt)\n"
 "  gen [--check]                     write the C tables (abi/generated/)\n"
 "  show --version V [--json|--table] what nvmediate uses for driver version V\n"
-"  check                             verify abi/ (hashes, ranges, tables)\n"
+"                                    (exact, interpolated, successor, outside)\n"
+"  check                             verify abi/ (hashes, fd lookups, ranges,\n"
+"                                    tables)\n"
+"  replay [--markdown]               the successor rule replayed over every\n"
+"                                    release: what would have served it, and\n"
+"                                    how safely (replay --help)\n"
 "  fdscan --git DIR (TAG...|--all)   redo only the fd lookups (fdin lines) and\n"
 "                                    the UVM answer (uvm-unknown) of releases\n"
 "                                    already in abi/releases/\n"
@@ -408,6 +413,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc, argv);
 	if (!strcmp(cmd, "fdscan"))
 		return cmd_fdscan(argc, argv);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc, argv);
 	fprintf(stderr, "nvabi: unknown command '%s'\n%s", cmd, usage);
 	return 2;
 }

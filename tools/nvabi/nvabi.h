@@ -442,6 +442,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_fdscan(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* ranges.c */
 struct range {
@@ -463,6 +464,8 @@ void ranges_load(struct store *s, struct rangeset *rs);
 void ranges_free(struct rangeset *rs);
 
 /* branches: a release's branch is its first version component */
+#define SUCCESSOR_MIN_MINORS 6		/* see branch_successor() */
+int branch_successor(char *const *rel, size_t n, unsigned long major, int min_minors);
 unsigned long branch_of(const char *version);
 char *branch_previous(const char *abidir, const char *release);	/* or NULL */
 

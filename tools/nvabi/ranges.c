@@ -169,6 +169,37 @@ void ranges_load(struct store *s, struct rangeset *rs)
 	free(p);
 }
 
+/*
+ * The successor rule, the one place it is decided: a driver version newer
+ * than every known release of its branch is served with the ABI of the
+ * branch's newest known release when, among the releases @rel[0..n) (sorted
+ * or not), the branch has releases of at least @min_minors distinct minor
+ * numbers (the second version component); SUCCESSOR_MIN_MINORS is the rule,
+ * other values are for 'nvabi replay --min-minors'. A branch begins with
+ * betas that share their first minor (535.43.02..535.43.28) and its first
+ * production minors changed the ABI that CUDA and NVML use (515.86.01,
+ * 535.86.05, 550.54.14); 'nvabi replay' shows what each value would have
+ * served (docs/abi-replay.md).
+ */
+int branch_successor(char *const *rel, size_t n, unsigned long major, int min_minors)
+{
+	unsigned long seen[64];
+	int nseen = 0, k;
+	size_t i;
+
+	for (i = 0; i < n && nseen < min_minors; i++) {
+		struct nvver v;
+
+		if (ver_parse(rel[i], &v) || v.part[0] != major)
+			continue;
+		for (k = 0; k < nseen && seen[k] != v.part[1]; k++)
+			;
+		if (k == nseen && nseen < (int)(sizeof(seen) / sizeof(seen[0])))
+			seen[nseen++] = v.part[1];
+	}
+	return nseen >= min_minors;
+}
+
 unsigned long branch_of(const char *version)
 {
 	struct nvver v;

@@ -6,6 +6,9 @@
  *   interpolated  an unknown version strictly inside a range (between two
  *                 releases of one range, so no known release of another ABI
  *                 lies between them);
+ *   successor     an unknown version newer than every known release of its
+ *                 branch, where the branch allows it (branch_successor()):
+ *                 served as the newest of them, in that one's range;
  *   outside       anything else: nvmediate has no ABI for it.
  *
  * Reads only abi/ (ranges.txt and the release files).
@@ -66,6 +69,36 @@ static uint64_t key_of(const char *v)
 	return ver_key(&x);
 }
 
+/*
+ * A version newer than every known release of its branch: served with the
+ * newest one's range where the branch allows successors (branch_successor(),
+ * the nvabi_branches[] table gen writes).
+ */
+static void lookup_successor(const struct rangeset *rs, const char *v, struct lookup *out)
+{
+	unsigned long major = branch_of(v);
+	size_t i, j;
+
+	for (i = rs->ranges.n; i-- > 0;) {
+		const struct range *r = rs->ranges.v[i];
+
+		for (j = r->releases.n; j-- > 0;) {
+			const char *rel = r->releases.v[j];
+
+			if (branch_of(rel) != major)
+				continue;
+			if (key_of(rel) < key_of(v) &&
+			    branch_successor((char *const *)rs->releases.v, rs->releases.n, major,
+					     SUCCESSOR_MIN_MINORS)) {
+				out->tier = "successor";
+				out->range = r;
+				out->release = rel;
+			}
+			return;
+		}
+	}
+}
+
 static void lookup(const struct rangeset *rs, const char *v, struct lookup *out)
 {
 	uint64_t k = key_of(v);
@@ -91,6 +124,8 @@ static void lookup(const struct rangeset *rs, const char *v, struct lookup *out)
 			out->release = r->first;
 		}
 	}
+	if (!out->range)
+		lookup_successor(rs, v, out);
 }
 
 static void show_json(struct store *s, const struct lookup *lk, struct abi *a, int abi_index)
@@ -110,9 +145,10 @@ static void show_json(struct store *s, const struct lookup *lk, struct abi *a, i
 		sb_add(&b, ",\"last\":");
 		json_str(&b, lk->range->last);
 		sb_printf(&b, ",\"releases\":%zu}", lk->range->releases.n);
-		sb_printf(&b, ",\"abi\":%d", abi_index);
+		sb_printf(&b, ",\"abi\":%d,\"served_as\":", abi_index);
+		json_str(&b, lk->release);
 	} else
-		sb_add(&b, "null,\"abi\":null");
+		sb_add(&b, "null,\"abi\":null,\"served_as\":null");
 	sb_add(&b, ",\"escapes\":[");
 	for (i = 0; a && i < a->esc.n; i++) {
 		const struct esc *e = a->esc.v[i];
@@ -303,6 +339,9 @@ static void show_text(const struct lookup *lk, struct abi *a, int abi_index)
 	}
 	printf("range    [%s, %s] (%zu releases, ABI %d)\n", lk->range->first, lk->range->last,
 	       lk->range->releases.n, abi_index);
+	if (!strcmp(lk->tier, "successor"))
+		printf("served as %s, the newest known release of branch %lu\n", lk->release,
+		       branch_of(lk->release));
 	printf("ABI of   %s\n", lk->release);
 	printf("escapes %zu, controls %zu, classes %zu, UVM commands %zu, deprecated controls %zu, "
 	       "embedded lists %zu\n", a->esc.n, a->ctrl.n, a->cls.n, a->uvm.n, a->dep.n, a->emb.n);
@@ -313,11 +352,12 @@ static const char show_usage[] =
 "usage: nvabi show [--abi DIR] --version V [--json|--table]\n"
 "\n"
 "What nvmediate uses for driver version V, from abi/ alone: its tier (exact,\n"
-"interpolated, outside), its range and the ABI's entries (--json: all of\n"
-"them; --table: one line per entry, as the module's tables have them).\n"
+"interpolated, successor, outside), its range, the release it is served as\n"
+"and the ABI's entries (--json: all of them; --table: one line per entry,\n"
+"as the module's tables have them).\n"
 "\n"
-"exit: 0 V is served (exact or interpolated), 5 V is outside every range\n"
-"      (what nvmediate refuses), 1 error, 2 usage\n";
+"exit: 0 V is served (exact, interpolated or successor), 5 V is outside\n"
+"      every range (what nvmediate refuses), 1 error, 2 usage\n";
 
 /* A usage error of show: said with the usage, exit 2. */
 static int show_usage_error(const char *fmt, const char *arg)
