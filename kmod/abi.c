@@ -10,6 +10,14 @@
  * reloaded at another version serves new opens with the new range while
  * old files finish with the old one.
  *
+ * A version outside every range may still be served: one newer than every
+ * known release of its branch (its major number), where the branch has
+ * had production releases for a while (the rule is tools/nvabi's, which
+ * marks such branches in nvabi_branches[]), gets that branch's newest
+ * ABI, as the "successor" tier: logged, counted (calls refused as unknown
+ * under it, stats.c), and refused instead with successor=0.  What a
+ * successor's changes can and cannot do is in docs/design.md, section 2.
+ *
  * Detection never trusts the caller:
  *   1. the MODULE_VERSION of the module that owns the backing file, which
  *      nvmediate holds a reference on (nvidia.ko sets it in every release;
@@ -62,6 +70,29 @@ module_param_named(accept_outside, nvm_accept_outside, bool, 0444);
 MODULE_PARM_DESC(accept_outside,
 		 "Serve a driver whose version is outside every known ABI range with the nearest lower range, at the administrator's risk (default N: refuse)");
 
+bool nvm_serve_successor = true;
+module_param_named(successor, nvm_serve_successor, bool, 0444);
+MODULE_PARM_DESC(successor,
+		 "Serve a driver newer than every known release of its branch, where the branch has had production releases for a while (tools/nvabi's rule: 6 minor versions known), with that branch's newest ABI (the successor tier; default Y). N: refuse it (EPROTONOSUPPORT)");
+
+/**
+ * struct nvm_branch - a branch of releases (one major number)
+ * @major: the major number
+ * @newest: version key of its newest known release
+ * @newest_name: that release
+ * @range: the range @newest is in
+ * @successor: a newer version of the branch is served with @range
+ */
+struct nvm_branch {
+	u32 major;
+	u64 newest;
+	const char *newest_name;
+	const struct nvm_range *range;
+	bool successor;
+};
+
+static struct nvm_branch *nvm_abi_branches;
+
 /* What the last open found; shown in sysfs, and said once in the log. */
 static DEFINE_SPINLOCK(nvm_abi_lock);
 static struct {
@@ -74,6 +105,8 @@ static struct {
 	const char *source;
 	char modver[NVM_VERSION_STR_MAX];
 	bool outside_ok;
+	bool successor_ok;
+	char detail[640];
 } nvm_abi_state;
 
 static u64 nvm_force_key;
@@ -85,6 +118,60 @@ static u64 nvm_abi_parse_key(const char *s)
 	if (nvm_version_parse(s, &v))
 		return U64_MAX;
 	return nvm_version_key(&v);
+}
+
+static u32 nvm_abi_major(u64 key)
+{
+	return key >> (2 * NVM_VERSION_PART_BITS);
+}
+
+/*
+ * The branches of the generated tables, each with its newest release,
+ * which must be the last known release of its major number.
+ */
+static int nvm_abi_init_branches(void)
+{
+	unsigned int i;
+
+	nvm_abi_branches = kcalloc(NVABI_NR_BRANCHES, sizeof(*nvm_abi_branches), GFP_KERNEL);
+	if (!nvm_abi_branches)
+		return -ENOMEM;
+	for (i = 0; i < NVABI_NR_BRANCHES; i++) {
+		const struct nvabi_branch *src = &nvabi_branches[i];
+		struct nvm_branch *b = &nvm_abi_branches[i];
+		const struct nvabi_release *rel;
+
+		if (src->newest >= NVABI_NR_RELEASES)
+			goto bad;
+		rel = &nvabi_releases[src->newest];
+		b->major = src->major;
+		b->newest = nvm_abi_parse_key(rel->name);
+		b->newest_name = rel->name;
+		b->range = &nvm_abi_ranges[rel->range];
+		b->successor = src->successor;
+		if (b->newest == U64_MAX || nvm_abi_major(b->newest) != b->major ||
+		    (i && b->major <= nvm_abi_branches[i - 1].major) ||
+		    (src->newest + 1 < NVABI_NR_RELEASES &&
+		     nvm_abi_major(nvm_abi_parse_key(nvabi_releases[src->newest + 1].name)) ==
+		     b->major))
+			goto bad;
+	}
+	return 0;
+bad:
+	pr_err("generated tables: inconsistent branch list\n");
+	return -EINVAL;
+}
+
+/* The branch of @key's major number, or NULL. */
+static const struct nvm_branch *nvm_abi_branch(u64 key)
+{
+	u32 major = nvm_abi_major(key);
+	unsigned int i;
+
+	for (i = 0; nvm_abi_branches && i < NVABI_NR_BRANCHES; i++)
+		if (nvm_abi_branches[i].major == major)
+			return &nvm_abi_branches[i];
+	return NULL;
 }
 
 /**
@@ -156,6 +243,9 @@ int nvm_abi_init(void)
 			goto err_free;
 		}
 	}
+	ret = nvm_abi_init_branches();
+	if (ret)
+		goto err_free;
 	return 0;
 
 err_table:
@@ -173,8 +263,10 @@ void nvm_abi_exit(void)
 {
 	nvm_abi_tree.root = RB_ROOT;
 	nvm_abi_tree.count = 0;
+	kfree(nvm_abi_branches);
 	kfree(nvm_abi_ranges);
 	kfree(nvm_abi_release_keys);
+	nvm_abi_branches = NULL;
 	nvm_abi_ranges = NULL;
 	nvm_abi_release_keys = NULL;
 	nvm_force_key = 0;
@@ -191,18 +283,70 @@ static void nvm_abi_range_str(const struct nvm_range *r, char *buf, size_t len)
 		strscpy(buf, "none", len);
 }
 
-/* Say once, per detected version and decision, what was found and why. */
-static void nvm_abi_report(u64 key, const char *version, const char *source,
-			   const char *modver, enum nvm_tier tier,
-			   const struct nvm_range *range, bool accepted)
+/* The remedy for a version nvmediate does not serve by its own ABI. */
+#define NVM_ABI_ADD_HINT \
+	"add the release to nvmediate ('nvabi add' with NVIDIA's open-gpu-kernel-modules source at that version, then rebuild: README, \"A driver newer than nvmediate\")"
+
+/*
+ * What a decision means, with the nearest known releases and the remedy:
+ * said in the log and kept for /sys/class/nvmediate/tier_detail.
+ */
+static void nvm_abi_explain(char *buf, size_t len, u64 key, enum nvm_tier tier,
+			    const struct nvm_range *range, const struct nvm_branch *b,
+			    bool accepted)
 {
 	const struct nvm_range *below, *above;
 	char rs[2 * NVM_VERSION_STR_MAX + 4], bs[sizeof(rs)], as[sizeof(rs)];
+
+	nvm_abi_range_str(range, rs, sizeof(rs));
+	switch (tier) {
+	case NVM_TIER_EXACT:
+		snprintf(buf, len, "known release, ABI range %s", rs);
+		return;
+	case NVM_TIER_INTERPOLATED:
+		snprintf(buf, len, "not a known release, but inside ABI range %s, proven unchanged between its ends; serving it",
+			 rs);
+		return;
+	case NVM_TIER_SUCCESSOR:
+		if (accepted)
+			snprintf(buf, len, "newer than every known release of branch %u (newest known: %s); serving it with that release's ABI range %s (tier successor): calls whose form changed since are refused, and counted in stats/successor_unknown. To serve it by its own ABI, %s; to refuse it, load nvmediate with successor=0",
+				 b->major, b->newest_name, rs, NVM_ABI_ADD_HINT);
+		else
+			snprintf(buf, len, "newer than every known release of branch %u (newest known: %s), and successor=0; opens of the mediated nodes fail with EPROTONOSUPPORT. To serve it, %s, or load nvmediate with successor=1 to use the ABI of %s",
+				 b->major, b->newest_name, NVM_ABI_ADD_HINT, b->newest_name);
+		return;
+	case NVM_TIER_OUTSIDE:
+		break;
+	}
+	nvm_range_find(&nvm_abi_tree, key, &below, &above);
+	nvm_abi_range_str(below, bs, sizeof(bs));
+	nvm_abi_range_str(above, as, sizeof(as));
+	if (accepted)
+		snprintf(buf, len, "outside every known ABI range; accept_outside=1: using the nearest lower range %s AT YOUR OWN RISK (nearest higher: %s)",
+			 bs, as);
+	else
+		snprintf(buf, len, "outside every known ABI range (nearest lower: %s, nearest higher: %s; %s); opens of the mediated nodes fail with EPROTONOSUPPORT. To serve it, %s; or load nvmediate with accept_outside=1 to use the nearest lower range at your own risk, or force_version=<version> to treat the driver as that version",
+			 bs, as,
+			 !b ? "no release of its branch is known: a new major is never served as a successor" :
+			 key < b->newest ? "a version between known releases that differ" :
+			 "its branch has had too few releases to serve a newer one",
+			 NVM_ABI_ADD_HINT);
+}
+
+/* Say once, per detected version and decision, what was found and why. */
+static void nvm_abi_report(u64 key, const char *version, const char *source,
+			   const char *modver, enum nvm_tier tier,
+			   const struct nvm_range *range, const struct nvm_branch *b,
+			   bool accepted)
+{
+	char why[sizeof(nvm_abi_state.detail)];
 	bool changed;
 
+	nvm_abi_explain(why, sizeof(why), key, tier, range, b, accepted);
 	spin_lock(&nvm_abi_lock);
 	strscpy(nvm_abi_state.modver, modver ?: "", sizeof(nvm_abi_state.modver));
 	nvm_abi_state.outside_ok = nvm_accept_outside;
+	nvm_abi_state.successor_ok = nvm_serve_successor;
 	changed = !nvm_abi_state.valid || nvm_abi_state.key != key ||
 		  nvm_abi_state.accepted != accepted;
 	nvm_abi_state.valid = true;
@@ -212,31 +356,16 @@ static void nvm_abi_report(u64 key, const char *version, const char *source,
 	nvm_abi_state.range = range;
 	nvm_abi_state.source = source;
 	strscpy(nvm_abi_state.version, version, sizeof(nvm_abi_state.version));
+	strscpy(nvm_abi_state.detail, why, sizeof(nvm_abi_state.detail));
 	spin_unlock(&nvm_abi_lock);
 	if (!changed)
 		return;
-
-	nvm_abi_range_str(range, rs, sizeof(rs));
-	switch (tier) {
-	case NVM_TIER_EXACT:
-		pr_info("driver %s (from %s): known release, ABI range %s\n", version, source, rs);
-		return;
-	case NVM_TIER_INTERPOLATED:
-		pr_info("driver %s (from %s): not a known release, but inside ABI range %s, proven unchanged between its ends; serving it\n",
-			version, source, rs);
-		return;
-	case NVM_TIER_OUTSIDE:
-		break;
-	}
-	nvm_range_find(&nvm_abi_tree, key, &below, &above);
-	nvm_abi_range_str(below, bs, sizeof(bs));
-	nvm_abi_range_str(above, as, sizeof(as));
-	if (accepted)
-		pr_warn("driver %s (from %s) is outside every known ABI range; accept_outside=1: using the nearest lower range %s AT YOUR OWN RISK (nearest higher: %s)\n",
-			version, source, bs, as);
+	if (!accepted)
+		pr_err("driver %s (from %s) is %s\n", version, source, why);
+	else if (tier == NVM_TIER_EXACT || tier == NVM_TIER_INTERPOLATED)
+		pr_info("driver %s (from %s): %s\n", version, source, why);
 	else
-		pr_err("driver %s (from %s) is outside every known ABI range (nearest lower: %s, nearest higher: %s); opens of the mediated nodes fail with EPROTONOSUPPORT. Update nvmediate, or load it with accept_outside=1 to use the nearest lower range at your own risk, or force_version=<version> to treat the driver as that version\n",
-		       version, source, bs, as);
+		pr_warn("driver %s (from %s) is %s\n", version, source, why);
 }
 
 /*
@@ -245,7 +374,7 @@ static void nvm_abi_report(u64 key, const char *version, const char *source,
  * nor search.  False when it must be made again.
  */
 static bool nvm_abi_select_again(const char *modver, const struct nvm_range **range,
-				 bool *accepted)
+				 bool *accepted, enum nvm_tier *tier)
 {
 	bool hit;
 
@@ -254,79 +383,106 @@ static bool nvm_abi_select_again(const char *modver, const struct nvm_range **ra
 	spin_lock(&nvm_abi_lock);
 	hit = nvm_abi_state.valid && nvm_abi_state.modver[0] &&
 	      nvm_abi_state.outside_ok == nvm_accept_outside &&
+	      nvm_abi_state.successor_ok == nvm_serve_successor &&
 	      !strcmp(nvm_abi_state.modver, modver);
 	if (hit) {
 		*range = nvm_abi_state.range;
 		*accepted = nvm_abi_state.accepted;
+		*tier = nvm_abi_state.tier;
 	}
 	spin_unlock(&nvm_abi_lock);
 	return hit;
+}
+
+/* The version of the driver behind @backing, or force_version's. */
+static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
+			   char *version, const char **source)
+{
+	struct nvm_version v;
+	int ret;
+
+	if (nvm_force_key) {
+		*key = nvm_force_key;
+		*modver = NULL;
+		strscpy(version, nvm_force_version, NVM_VERSION_STR_MAX);
+		*source = "force_version";
+		return 0;
+	}
+	ret = nvm_drv_version(backing, &v, source);
+	if (ret) {
+		pr_err_ratelimited("cannot find the driver's version (%d)\n", ret);
+		/* An allocation failure is not a missing driver. */
+		return ret == -ENOMEM ? -ENOMEM : -ENXIO;
+	}
+	if (strcmp(*source, "module"))
+		*modver = NULL;
+	*key = nvm_version_key(&v);
+	nvm_version_format(*key, version);
+	if (v.parts == 2)	/* print as the driver does */
+		snprintf(version, NVM_VERSION_STR_MAX, "%u.%u", v.major, v.minor);
+	return 0;
 }
 
 /**
  * nvm_abi_select() - the ABI range a newly opened mediated file uses
  * @backing: the backing file just opened
  * @range: set to the range to use
+ * @tier: set to the tier it is served at
  *
  * Return: 0, or -EPROTONOSUPPORT when the driver's version is outside every
- * known range and accept_outside is not set, -ENOMEM when reading the
- * version ran out of memory, or -ENXIO when no version can be found at all.
+ * known range and neither the successor tier (successor=1) nor
+ * accept_outside serves it, -ENOMEM when reading the version ran out of
+ * memory, or -ENXIO when no version can be found at all.
  */
-int nvm_abi_select(struct file *backing, const struct nvm_range **range)
+int nvm_abi_select(struct file *backing, const struct nvm_range **range, enum nvm_tier *tier)
 {
 	const char *modver = nvm_drv_modversion(backing);
 	char version[NVM_VERSION_STR_MAX];
 	const struct nvm_range *r, *below;
+	const struct nvm_branch *b;
 	const char *source;
-	enum nvm_tier tier;
+	enum nvm_tier t;
 	bool accepted;
 	u64 key;
+	int ret;
 
-	if (nvm_abi_select_again(modver, &r, &accepted))
+	if (nvm_abi_select_again(modver, &r, &accepted, &t))
 		goto out;
-	if (nvm_force_key) {
-		key = nvm_force_key;
-		modver = NULL;
-		strscpy(version, nvm_force_version, sizeof(version));
-		source = "force_version";
-	} else {
-		struct nvm_version v;
-		int ret = nvm_drv_version(backing, &v, &source);
-
-		if (ret) {
-			pr_err_ratelimited("cannot find the driver's version (%d)\n", ret);
-			/* An allocation failure is not a missing driver. */
-			return ret == -ENOMEM ? -ENOMEM : -ENXIO;
-		}
-		if (strcmp(source, "module"))
-			modver = NULL;
-		key = nvm_version_key(&v);
-		nvm_version_format(key, version);
-		if (v.parts == 2)	/* print as the driver does */
-			snprintf(version, sizeof(version), "%u.%u", v.major, v.minor);
+	ret = nvm_abi_version(backing, &modver, &key, version, &source);
+	if (ret)
+		return ret;
+	t = nvm_range_tier(&nvm_abi_tree, key, &r);
+	b = nvm_abi_branch(key);
+	accepted = t != NVM_TIER_OUTSIDE;
+	if (!accepted && b && b->successor && key > b->newest) {
+		t = NVM_TIER_SUCCESSOR;
+		r = b->range;
+		accepted = nvm_serve_successor;
 	}
-
-	tier = nvm_range_tier(&nvm_abi_tree, key, &r);
-	accepted = tier != NVM_TIER_OUTSIDE;
-	if (!accepted && nvm_accept_outside) {
+	if (!accepted && t == NVM_TIER_OUTSIDE && nvm_accept_outside) {
 		nvm_range_find(&nvm_abi_tree, key, &below, NULL);
 		r = below;
 		accepted = below != NULL;
 	}
-	nvm_abi_report(key, version, source, modver, tier, r, accepted);
+	nvm_abi_report(key, version, source, modver, t, r, b, accepted);
 out:
 	if (!accepted)
 		return -EPROTONOSUPPORT;
 	*range = r;
+	*tier = t;
 	return 0;
 }
 
-/* /sys/class/nvmediate/{driver_version,tier,range,version_source}: the last open's view. */
+/*
+ * /sys/class/nvmediate/{driver_version,tier,range,version_source,
+ * tier_detail}: the last open's view.
+ */
 enum nvm_abi_field {
 	NVM_ABI_VERSION,
 	NVM_ABI_TIER,
 	NVM_ABI_RANGE,
 	NVM_ABI_SOURCE,
+	NVM_ABI_DETAIL,
 };
 
 static ssize_t nvm_abi_show(char *buf, enum nvm_abi_field what)
@@ -350,6 +506,9 @@ static ssize_t nvm_abi_show(char *buf, enum nvm_abi_field what)
 					  rs, sizeof(rs));
 			n = sysfs_emit(buf, "%s\n", rs);
 			break;
+		case NVM_ABI_DETAIL:
+			n = sysfs_emit(buf, "%s\n", nvm_abi_state.detail);
+			break;
 		default:
 			n = sysfs_emit(buf, "%s\n", nvm_abi_state.source);
 			break;
@@ -371,6 +530,7 @@ NVM_ABI_ATTR(driver_version, NVM_ABI_VERSION);
 NVM_ABI_ATTR(tier, NVM_ABI_TIER);
 NVM_ABI_ATTR(range, NVM_ABI_RANGE);
 NVM_ABI_ATTR(version_source, NVM_ABI_SOURCE);
+NVM_ABI_ATTR(tier_detail, NVM_ABI_DETAIL);
 
 static ssize_t ranges_show(NVM_CLASS_CONST struct class *c,
 			   NVM_CLASS_CONST struct class_attribute *a, char *buf)
@@ -380,12 +540,24 @@ static ssize_t ranges_show(NVM_CLASS_CONST struct class *c,
 
 static CLASS_ATTR_RO(ranges);
 
+/* "count oldest newest" of the releases compiled in (nvproxyctl releases). */
+static ssize_t releases_show(NVM_CLASS_CONST struct class *c,
+			     NVM_CLASS_CONST struct class_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u %s %s\n", NVABI_NR_RELEASES, nvabi_releases[0].name,
+			  nvabi_releases[NVABI_NR_RELEASES - 1].name);
+}
+
+static CLASS_ATTR_RO(releases);
+
 static struct attribute *nvm_abi_class_attrs[] = {
 	&class_attr_driver_version.attr,
 	&class_attr_tier.attr,
 	&class_attr_range.attr,
 	&class_attr_version_source.attr,
+	&class_attr_tier_detail.attr,
 	&class_attr_ranges.attr,
+	&class_attr_releases.attr,
 	NULL
 };
 

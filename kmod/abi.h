@@ -13,12 +13,13 @@
 
 int nvm_abi_init(void);
 void nvm_abi_exit(void);
-int nvm_abi_select(struct file *backing, const struct nvm_range **range);
+int nvm_abi_select(struct file *backing, const struct nvm_range **range, enum nvm_tier *tier);
 extern const struct attribute_group nvm_abi_class_group;
 
 /* Module parameters (abi.c). */
 extern char *nvm_force_version;
 extern bool nvm_accept_outside;
+extern bool nvm_serve_successor;
 
 unsigned int nvm_abi_of(const struct nvm_range *range);
 

@@ -101,6 +101,7 @@ static int nvm_open(struct inode *inode, struct file *file)
 	struct file *backing;
 	const struct nvm_range *range;
 	enum nvm_kind kind = NVM_NODE_GPU;	/* a minor past num_gpus */
+	enum nvm_tier tier;
 	unsigned int gpu;
 	int ret;
 
@@ -125,10 +126,11 @@ static int nvm_open(struct inode *inode, struct file *file)
 		ret = PTR_ERR(backing);
 		goto err_free;
 	}
-	ret = nvm_abi_select(backing, &range);
+	ret = nvm_abi_select(backing, &range, &tier);
 	if (ret)
 		goto err_backing;
 	nf->abi = nvm_abi_of(range);
+	nf->successor = tier == NVM_TIER_SUCCESSOR;
 	ret = nvm_stats_attach(nf);
 	if (ret)
 		goto err_backing;

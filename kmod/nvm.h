@@ -60,6 +60,7 @@ enum nvm_outcome {
  * @gpu: GPU index for %NVM_NODE_GPU
  * @abi: the ABI number of the range selected at open, which every call's
  *	checks read
+ * @successor: that range serves the driver at the successor tier (abi.c)
  * @nobounce_mm: an address space last found unable to hold a bounce area
  *	(compared only; held with mmgrab() while remembered, so that its
  *	address cannot be another process's meanwhile)
@@ -76,6 +77,7 @@ struct nvm_file {
 	enum nvm_kind kind;
 	unsigned int gpu;
 	unsigned int abi;
+	bool successor;
 	struct mm_struct *nobounce_mm;
 	unsigned long nobounce_until;
 	struct mm_struct *warn_mm;

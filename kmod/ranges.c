@@ -124,6 +124,7 @@ static const char *const nvm_tier_names[] = {
 	[NVM_TIER_EXACT]	= "exact",
 	[NVM_TIER_INTERPOLATED]	= "interpolated",
 	[NVM_TIER_OUTSIDE]	= "outside",
+	[NVM_TIER_SUCCESSOR]	= "successor",
 };
 
 /**

@@ -153,6 +153,26 @@ static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 	kfree(cg);
 }
 
+/* Calls refused under the successor tier as the served ABI does not know them. */
+static atomic64_t nvm_successor_unknown = ATOMIC64_INIT(0);
+
+/*
+ * A refusal that says the served ABI does not know the call as made: an
+ * unknown escape, control, class or UVM command, or a payload of another
+ * size than the ABI's (a struct that grew since).
+ */
+static bool nvm_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static bool nvm_rule_unknown(const char *rule)
+{
+	return rule && (nvm_ends_with(rule, "-unknown") || nvm_ends_with(rule, "-size"));
+}
+
 /**
  * nvm_stats_ioctl() - count, trace and log one ioctl on a mediated file
  * @nf: the file
@@ -165,6 +185,8 @@ void nvm_stats_ioctl(struct nvm_file *nf, const struct nvm_report *r, long ret)
 {
 	if (ret == NVM_ANSWERED)
 		ret = 0;
+	if (nf->successor && r->outcome != NVM_OUT_FORWARDED && nvm_rule_unknown(r->rule))
+		atomic64_inc(&nvm_successor_unknown);
 	nvm_count(nf, r->family, r->outcome);
 	trace_nvmediate_call(nf, r, ret);
 	if (r->outcome != NVM_OUT_FORWARDED)
@@ -362,6 +384,18 @@ static ssize_t exec_lock_held_max_ms_show(NVM_CLASS_CONST struct class *c,
 	return sysfs_emit(buf, "%u\n", nvm_fdctx_longest_hold_ms());
 }
 
+/*
+ * /sys/class/nvmediate/stats/successor_unknown: calls refused under the
+ * successor tier because the ABI serving it does not know them as made
+ * (abi.c; README, "A driver newer than nvmediate").
+ */
+static ssize_t successor_unknown_show(NVM_CLASS_CONST struct class *c,
+				      NVM_CLASS_CONST struct class_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&nvm_successor_unknown));
+}
+
+static CLASS_ATTR_RO(successor_unknown);
 static CLASS_ATTR_RO(exec_lock_held_1s);
 static CLASS_ATTR_RO(exec_lock_held_max_ms);
 
@@ -396,6 +430,7 @@ static struct attribute *nvm_stats_attrs[] = {
 	&nvm_stat_poll_audited.ca.attr,
 	&class_attr_exec_lock_held_1s.attr,
 	&class_attr_exec_lock_held_max_ms.attr,
+	&class_attr_successor_unknown.attr,
 	NULL
 };
 

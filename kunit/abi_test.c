@@ -101,8 +101,10 @@ static void abi_test_tiers_match_oracle(struct kunit *test)
 static int nvm_test_select(struct kunit *test, const char *version, const struct nvm_range **r)
 {
 	KUNIT_ASSERT_EQ(test, nvm_version_parse(version, &nvm_test_drv_version), 0);
+	enum nvm_tier tier;
+
 	*r = NULL;
-	return nvm_abi_select(NULL, r);
+	return nvm_abi_select(NULL, r, &tier);
 }
 
 static void abi_test_select_by_tier(struct kunit *test)
@@ -118,13 +120,56 @@ static void abi_test_select_by_tier(struct kunit *test)
 	/* In a gap, before the oldest, after the newest, unknown major. */
 	KUNIT_EXPECT_EQ(test, nvm_test_select(test, "515.45.01", &r), -EPROTONOSUPPORT);
 	KUNIT_EXPECT_EQ(test, nvm_test_select(test, "470.256.02", &r), -EPROTONOSUPPORT);
-	KUNIT_EXPECT_EQ(test, nvm_test_select(test, "595.71.05", &r), -EPROTONOSUPPORT);
 	KUNIT_EXPECT_EQ(test, nvm_test_select(test, "999.1", &r), -EPROTONOSUPPORT);
 	KUNIT_EXPECT_NULL(test, r);
 
 	nvm_test_drv_ret = -ENOENT;
 	KUNIT_EXPECT_EQ(test, nvm_test_select(test, "595.45.04", &r), -ENXIO);
 	nvm_test_drv_ret = 0;
+}
+
+/*
+ * A version newer than every known release of its branch: served with the
+ * branch's newest release's range where the generated tables mark the
+ * branch (nvabi's rule), refused elsewhere and with successor=0; a version
+ * in a gap of such a branch stays refused.
+ */
+static void abi_test_successor(struct kunit *test)
+{
+	unsigned int i, served = 0, refused = 0;
+	const struct nvm_range *r;
+	char v[NVM_VERSION_STR_MAX];
+
+	for (i = 0; i < NVABI_NR_BRANCHES; i++) {
+		const struct nvabi_branch *b = &nvabi_branches[i];
+		const struct nvabi_release *rel = &nvabi_releases[b->newest];
+
+		snprintf(v, sizeof(v), "%u.999.1", b->major);
+		if (!b->successor) {
+			KUNIT_EXPECT_EQ_MSG(test, nvm_test_select(test, v, &r), -EPROTONOSUPPORT,
+					    "%s", v);
+			KUNIT_EXPECT_EQ(test, nvm_abi_state.tier, NVM_TIER_OUTSIDE);
+			refused++;
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, nvm_test_select(test, v, &r), 0, "%s", v);
+		KUNIT_EXPECT_EQ(test, nvm_abi_state.tier, NVM_TIER_SUCCESSOR);
+		KUNIT_EXPECT_PTR_EQ(test, r ? r->abi : NULL,
+				    (const void *)&nvabi_ranges[rel->range]);
+		nvm_serve_successor = false;
+		KUNIT_EXPECT_EQ_MSG(test, nvm_test_select(test, v, &r), -EPROTONOSUPPORT,
+				    "%s", v);
+		KUNIT_EXPECT_EQ(test, nvm_abi_state.tier, NVM_TIER_SUCCESSOR);
+		KUNIT_EXPECT_NULL(test, r);
+		nvm_serve_successor = true;
+		served++;
+	}
+	/* The rule serves some branches and not others. */
+	KUNIT_EXPECT_GT(test, served, 0U);
+	KUNIT_EXPECT_GT(test, refused, 0U);
+	/* Between two known releases of a served branch that differ: refused. */
+	KUNIT_EXPECT_EQ(test, nvm_test_select(test, "515.45.01", &r), -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, nvm_abi_state.tier, NVM_TIER_OUTSIDE);
 }
 
 static void abi_test_accept_outside_takes_nearest_lower(struct kunit *test)
@@ -166,6 +211,7 @@ static struct kunit_case nvm_abi_test_cases[] = {
 	KUNIT_CASE(abi_test_tree_holds_every_range),
 	KUNIT_CASE(abi_test_tiers_match_oracle),
 	KUNIT_CASE(abi_test_select_by_tier),
+	KUNIT_CASE(abi_test_successor),
 	KUNIT_CASE(abi_test_accept_outside_takes_nearest_lower),
 	KUNIT_CASE(abi_test_force_version),
 	{}

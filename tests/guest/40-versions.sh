@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Version ranges: nvmediate serves the stand-in driver at a known release, at
-# an unknown version inside a range proven ABI-identical, refuses one in a gap
-# or newer than every release (until told otherwise), and re-detects when the
-# driver is reloaded at another version.  Each case checks what open() gave
+# an unknown version inside a range proven ABI-identical, at a version newer
+# than every known release of a settled branch (the successor tier, counted;
+# refused with successor=0), refuses one in a gap or of a new major (until
+# told otherwise), and re-detects when the driver is reloaded at another
+# version.  Each case checks what open() gave
 # user space, what sysfs says, and what the kernel log said, once.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
@@ -66,20 +68,46 @@ version_case version-interpolated 535.171.05 OK \
 	"535.171.05 interpolated 535.161.07..535.179" module proc
 # 515.45.01 falls between 515.43.04 and 515.48.07, which differ.
 version_case version-gap 515.45.01 EPROTONOSUPPORT "515.45.01 outside none" module proc
-# Newer than every release: refused, then accepted on the administrator's word.
-version_case version-newer 595.71.05 EPROTONOSUPPORT "595.71.05 outside none" module proc
-version_case version-newer-accepted 595.71.05 OK \
-	"595.71.05 outside 595.44.02..595.45.04" module proc accept_outside=1
+# Newer than every known release of a branch that has had production
+# releases for a while (580): served with that branch's newest ABI, the
+# successor tier; refused with successor=0.
+version_case version-successor 580.159.03 OK \
+	"580.159.03 successor 580.126.09..580.142" module proc
+version_case version-successor-refused 580.159.03 EPROTONOSUPPORT \
+	"580.159.03 successor none" module proc successor=0
+# A new major: refused, then accepted on the administrator's word.
+version_case version-new-major 610.43.02 EPROTONOSUPPORT "610.43.02 outside none" module proc
+version_case version-new-major-accepted 610.43.02 OK \
+	"610.43.02 outside 595.44.02..595.45.04" module proc accept_outside=1
 version_case version-forced 595.71.05 OK \
 	"570.211.01 exact 570.195.03..570.211.01" force_version force_version \
 	force_version=570.211.01
 
-# The refusal says what was found, what is near, and what to do.
-if dmesg | grep -q 'driver 595.71.05 (from module) is outside every known ABI range (nearest lower: 595.44.02..595.45.04, nearest higher: none); opens of the mediated nodes fail with EPROTONOSUPPORT.*accept_outside=1.*force_version='; then
+# The refusal says what was found, what is near, and what to do: in the
+# log and in sysfs.
+if dmesg | grep -q "driver 610.43.02 (from module) is outside every known ABI range (nearest lower: 595.44.02..595.45.04, nearest higher: none; no release of its branch is known: a new major is never served as a successor); opens of the mediated nodes fail with EPROTONOSUPPORT. To serve it, add the release to nvmediate ('nvabi add' .*accept_outside=1.*force_version="; then
 	pass version-refusal-actionable
 else
-	fail version-refusal-actionable "the refusal does not name the version, nearest ranges and parameters"
+	fail version-refusal-actionable "the refusal does not name the version, nearest ranges and remedies: $(dmesg | grep 'driver 610.43.02' | tail -n 1)"
 fi
+check version-successor-logged "no warning names the successor tier and its remedies: $(dmesg | grep 'driver 580.159.03' | head -n 1)" \
+	sh -c "dmesg | grep -q \"driver 580.159.03 (from module) is newer than every known release of branch 580 (newest known: 580.142); serving it with that release's ABI range 580.126.09..580.142 (tier successor).*nvabi add.*successor=0\""
+
+# Under the successor tier, the calls the served ABI does not know are
+# refused (a control it has no entry for: answered NOT_SUPPORTED, as the
+# driver answers it) and counted.
+unload_all
+load_standin version=580.159.03 num_gpus=1 && load_nvmediate > /dev/null
+before=$(cat $SYS/stats/successor_unknown)
+out=$(nvraw /dev/nvproxy 0x2a 32 8=0x00ff0001 st=28 2>&1)
+after=$(cat $SYS/stats/successor_unknown)
+check version-successor-counted "call: $out; successor_unknown $before -> $after" \
+	sh -c "echo '$out' | grep -q 'ret=0 status=0x56' && [ $after = $((before + 1)) ]"
+check version-successor-detail "tier_detail: $(cat $SYS/tier_detail)" \
+	sh -c "grep -q '^newer than every known release of branch 580 (newest known: 580.142); serving it' $SYS/tier_detail"
+status=$(nvproxyctl status 2>&1)
+check version-successor-status "nvproxyctl status: $status" \
+	sh -c "echo \"\$0\" | grep -q 'tier:            successor' && echo \"\$0\" | grep -q 'tier detail:     newer than every known release of branch 580' && echo \"\$0\" | grep -q 'refused as unknown under the successor tier: 1'" "$status"
 
 # A bad force_version is refused at load.
 unload_all

@@ -213,6 +213,29 @@ assert e["rule"] == "ctrl-root" and e["capabilities"] == "none", e'
 	nmin=$(( $(stat -L -c %T /dev/null | sed 's/^/0x/') ))
 	Y="env NVPROXYCTL_ROOT=$F $NPC"
 
+	# ---- releases -----------------------------------------------------------------
+	# The branches the tables serve newer versions of, from nvabi show (the
+	# tool that generated them): one that is served, one that is not.
+	npc_rc "releases without nvmediate" 0 $X releases
+	has "... the count" "$T/out" "$(ls "$root/abi/releases" | wc -l) releases in "
+	has "... a branch whose successors are served" "$T/out" "580.142      served (successor)"
+	has "... a branch too young for it" "$T/out" "595.45.04    refused (outside)"
+	npc_rc "releases --ranges --json" 0 $X releases --ranges --json
+	npc_py "... every range, and no loaded module" "$T/out" "
+assert len(j['range_list']) == j['ranges'] and j['loaded'] is None, j['loaded']
+b = {x['major']: x for x in j['branches']}
+assert b[580]['successor'] and not b[595]['successor'] and b[580]['newest'] == '580.142', b[580]
+"
+	n=$(ls "$root/abi/releases" | wc -l)
+	echo "$n $(ls "$root/abi/releases" | sed 's/\.abi$//' | sort -V | head -n 1) $(ls "$root/abi/releases" | sed 's/\.abi$//' | sort -V | tail -n 1)" \
+		>"$F/sys/class/nvmediate/releases"
+	npc_rc "releases: a loaded module with the same tables" 0 $Y releases
+	has "... says so" "$T/out" "the loaded nvmediate knows the same releases"
+	echo "12 515.43.04 535.288.01" >"$F/sys/class/nvmediate/releases"
+	npc_rc "releases: a loaded module built from other tables: exit 1" 1 $Y releases
+	has "... says what to do" "$T/out" "rebuild and reinstall both"
+	rm "$F/sys/class/nvmediate/releases"
+
 	# ---- stats --------------------------------------------------------------------
 	npc_rc "stats without nvmediate: exit 3" 3 $X stats
 	has "... a clear message" "$T/out" "nvmediate is not loaded"

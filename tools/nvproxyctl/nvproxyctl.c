@@ -3,6 +3,7 @@
  * nvproxyctl: inspect nvmediate from user space.
  *
  *   nvproxyctl status [--json]
+ *   nvproxyctl releases [--ranges] [--json]
  *   nvproxyctl stats [--json] [--procs]
  *   nvproxyctl explain NUMBER [--version V] [--family F] [--abi DIR]
  *   nvproxyctl cdi [--set NAME] [--gpus N] [--output FILE]
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 		"\n"
 		"commands:\n"
 		"  status    module, driver version, ABI range, parameters and nodes\n"
+		"  releases  the driver releases and ABI ranges nvmediate serves, per branch\n"
 		"  stats     calls forwarded, refused, answered and audited, per family\n"
 		"  explain   what an ioctl number is in a driver version's ABI, and the policy\n"
 		"  cdi       write a Container Device Interface spec for the mediated nodes\n"
@@ -52,6 +54,7 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "status", cmd_status },
+	{ "releases", cmd_releases },
 	{ "stats", cmd_stats },
 	{ "explain", cmd_explain },
 	{ "cdi", cmd_cdi },

@@ -91,6 +91,7 @@ int fam_index(const char *s);
 int caps_normalise(const char *in, char *out, size_t len);
 
 int cmd_status(int argc, char **argv);
+int cmd_releases(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_cdi(int argc, char **argv);

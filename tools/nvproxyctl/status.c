@@ -80,8 +80,10 @@ static void usage_status(FILE *f)
 		"usage: %s status [--json]\n"
 		"\n"
 		"Show nvmediate's state: the module version, the host driver version, the\n"
-		"tier, range and version source nvmediate chose, the number of ranges\n"
-		"compiled in (/sys/class/nvmediate/), the module parameters\n"
+		"tier, range and version source nvmediate chose with what that means and\n"
+		"what to do when the driver is not served by its own ABI (tier_detail),\n"
+		"the calls refused as unknown under the successor tier, the number of\n"
+		"ranges compiled in (/sys/class/nvmediate/), the module parameters\n"
 		"(/sys/module/nvmediate/parameters/), the mediated nodes of the default\n"
 		"set present in /dev with their device numbers, and every node set with\n"
 		"its nodes, open files and profile (/sys/kernel/nvmediate/sets/), and the\n"
@@ -95,7 +97,7 @@ static void usage_status(FILE *f)
 }
 
 static const char *const param_names[] = { "num_gpus", "uvm_path", "force_version",
-					   "accept_outside", "allow_root", "allow_finn",
+					   "accept_outside", "successor", "allow_root", "allow_finn",
 					   "allow_gss", "audit", "bounce", "sets" };
 #define NPARAMS (sizeof(param_names) / sizeof(param_names[0]))
 
@@ -200,8 +202,8 @@ int cmd_status(int argc, char **argv)
 {
 	static const char *const cls[] = { "driver_version", "tier", "range", "version_source",
 					   "ranges" };
-	char modver[64], vals[5][128], params[NPARAMS][256];
-	int have[5], phave[NPARAMS];
+	char modver[64], vals[5][128], params[NPARAMS][256], detail[768], unknown[32];
+	int have[5], phave[NPARAMS], have_detail, have_unknown;
 	int json = 0, i, ngpu, present[MAX_GPUS];
 	struct node nodes[2 + MAX_GPUS];
 	int nn = 0, have_counts;
@@ -222,6 +224,9 @@ int cmd_status(int argc, char **argv)
 	}
 	if (read_line("/sys/module/nvmediate/version", modver, sizeof(modver)))
 		snprintf(modver, sizeof(modver), "unknown");
+	have_detail = !read_line("/sys/class/nvmediate/tier_detail", detail, sizeof(detail));
+	have_unknown = !read_line("/sys/class/nvmediate/stats/successor_unknown", unknown,
+				  sizeof(unknown));
 	for (i = 0; i < 5; i++) {
 		char path[96];
 
@@ -264,6 +269,13 @@ int cmd_status(int argc, char **argv)
 		json_str_or_null(stdout, have[2] ? vals[2] : NULL);
 		printf(",\"version_source\":");
 		json_str_or_null(stdout, have[3] ? vals[3] : NULL);
+		printf(",\"tier_detail\":");
+		json_str_or_null(stdout, have_detail ? detail : NULL);
+		printf(",\"successor_unknown\":");
+		if (have_unknown && unknown[0] >= '0' && unknown[0] <= '9')
+			printf("%llu", strtoull(unknown, NULL, 10));
+		else
+			printf("null");
 		printf(",\"ranges\":");
 		if (have[4] && vals[4][0] >= '0' && vals[4][0] <= '9')
 			printf("%lu", strtoul(vals[4], NULL, 10));
@@ -310,6 +322,10 @@ int cmd_status(int argc, char **argv)
 	printf("  tier:            %s\n", have[1] ? vals[1] : "(unreadable)");
 	printf("  range:           %s\n", have[2] ? vals[2] : "(unreadable)");
 	printf("  version source:  %s\n", have[3] ? vals[3] : "(unreadable)");
+	printf("  tier detail:     %s\n", have_detail ? detail : "(unreadable)");
+	if (have[1] && !strcmp(vals[1], "successor"))
+		printf("  refused as unknown under the successor tier: %s\n",
+		       have_unknown ? unknown : "(unreadable)");
 	printf("  ranges known:    %s\n", have[4] ? vals[4] : "(unreadable)");
 	printf("parameters:\n");
 	for (i = 0; i < (int)NPARAMS; i++)
