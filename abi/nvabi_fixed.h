@@ -72,6 +72,17 @@
  */
 #define NVM_NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR	27
 #define NVM_NV01_MEMORY_SYSTEM_OS_DESCRIPTOR	0x71
+/*
+ * NV_ESC_RM_ALLOC_MEMORY maps the memory it allocates right away, on the
+ * file named by the call's fd (RmIoctl(): rm_create_mmap_context()), only
+ * for NV01_MEMORY_SYSTEM (cl003e.h) without NVOS02's ALLOC_NONE (flags
+ * 17:16 = 1) or MAPPING_NO_MAP (31:30 = 1) flags (nvos.h).
+ */
+#define NVM_NV01_MEMORY_SYSTEM		0x3e
+#define NVM_NVOS02_FLAGS_ALLOC(f)	(((f) >> 16) & 0x3)
+#define NVM_NVOS02_FLAGS_ALLOC_NONE	1
+#define NVM_NVOS02_FLAGS_MAPPING(f)	(((f) >> 30) & 0x3)
+#define NVM_NVOS02_FLAGS_MAPPING_NO_MAP	1
 #define NVM_RS_ACCESS_MASK_SIZE		4
 /* NV_STATUS values the driver writes into a payload (nvstatuscodes.h). */
 #define NVM_NV_ERR_INVALID_ARGUMENT	0x1f

@@ -270,8 +270,8 @@ struct nvabi_emb {
  * (NV_ESC_RM_CONTROL), NVOS21_PARAMETERS and NVOS64_PARAMETERS (the two
  * forms of NV_ESC_RM_ALLOC), NVOS32_PARAMETERS (NV_ESC_RM_VID_HEAP_CONTROL:
  * its function and the range of an OS descriptor, data.AllocOsDesc) and
- * nv_ioctl_nvos02_parameters_with_fd (NV_ESC_RM_ALLOC_MEMORY: class and
- * range). Sizes and byte offsets; NVABI_OFF_NONE for a
+ * nv_ioctl_nvos02_parameters_with_fd (NV_ESC_RM_ALLOC_MEMORY: class,
+ * range and flags). Sizes and byte offsets; NVABI_OFF_NONE for a
  * field the layout does not have (NVOS21 had no paramsSize before 535, a
  * size of 0 means the ABI has no such payload).
  */
@@ -282,7 +282,7 @@ struct nvabi_rmlayout {
 	__u8 a21_size, a21_class, a21_params, a21_psize, a21_status;
 	__u8 a64_size, a64_class, a64_params, a64_psize, a64_flags, a64_status;
 	__u8 vh_size, vh_function, vh_desc, vh_limit;
-	__u8 am_size, am_class, am_memory, am_limit;
+	__u8 am_size, am_class, am_memory, am_limit, am_flags;
 };
 
 /*

@@ -394,6 +394,35 @@ static bool nvm_abi_select_again(const char *modver, const struct nvm_range **ra
 	return hit;
 }
 
+/*
+ * Decide how the driver at version @key is served, say so once and keep
+ * it for sysfs.  Return: whether it is served; @range and @tier set.
+ */
+static bool nvm_abi_decide(u64 key, const char *version, const char *source,
+			   const char *modver, const struct nvm_range **range,
+			   enum nvm_tier *tier)
+{
+	const struct nvm_range *r, *below;
+	const struct nvm_branch *b = nvm_abi_branch(key);
+	enum nvm_tier t = nvm_range_tier(&nvm_abi_tree, key, &r);
+	bool accepted = t != NVM_TIER_OUTSIDE;
+
+	if (!accepted && b && b->successor && key > b->newest) {
+		t = NVM_TIER_SUCCESSOR;
+		r = b->range;
+		accepted = nvm_serve_successor;
+	}
+	if (!accepted && t == NVM_TIER_OUTSIDE && nvm_accept_outside) {
+		nvm_range_find(&nvm_abi_tree, key, &below, NULL);
+		r = below;
+		accepted = below != NULL;
+	}
+	nvm_abi_report(key, version, source, modver, t, r, b, accepted);
+	*range = r;
+	*tier = t;
+	return accepted;
+}
+
 /* The version of the driver behind @backing, or force_version's. */
 static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
 			   char *version, const char **source)
@@ -438,8 +467,7 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range, enum nv
 {
 	const char *modver = nvm_drv_modversion(backing);
 	char version[NVM_VERSION_STR_MAX];
-	const struct nvm_range *r, *below;
-	const struct nvm_branch *b;
+	const struct nvm_range *r;
 	const char *source;
 	enum nvm_tier t;
 	bool accepted;
@@ -451,20 +479,7 @@ int nvm_abi_select(struct file *backing, const struct nvm_range **range, enum nv
 	ret = nvm_abi_version(backing, &modver, &key, version, &source);
 	if (ret)
 		return ret;
-	t = nvm_range_tier(&nvm_abi_tree, key, &r);
-	b = nvm_abi_branch(key);
-	accepted = t != NVM_TIER_OUTSIDE;
-	if (!accepted && b && b->successor && key > b->newest) {
-		t = NVM_TIER_SUCCESSOR;
-		r = b->range;
-		accepted = nvm_serve_successor;
-	}
-	if (!accepted && t == NVM_TIER_OUTSIDE && nvm_accept_outside) {
-		nvm_range_find(&nvm_abi_tree, key, &below, NULL);
-		r = below;
-		accepted = below != NULL;
-	}
-	nvm_abi_report(key, version, source, modver, t, r, b, accepted);
+	accepted = nvm_abi_decide(key, version, source, modver, &r, &t);
 out:
 	if (!accepted)
 		return -EPROTONOSUPPORT;
@@ -473,9 +488,89 @@ out:
 	return 0;
 }
 
+/* No driver to decide for (any more): sysfs says so, and why. */
+static void nvm_abi_forget(const char *why)
+{
+	spin_lock(&nvm_abi_lock);
+	nvm_abi_state.valid = false;
+	nvm_abi_state.modver[0] = '\0';
+	strscpy(nvm_abi_state.detail, why, sizeof(nvm_abi_state.detail));
+	spin_unlock(&nvm_abi_lock);
+}
+
+/*
+ * Decide for the driver as it is now, without opening it: force_version,
+ * else the version its module carries (@mod, going live), else the host's
+ * /proc/driver/nvidia/version.  A driver that is not there is said.
+ */
+static void nvm_abi_decide_now(const struct module *mod)
+{
+	char version[NVM_VERSION_STR_MAX];
+	const struct nvm_range *r;
+	const char *source, *modver = NULL;
+	struct nvm_version v;
+	enum nvm_tier t;
+	u64 key;
+
+	if (!nvm_force_key && mod && mod->version && !nvm_version_parse(mod->version, &v)) {
+		key = nvm_version_key(&v);
+		strscpy(version, mod->version, sizeof(version));
+		source = "module";
+		modver = mod->version;
+	} else if (nvm_abi_version(NULL, &modver, &key, version, &source)) {
+		nvm_abi_forget("no driver version: the nvidia driver is not loaded; decided when it is");
+		return;
+	}
+	nvm_abi_decide(key, version, source, modver, &r, &t);
+}
+
+/*
+ * The nvidia module going live or away: what sysfs says follows it, so
+ * that a health check reading the tier sees a driver reloaded at another
+ * version, or gone, before any open.
+ */
+static int nvm_abi_module_event(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	if (strcmp(mod->name, NVM_NV_MODULE))
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_LIVE)
+		nvm_abi_decide_now(mod);
+	else if (state == MODULE_STATE_GOING)
+		nvm_abi_forget("no driver version: the nvidia driver was unloaded; decided when it is loaded again");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block nvm_abi_module_nb = {
+	.notifier_call = nvm_abi_module_event,
+};
+
+/**
+ * nvm_abi_start() - decide for the driver at load, and follow its module
+ *
+ * Return: 0 or a negative errno.
+ */
+int nvm_abi_start(void)
+{
+	int ret = register_module_notifier(&nvm_abi_module_nb);
+
+	if (ret)
+		return ret;
+	nvm_abi_decide_now(NULL);
+	return 0;
+}
+
+/* Undo nvm_abi_start(). */
+void nvm_abi_stop(void)
+{
+	unregister_module_notifier(&nvm_abi_module_nb);
+}
+
 /*
  * /sys/class/nvmediate/{driver_version,tier,range,version_source,
- * tier_detail}: the last open's view.
+ * tier_detail}: the decision for the driver as it is now (at load, when
+ * its module goes live or away, at each open).
  */
 enum nvm_abi_field {
 	NVM_ABI_VERSION,
@@ -492,7 +587,8 @@ static ssize_t nvm_abi_show(char *buf, enum nvm_abi_field what)
 
 	spin_lock(&nvm_abi_lock);
 	if (!nvm_abi_state.valid) {
-		n = sysfs_emit(buf, "none\n");
+		n = sysfs_emit(buf, "%s\n", what == NVM_ABI_DETAIL && nvm_abi_state.detail[0] ?
+				   nvm_abi_state.detail : "none");
 	} else {
 		switch (what) {
 		case NVM_ABI_VERSION:

@@ -13,6 +13,8 @@
 
 int nvm_abi_init(void);
 void nvm_abi_exit(void);
+int nvm_abi_start(void);
+void nvm_abi_stop(void);
 int nvm_abi_select(struct file *backing, const struct nvm_range **range, enum nvm_tier *tier);
 extern const struct attribute_group nvm_abi_class_group;
 

@@ -91,12 +91,10 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		v->nfds = e->nfd;
 	}
 	if (e && nvm_alloc_is_client(hclass)) {
-		if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps))
-			return false;
 		v->nested = params;
 		v->nested_size = params ? NVM_NV_ROOT_PARAMS_SIZE : 0;
 		v->nested_at = off_params;
-		return true;
+		return nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps);
 	}
 	if (!e)
 		return nvm_answer(v, NVM_NV_ERR_INVALID_CLASS, off_status, "class-unknown");
@@ -111,12 +109,11 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_refuse(v, -E2BIG, "class-params-too-big");
 	if (!params && e->params == NVABI_PARAMS_REQUIRED && e->size)
 		return nvm_refuse(v, -EINVAL, "class-params-null");
-	if (!nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps))
-		return false;
+	/* Before the profile: an audited refusal is forwarded with them. */
 	if (params && e->params != NVABI_PARAMS_NONE) {
 		v->nested = params;
 		v->nested_size = e->size;
 		v->nested_at = off_params;
 	}
-	return true;
+	return nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps);
 }

@@ -181,11 +181,12 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_refuse(v, -EPERM, "kernel-only");
 	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && psize != e->size)
 		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status, "ctrl-size");
-	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, cmd, e->caps))
-		return false;
+	/* Before the profile: an audited refusal is forwarded with them. */
 	v->nested = params;
 	v->nested_size = psize;
 	v->nested_at = l->ctl_params;
+	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, cmd, e->caps))
+		return false;
 	x = nvm_abi_emb(cmd, c->abi);
 	return nvm_ctrl_emb(v, x, flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED);
 }

@@ -129,10 +129,16 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 			err = -EFAULT;
 		return nvm_fault(v, err, err == -EFAULT ? "esc-unreadable" : "nomem");
 	}
-	/* Audited calls too: node.c's bounce-area check is never audited. */
+	/*
+	 * Audited calls too: node.c's bounce-area check is never audited,
+	 * and a call's private fd table follows what the driver reads.
+	 */
 	nvm_esc_osdesc(c, v);
+	nvm_esc_alloc_memory_fd(c, v);
 	if (v->audited)
 		return true;
+	if (c->nr == NVM_NV_ESC_RM_ALLOC_MEMORY)
+		return nvm_esc_alloc_memory_class(c, v) || !nvm_stop(c, v);
 	if (c->nr == NVM_NV_ESC_RM_CONTROL)
 		return nvm_ctrl_decide(c, v) || !nvm_stop(c, v);
 	if (c->nr == NVM_NV_ESC_RM_ALLOC)

@@ -181,7 +181,8 @@ int nvm_drv_devt(enum nvm_kind kind, unsigned int gpu, dev_t *devt)
 
 /**
  * nvm_drv_version() - the version of the driver behind a backing file
- * @backing: file returned by nvm_drv_open(); it pins the driver's module
+ * @backing: file returned by nvm_drv_open(); it pins the driver's module;
+ *	NULL: no file, the host's /proc/driver/nvidia/version only
  * @v: the version found
  * @source: set to "module" or "proc", where it was found
  *
@@ -193,7 +194,7 @@ int nvm_drv_devt(enum nvm_kind kind, unsigned int gpu, dev_t *devt)
  */
 int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source)
 {
-	const struct module *owner = backing->f_op->owner;
+	const struct module *owner = backing ? backing->f_op->owner : NULL;
 	char line[256];
 	struct file *file;
 	loff_t pos = 0;

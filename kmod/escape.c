@@ -142,3 +142,72 @@ unknown:
 	v->osdesc = 0;
 	v->osdesc_len = U64_MAX;
 }
+
+/* NVOS02's class and flags, or false when the ABI has no such layout. */
+static bool nvm_esc_nvos02(const struct nvm_call *c, u32 *hclass, u32 *flags)
+{
+	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(c->abi);
+
+	if (!l->am_size || c->size != l->am_size || l->am_class == NVABI_OFF_NONE ||
+	    l->am_flags == NVABI_OFF_NONE || l->am_class + sizeof(*hclass) > c->size ||
+	    l->am_flags + sizeof(*flags) > c->size)
+		return false;
+	memcpy(hclass, c->payload + l->am_class, sizeof(*hclass));
+	memcpy(flags, c->payload + l->am_flags, sizeof(*flags));
+	return true;
+}
+
+/**
+ * nvm_esc_alloc_memory_fd() - does NV_ESC_RM_ALLOC_MEMORY read its fd
+ * @c: the call, its payload copied and of the escape's size
+ * @v: verdict: @v->fds_unread set when the driver reads no fd
+ *
+ * RmIoctl() (535, 580 and 595) looks the call's fd up only to map the
+ * NV01_MEMORY_SYSTEM object it allocates, when the flags ask for a mapping
+ * (neither ALLOC_NONE nor MAPPING_NO_MAP).  Any other call reads no fd;
+ * it may read the caller's memory instead (an OS descriptor's pages, a
+ * memory list), so it runs without a private fd table and without the
+ * lock that comes with one (fdplan.c).  Read from the checked copy, which
+ * the driver is handed from the bounce area; without a bounce the driver
+ * may read another class, and then finds the caller's own mediated file
+ * at the number, which it refuses.
+ */
+void nvm_esc_alloc_memory_fd(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	u32 hclass, flags;
+
+	v->fds_unread = false;
+	if (c->nr != NVM_NV_ESC_RM_ALLOC_MEMORY || !nvm_esc_nvos02(c, &hclass, &flags))
+		return;
+	v->fds_unread = hclass != NVM_NV01_MEMORY_SYSTEM ||
+			NVM_NVOS02_FLAGS_ALLOC(flags) == NVM_NVOS02_FLAGS_ALLOC_NONE ||
+			NVM_NVOS02_FLAGS_MAPPING(flags) == NVM_NVOS02_FLAGS_MAPPING_NO_MAP;
+}
+
+/**
+ * nvm_esc_alloc_memory_class() - the privilege of NV_ESC_RM_ALLOC_MEMORY's class
+ * @c: the call, its payload copied and of the escape's size
+ * @v: verdict, set on refusal
+ *
+ * The driver checks the caller's privilege for the class only once the
+ * object is being made (RmAlloc()), after RmDeprecatedAllocMemory() has
+ * read what the class needs from the caller's memory: for the memory-list
+ * classes (NV01_MEMORY_LIST_*, administrator-only) a list of 8 bytes per
+ * page, up to 4 GiB, in a buffer charged to no cgroup, for as long as the
+ * copy takes.  So a class the ABI's class table gives a privilege is
+ * checked here first, by the default policy for it (-EPERM
+ * "alloc-memory-root" without allow_root); a class the table lacks is the
+ * driver's to refuse.
+ *
+ * Return: true when the call may be forwarded.
+ */
+bool nvm_esc_alloc_memory_class(const struct nvm_call *c, struct nvm_verdict *v)
+{
+	const struct nvabi_class *e;
+	u32 hclass, flags;
+
+	if (c->nr != NVM_NV_ESC_RM_ALLOC_MEMORY || !nvm_esc_nvos02(c, &hclass, &flags))
+		return true;
+	e = nvm_abi_class(hclass, c->abi);
+	return !e || nvm_priv_check(e->priv, c->policy, v, "alloc-memory-root");
+}

@@ -9,5 +9,7 @@
 
 bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);
 void nvm_esc_osdesc(const struct nvm_call *c, struct nvm_verdict *v);
+void nvm_esc_alloc_memory_fd(const struct nvm_call *c, struct nvm_verdict *v);
+bool nvm_esc_alloc_memory_class(const struct nvm_call *c, struct nvm_verdict *v);
 
 #endif /* NVM_ESCAPE_H */

@@ -18,10 +18,10 @@
  * private table, and the driver fails the call as for a foreign fd.
  *
  * The escape NV_ESC_RM_ALLOC_MEMORY carries an fd the driver reads only to
- * map the memory it allocates (an NV01_MEMORY_SYSTEM object, RmIoctl() at
- * 535, 580 and 595); for an OS descriptor it reads none, but pins the
- * caller's memory (the range escape.c finds), which a caller can make
- * stall, so such a call runs without a private table.
+ * map the NV01_MEMORY_SYSTEM object it allocates; any other call of it
+ * reads no fd but may read the caller's memory (an OS descriptor's pages,
+ * a memory list), which a caller can make stall, so it runs without a
+ * private table (escape.c sets verdict.fds_unread).
  */
 #include <linux/bits.h>
 #include <linux/kernel.h>
@@ -118,13 +118,6 @@ static bool nvm_fdplan_gpu(const struct nvm_verdict *v)
 	       (v->family == NVM_FAM_UVM && v->number == NVM_UVM_REGISTER_GPU);
 }
 
-/* An OS descriptor's NV_ESC_RM_ALLOC_MEMORY: its fd is not read (above). */
-static bool nvm_fdplan_osdesc(const struct nvm_verdict *v)
-{
-	return v->family == NVM_FAM_ESCAPE && v->number == NVM_NV_ESC_RM_ALLOC_MEMORY &&
-	       v->osdesc_len && v->osdesc_len != U64_MAX;
-}
-
 /**
  * nvm_fdplan_wanted() - will a call run with a private fd table
  * @v: the validator's verdict on a call it lets through
@@ -139,7 +132,7 @@ bool nvm_fdplan_wanted(const struct nvm_verdict *v)
 
 	if (nvm_fdplan_gpu(v))
 		return true;
-	if (nvm_fdplan_osdesc(v))
+	if (v->fds_unread)
 		return false;
 	for (i = 0; i < v->nfds; i++)
 		if (nvm_fd_kinds(v->fds[i].node))

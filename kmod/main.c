@@ -60,11 +60,15 @@ static int __init nvm_init(void)
 		pr_err("cannot create the node sets: %d\n", ret);
 		goto err_node;
 	}
+	/* The driver's version, decided now and whenever its module comes or goes. */
+	ret = nvm_abi_start();
+	if (ret)
+		goto err_sets;
 	/* Last: nothing may fail once a file can be opened. */
 	ret = nvm_node_start();
 	if (ret) {
 		pr_err("cannot register the mediated nodes: %d\n", ret);
-		goto err_sets;
+		goto err_abi_start;
 	}
 	/*
 	 * The nodes at the driver's numbers mount the nodes above: without
@@ -79,6 +83,8 @@ static int __init nvm_init(void)
 		NVM_NODE_NAME_UVM);
 	return 0;
 
+err_abi_start:
+	nvm_abi_stop();
 err_sets:
 	nvm_sets_exit();
 err_node:
@@ -98,6 +104,7 @@ static void __exit nvm_exit(void)
 {
 	nvm_nodefs_exit();
 	nvm_node_stop();
+	nvm_abi_stop();
 	nvm_sets_exit();
 	nvm_node_exit();
 	nvm_stats_exit();

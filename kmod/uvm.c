@@ -58,8 +58,7 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	v->payload_size = e->size;
 	if (e->node != NVABI_NODE_UVM)
 		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-node");
-	if (!nvm_profile_check(c, v, NVM_FAM_UVM, c->nr, e->caps))
-		return false;
+	/* Before the profile: an audited refusal is forwarded at that size. */
 	*size = e->size;
-	return true;
+	return nvm_profile_check(c, v, NVM_FAM_UVM, c->nr, e->caps);
 }

@@ -92,6 +92,8 @@ struct nvm_call {
  *	(an OS descriptor, escape.c), which the driver resolves to
  *	frame numbers and keeps
  * @osdesc_len: its length in bytes; 0 when the call names no such memory
+ * @fds_unread: the driver reads none of @fds for this call (escape.c), so
+ *	it runs without a private fd table
  * @audited: @rule would have refused the call, but the profile audits:
  *	recorded, and the call goes to the driver
  */
@@ -116,6 +118,7 @@ struct nvm_verdict {
 	const struct nvabi_emb *emb;
 	u64 osdesc;
 	u64 osdesc_len;
+	bool fds_unread;
 	bool audited;
 };
 

@@ -65,6 +65,12 @@ static void fdplan_test_escape_fields(struct kunit *test)
 
 			memcpy(buf + nvabi_fds[e->fd + j].off, &seven, sizeof(seven));
 		}
+		/* RM_ALLOC_MEMORY reads its fd only for system memory it maps. */
+		if (e->nr == NVM_NV_ESC_RM_ALLOC_MEMORY) {
+			u32 sys = NVM_NV01_MEMORY_SYSTEM;
+
+			memcpy(buf + nvm_abi_rmlayout(abi)->am_class, &sys, sizeof(sys));
+		}
 		KUNIT_EXPECT_TRUE_MSG(test,
 				      nvm_test_plan_esc(test, abi, nvm_test_kind_for(e->node),
 							e->nr, buf, e->size, &plan),
@@ -102,11 +108,26 @@ static void fdplan_test_escape_fields(struct kunit *test)
 		nvm_test_plan_esc(test, abi, NVM_NODE_GPU, 0x27, buf, e->size, &plan);
 		KUNIT_EXPECT_FALSE(test, plan.swap);
 		KUNIT_EXPECT_EQ(test, plan.nfds, 0U);
-		hclass = 0x3e;	/* NV01_MEMORY_SYSTEM */
+		hclass = NVM_NV01_MEMORY_SYSTEM;
 		memcpy(buf + l->am_class, &hclass, sizeof(hclass));
 		nvm_test_plan_esc(test, abi, NVM_NODE_GPU, 0x27, buf, e->size, &plan);
 		KUNIT_EXPECT_TRUE(test, plan.swap);
 		KUNIT_EXPECT_EQ(test, plan.nfds, 1U);
+		/* Not mapped (MAPPING_NO_MAP, or ALLOC_NONE): no fd read. */
+		for (j = 0; j < 2; j++) {
+			u32 flags = j ? 1U << 30 : 1U << 16;
+
+			KUNIT_ASSERT_NE(test, l->am_flags, NVABI_OFF_NONE);
+			memcpy(buf + l->am_flags, &flags, sizeof(flags));
+			nvm_test_plan_esc(test, abi, NVM_NODE_GPU, 0x27, buf, e->size, &plan);
+			KUNIT_EXPECT_FALSE_MSG(test, plan.swap, "flags 0x%x", flags);
+		}
+		/* A memory list (administrator-only): no fd read either. */
+		hclass = 0x81;
+		memset(buf + l->am_flags, 0, sizeof(u32));
+		memcpy(buf + l->am_class, &hclass, sizeof(hclass));
+		nvm_test_plan_esc(test, abi, NVM_NODE_GPU, 0x27, buf, e->size, &plan);
+		KUNIT_EXPECT_FALSE(test, plan.swap);
 	}
 	/* The offset is the release's: REGISTER_FD at 0, the memory calls at 48. */
 	KUNIT_EXPECT_EQ(test, nvabi_fds[nvm_test_esc(abi, 0xc9)->fd].off, 0U);

@@ -887,6 +887,42 @@ static void validate_test_emb_fds(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
 }
 
+/*
+ * NV_ESC_RM_ALLOC_MEMORY of an administrator-only class (the memory lists,
+ * whose list the driver copies before it checks the caller's privilege):
+ * refused without allow_root, as RM_ALLOC refuses the class; system
+ * memory and OS descriptors pass.
+ */
+static void validate_test_alloc_memory_class(struct kunit *test)
+{
+	unsigned int abi = nvm_test_param_abi(test);
+	const struct nvabi_rmlayout *l = nvm_abi_rmlayout(abi);
+	const struct nvabi_class *e = nvm_abi_class(0x81, abi);
+	struct nvm_verdict v;
+	u8 buf[64] = { };
+	u32 hclass = 0x81;
+
+	if (!l->am_size || !e)
+		return;
+	KUNIT_ASSERT_LE(test, (unsigned int)l->am_size, (unsigned int)sizeof(buf));
+	KUNIT_EXPECT_EQ(test, e->priv, (u8)NVABI_PRIV_ROOT);
+	memcpy(buf + l->am_class, &hclass, sizeof(hclass));
+	KUNIT_EXPECT_FALSE(test, nvm_test_decide(abi, NVM_NODE_GPU, 0, NVM_NV_ESC_RM_ALLOC_MEMORY,
+						 l->am_size, buf, &v));
+	KUNIT_EXPECT_STREQ(test, v.rule, "alloc-memory-root");
+	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
+	KUNIT_EXPECT_TRUE(test, nvm_test_decide(abi, NVM_NODE_GPU, NVM_POLICY_ROOT,
+						NVM_NV_ESC_RM_ALLOC_MEMORY, l->am_size, buf, &v));
+	hclass = NVM_NV01_MEMORY_SYSTEM;
+	memcpy(buf + l->am_class, &hclass, sizeof(hclass));
+	KUNIT_EXPECT_TRUE(test, nvm_test_decide(abi, NVM_NODE_GPU, 0, NVM_NV_ESC_RM_ALLOC_MEMORY,
+						l->am_size, buf, &v));
+	hclass = NVM_NV01_MEMORY_SYSTEM_OS_DESCRIPTOR;
+	memcpy(buf + l->am_class, &hclass, sizeof(hclass));
+	KUNIT_EXPECT_TRUE(test, nvm_test_decide(abi, NVM_NODE_GPU, 0, NVM_NV_ESC_RM_ALLOC_MEMORY,
+						l->am_size, buf, &v));
+}
+
 static void validate_test_embedded(struct kunit *test)
 {
 	static const char *const rels[] = { "515.43.04", "535.288.01", "595.45.04" };
@@ -1179,6 +1215,7 @@ static struct kunit_case nvm_validate_cases[] = {
 	KUNIT_CASE(validate_test_deprecated),
 	KUNIT_CASE(validate_test_embedded),
 	KUNIT_CASE(validate_test_emb_fds),
+	KUNIT_CASE_PARAM(validate_test_alloc_memory_class, nvm_test_release_gen_params),
 	KUNIT_CASE(validate_test_osdesc),
 	{}
 };

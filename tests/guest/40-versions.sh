@@ -26,6 +26,7 @@ version_case() {
 	name=$1 ver=$2 want_open=$3 want_state=$4 want_src=$5 want_src2=$6
 	shift 6
 	unload_all
+	echo "nvmtest: $name" > /dev/kmsg
 	if ! load_standin version="$ver" num_gpus=1; then
 		fail "$name" "cannot load the stand-in at $ver"
 		return
@@ -34,7 +35,6 @@ version_case() {
 		fail "$name" "$(cat "$T/load.txt")"
 		return
 	fi
-	echo "nvmtest: $name" > /dev/kmsg
 	out=$(openclose --path /dev/nvproxy --count 3 --expect "$want_open")
 	rc=$?
 	state=$(sysfs_state)
@@ -85,13 +85,13 @@ version_case version-forced 595.71.05 OK \
 
 # The refusal says what was found, what is near, and what to do: in the
 # log and in sysfs.
-if dmesg | grep -q "driver 610.43.02 (from module) is outside every known ABI range (nearest lower: 595.44.02..595.45.04, nearest higher: none; no release of its branch is known: a new major is never served as a successor); opens of the mediated nodes fail with EPROTONOSUPPORT. To serve it, add the release to nvmediate ('nvabi add' .*accept_outside=1.*force_version="; then
+if dmesg | grep -q "driver 610.43.02 (from [a-z]*) is outside every known ABI range (nearest lower: 595.44.02..595.45.04, nearest higher: none; no release of its branch is known: a new major is never served as a successor); opens of the mediated nodes fail with EPROTONOSUPPORT. To serve it, add the release to nvmediate ('nvabi add' .*accept_outside=1.*force_version="; then
 	pass version-refusal-actionable
 else
 	fail version-refusal-actionable "the refusal does not name the version, nearest ranges and remedies: $(dmesg | grep 'driver 610.43.02' | tail -n 1)"
 fi
 check version-successor-logged "no warning names the successor tier and its remedies: $(dmesg | grep 'driver 580.159.03' | head -n 1)" \
-	sh -c "dmesg | grep -q \"driver 580.159.03 (from module) is newer than every known release of branch 580 (newest known: 580.142); serving it with that release's ABI range 580.126.09..580.142 (tier successor).*nvabi add.*successor=0\""
+	sh -c "dmesg | grep -q \"driver 580.159.03 (from [a-z]*) is newer than every known release of branch 580 (newest known: 580.142); serving it with that release's ABI range 580.126.09..580.142 (tier successor).*nvabi add.*successor=0\""
 
 # Under the successor tier, the calls the served ABI does not know are
 # refused (a control it has no entry for: answered NOT_SUPPORTED, as the
@@ -118,21 +118,37 @@ else
 		sh -c 'dmesg | grep -q "force_version=garbage is not a driver version"'
 fi
 
-# The driver reloaded at another version under a loaded nvmediate: the next
-# open detects it.
+# What sysfs says follows the driver, before any open: decided when
+# nvmediate loads, when the driver's module goes away (none, and why), and
+# when it comes back at another version; the next open uses it.
 unload_all
 load_standin version=595.45.04 num_gpus=1 && load_nvmediate > /dev/null
+at_load=$(sysfs_state)
 openclose --path /dev/nvproxy --count 1 > /dev/null
 before=$(sysfs_state)
 rmmod nvidia_uvm nvidia
+gone="$(sysfs_state) | $(cat $SYS/tier_detail)"
 load_standin version=535.171.05 num_gpus=1
+reloaded=$(sysfs_state)
 openclose --path /dev/nvproxy --count 1 > "$T/reload.txt"
 after=$(sysfs_state)
+check version-at-load "at load, before any open: $at_load" \
+	[ "$at_load" = "595.45.04 exact 595.44.02..595.45.04" ]
+check version-driver-gone "the driver unloaded: $gone" \
+	[ "$gone" = "none none none | no driver version: the nvidia driver was unloaded; decided when it is loaded again" ]
+check version-driver-reloaded "reloaded at 535.171.05, before any open: $reloaded" \
+	[ "$reloaded" = "535.171.05 interpolated 535.161.07..535.179" ]
 if [ "$before" = "595.45.04 exact 595.44.02..595.45.04" ] &&
    [ "$after" = "535.171.05 interpolated 535.161.07..535.179" ]; then
 	pass version-reload
 else
 	fail version-reload "before: $before; after: $after; $(cat "$T/reload.txt")"
 fi
+# nvmediate loaded before the driver: nothing to decide, and said so.
+unload_all
+load_nvmediate > /dev/null
+none="$(sysfs_state) | $(cat $SYS/tier_detail)"
+check version-no-driver "no driver loaded: $none" \
+	[ "$none" = "none none none | no driver version: the nvidia driver is not loaded; decided when it is" ]
 
 nvm_end

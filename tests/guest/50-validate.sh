@@ -90,6 +90,9 @@ if setup 595.45.04; then
 	refused esc-size-array "ret=-EINVAL" $CTL 0xc8 73
 	refused esc-node "ret=-EINVAL" $GPU 0x2a 32
 	refused esc-node-gpu-only "ret=-EINVAL" $CTL 0x27 56
+	# A memory list (administrator-only), whose list the driver copies
+	# from the caller's memory before it checks the caller's privilege.
+	refused alloc-memory-root "ret=-EPERM" $GPU 0x27 56 12=0x81 24=q:0x10000 32=q:0xfff
 	refused esc-root "ret=-EPERM" $GPU 0xd8 4
 	refused esc-unreadable "ret=-EFAULT" --bad $CTL 0x2a 32
 	refused xfer-size "ret=-EINVAL" --xfer $CTL 0x2a 16385

@@ -272,12 +272,13 @@ check bounce2-waiters-counted "exec_lock_held_1s $held0 before, $held1 after; ex
 # Its class params (a device allocation) and a UVM command's payload are
 # handed to it from the bounce area, so a page of the caller's dropped
 # under the call and served 1.5 s later by a userfaultfd does not hold the
-# lock; an OS descriptor's RM_ALLOC_MEMORY, whose memory the driver pins,
-# runs without the private table (the driver reads no fd for it).
-for kind in class uvm osdesc; do
+# lock; an RM_ALLOC_MEMORY the driver reads no fd for (an OS descriptor,
+# whose memory it pins; system memory it does not map) runs without the
+# private table.
+for kind in class uvm osdesc nomap; do
 	case $kind in
 	uvm) echo 500000 > $P/race_delay_us ;;
-	osdesc) echo 1500 > $P/ioctl_delay_ms ;;
+	osdesc | nomap) echo 1500 > $P/ioctl_delay_ms ;;
 	*) echo 500 > $P/ioctl_delay_ms ;;
 	esac
 	out=$(bouncev2 lockstall $kind $CTL /dev/nvproxy0 /dev/nvproxy-uvm 1500 2>&1)

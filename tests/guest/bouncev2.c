@@ -156,9 +156,10 @@
  *	A call the driver makes with a private fd table (and so with this
  *	process's exec_update_lock held), in a thread: KIND "class", a
  *	device allocation whose class params lie on a page, "uvm", a
- *	UVM_MM_INITIALIZE whose payload lies on it, or "osdesc", an
- *	RM_ALLOC_MEMORY of an OS descriptor of this process's memory (the
- *	driver reads no fd for it).  The page is registered with a
+ *	UVM_MM_INITIALIZE whose payload lies on it, "osdesc", an
+ *	RM_ALLOC_MEMORY of an OS descriptor of this process's memory, or
+ *	"nomap", one of system memory not to be mapped (the driver reads no
+ *	fd for either).  The page is registered with a
  *	userfaultfd and filled; 200 ms into the call (the stand-in sleeps
  *	500 ms before it reads: ioctl_delay_ms or race_delay_us, set by the
  *	caller) it is dropped (MADV_DONTNEED), so that a read of it from the
@@ -1327,10 +1328,13 @@ static void *lockstall_call(void *arg)
 	} else if (!strcmp(r->kind, "uvm")) {
 		ret = ioctl(r->uvm, UVM_MM_INITIALIZE, r->page);
 	} else {
+		/* An OS descriptor, or system memory not mapped (no fd read). */
 		struct nvos02_fd p = {
 			.hRoot = r->client, .hObjectParent = r->client, .hObjectNew = 0xcafe0002,
-			.hClass = NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, .flags = 1u << 30,
-			.pMemory = (uintptr_t)r->page, .limit = 4095, .fd = r->gpu,
+			.hClass = strcmp(r->kind, "nomap") ? NV01_MEMORY_SYSTEM_OS_DESCRIPTOR :
+				  NV01_MEMORY_SYSTEM,
+			.flags = 1u << 30, .pMemory = (uintptr_t)r->page, .limit = 4095,
+			.fd = r->gpu,
 		};
 
 		ret = ioctl(r->gpu, NV_IOC(NV_ESC_RM_ALLOC_MEMORY, sizeof(p)), &p);

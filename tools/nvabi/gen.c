@@ -652,7 +652,8 @@ static void add_rmlayout(struct gctx *g, const struct abi *a, int abi)
 					   "status", NULL };
 	static const char *const vh[] = { "function", "data.AllocOsDesc.descriptor",
 					  "data.AllocOsDesc.limit", NULL };
-	static const char *const am[] = { "params.hClass", "params.pMemory", "params.limit", NULL };
+	static const char *const am[] = { "params.hClass", "params.pMemory", "params.limit",
+					  "params.flags", NULL };
 	const struct layout *l54 = NULL, *l21 = NULL, *l64 = NULL, *l32 = NULL, *l02 = NULL;
 	struct sbuf b = { 0 };
 	size_t i;
