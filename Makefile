@@ -8,19 +8,24 @@ PWD := $(CURDIR)
 VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+# The manual pages' date: the version's, not the build's.
+MAN_DATE ?= $(shell date -u -r VERSION +%Y-%m-%d)
 CC ?= gcc
 
 .PHONY: all modules install clean distclean sparse w1 tools standin kunit e2e check \
-	demo bench dkms-install help install-headers install-tools uninstall
+	demo bench dkms-install help install-headers install-tools uninstall man
 
 all: modules
 
 help:
 	@echo "make [KDIR=<kernel build dir>]   build nvmediate.ko"
 	@echo "make install                     modules_install + depmod, and install-tools"
-	@echo "make install-tools               nvproxyctl and its ABI data, the CDI refresh unit and"
-	@echo "                                 udev rule, modules-load.d and modprobe.d files"
-	@echo "                                 (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make install-tools               nvproxyctl, its manual page and ABI data, the CDI"
+	@echo "                                 refresh unit and udev rule, modules-load.d and"
+	@echo "                                 modprobe.d files (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make man                         the manual pages, from the tools' --help texts:"
+	@echo "                                 tools/man/nvproxyctl.8 (and nvabi.1 when it is built)"
 	@echo "make uninstall                   remove what make install installed (not the"
 	@echo "                                 modprobe.d file: your options)"
 	@echo "make dkms-install                add, build and install with DKMS"
@@ -52,7 +57,8 @@ install: modules install-tools
 uninstall:
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(or $(INSTALL_MOD_DIR),extra)/nvmediate.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
-	rm -f $(DESTDIR)$(BINDIR)/nvproxyctl $(DESTDIR)/etc/modules-load.d/nvmediate.conf \
+	rm -f $(DESTDIR)$(BINDIR)/nvproxyctl $(DESTDIR)$(MANDIR)/man8/nvproxyctl.8 \
+		$(DESTDIR)/etc/modules-load.d/nvmediate.conf \
 		$(DESTDIR)/etc/udev/rules.d/71-nvmediate-cdi.rules \
 		$(DESTDIR)/etc/systemd/system/nvmediate-cdi.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/nvmediate
@@ -61,9 +67,20 @@ uninstall:
 
 # nvproxyctl finds the command names in ../share/nvmediate/abi next to itself.
 # The modprobe.d file is not replaced when it exists (it holds your options).
-install-tools:
+# Made from the tools' own --help texts (tools/man/mkman.sh); nvabi's only
+# when it is built (it needs libclang).
+man:
 	$(MAKE) -C tools/nvproxyctl
+	tools/man/mkman.sh tools/nvproxyctl/nvproxyctl 8 $(MAN_DATE) \
+		"inspect and configure nvmediate, the mediated NVIDIA device nodes" \
+		> tools/man/nvproxyctl.8
+	[ ! -x tools/nvabi/nvabi ] || tools/man/mkman.sh tools/nvabi/nvabi 1 $(MAN_DATE) \
+		"extract, range and generate the NVIDIA driver's ioctl ABI for nvmediate" \
+		> tools/man/nvabi.1
+
+install-tools: man
 	install -D -m 0755 tools/nvproxyctl/nvproxyctl $(DESTDIR)$(BINDIR)/nvproxyctl
+	install -D -m 0644 tools/man/nvproxyctl.8 $(DESTDIR)$(MANDIR)/man8/nvproxyctl.8
 	install -d $(DESTDIR)$(PREFIX)/share/nvmediate/abi/releases
 	install -m 0644 abi/releases/*.abi $(DESTDIR)$(PREFIX)/share/nvmediate/abi/releases/
 	install -D -m 0644 etc/modules-load.d/nvmediate.conf \

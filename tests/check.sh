@@ -218,6 +218,8 @@ install_check() {
 		grep -q "^ExecStart=/usr/local/bin/nvproxyctl cdi " \
 			"$staging/etc/systemd/system/nvmediate-cdi.service" &&
 		[ -f "$staging/etc/udev/rules.d/71-nvmediate-cdi.rules" ] && echo "refresh unit, rule, modules-load.d" &&
+		grep -q '^\.SS status$' "$staging/usr/local/share/man/man8/nvproxyctl.8" &&
+		echo "the manual page, made from nvproxyctl's --help" &&
 		# make uninstall leaves the options file alone, and no other file
 		make uninstall KDIR="$kdir" INSTALL_MOD_PATH="$staging" DESTDIR="$staging" &&
 		! modprobe -d "$staging" -S "$kver" --show-depends nvmediate 2>/dev/null &&

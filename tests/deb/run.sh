@@ -73,7 +73,8 @@ check "nvproxyctl --version" sh -c "chroot '$root' nvproxyctl --version | grep -
 check "nvproxyctl finds its ABI data" \
 	sh -c "chroot '$root' nvproxyctl explain 0x2a --version 595.45.04 --family escape | grep -q 'NV_ESC_RM_CONTROL'"
 for f in usr/lib/modules-load.d/nvmediate.conf etc/modprobe.d/nvmediate.conf \
-	 lib/systemd/system/nvmediate-cdi.service usr/lib/udev/rules.d/71-nvmediate-cdi.rules; do
+	 lib/systemd/system/nvmediate-cdi.service usr/lib/udev/rules.d/71-nvmediate-cdi.rules \
+	 usr/share/man/man8/nvproxyctl.8.gz; do
 	check "installed /$f" test -f "$root/$f"
 done
 check "the unit runs /usr/bin/nvproxyctl cdi" \

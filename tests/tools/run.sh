@@ -63,10 +63,40 @@ summary() {
 	exit $?
 }
 
+# ---- udev rules: what the kernel's events carry -----------------------------
+# An unbind event carries no DRIVER= (the kernel clears the device's driver
+# before it sends KOBJ_UNBIND), so a rule that matches one on DRIVER never
+# fires; the CDI refresh must match the device itself.
+rules="$root/udev/71-nvmediate-cdi.rules"
+if grep -v '^#' "$rules" | grep 'ACTION=="[^"]*unbind' | grep -q 'DRIVER=='; then
+	nok "udev: no unbind rule matches on DRIVER (an unbind event has none)" "$rules"
+else
+	ok "udev: no unbind rule matches on DRIVER (an unbind event has none)"
+fi
+has "udev: an NVIDIA display controller's unbind refreshes the CDI spec" "$rules" \
+	'ACTION=="unbind", SUBSYSTEM=="pci", ATTR{vendor}=="0x10de", ATTR{class}=="0x03*", RUN+="/bin/systemctl --no-block restart nvmediate-cdi.service"'
+
 # ---- nvproxyctl (tests/tools/nvproxyctl.sh; counted here, needs no libclang) ----
 NVPROXYCTL_FROM_RUN=1
 . "$here/nvproxyctl.sh"
 nvproxyctl_tests
+
+# ---- manual pages: made from the tools' --help, clean roff, every command ---
+man_check() {	# man_check PROG SECTION: the page, rendered without a warning
+	_p=$T/$(basename "$1").$2
+	"$root/tools/man/mkman.sh" "$1" "$2" 2026-01-01 "a test" >"$_p" 2>"$T/man.err" &&
+		groff -man -Tutf8 -ww -z "$_p" 2>>"$T/man.err" && [ ! -s "$T/man.err" ]
+}
+if command -v groff >/dev/null; then
+	check "man: nvproxyctl.8 renders without a warning" man_check "$root/tools/nvproxyctl/nvproxyctl" 8
+	for c in $("$root/tools/nvproxyctl/nvproxyctl" help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' |
+		   grep -v -x -e help -e version); do
+		has "man: nvproxyctl.8 has the command $c" "$T/nvproxyctl.8" ".SS $c"
+	done
+	has "man: nvproxyctl.8 says where it reads the driver's state" "$T/nvproxyctl.8" "/sys/class/nvmediate/"
+else
+	echo "# man: no groff here, pages not checked"
+fi
 
 # ---- build ------------------------------------------------------------------
 if make -C "$root/tools/nvabi" >"$T/build.log" 2>&1 && [ -x "$NVABI" ]; then
@@ -437,6 +467,10 @@ if [ -d "$C/releases" ]; then
 	has "... every release has its row" "$T/out" "595.45.04   outside"
 	fails_with "... with 5 distinct minors instead, 550.90.07 would be default-unsafe" \
 		"^550.90.07 *successor *550.78 *default-unsafe" "$NVABI" replay --abi "$C" --min-minors 5
+	if command -v groff >/dev/null; then
+		check "man: nvabi.1 renders without a warning" man_check "$NVABI" 1
+		has "man: nvabi.1 has replay's own text" "$T/nvabi.1" ".SS replay"
+	fi
 	"$NVABI" replay --abi "$C" --markdown >"$T/replay.md" 2>&1
 	sed -n '/^| release /,/^$/p' "$T/replay.md" >"$T/replay.rows"
 	if sed -n '/^| release /,/^$/p' "$root/docs/abi-replay.md" | cmp -s - "$T/replay.rows"; then
