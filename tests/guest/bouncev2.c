@@ -539,16 +539,22 @@ static void *stalled_call(void *arg)
 	return NULL;
 }
 
+/* Serve a missing page of @uffd's at @page: zeroes. */
+static void uffd_serve(int uffd, void *page)
+{
+	static char src[4096] __attribute__((aligned(4096)));
+	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096, .dst = (uintptr_t)page };
+
+	ioctl(uffd, UFFDIO_COPY, &copy);
+}
+
 /* After @ms, the page: a control of command 0, which the validator answers. */
 static void *resolve_later(void *arg)
 {
-	static char src[4096] __attribute__((aligned(4096)));
 	struct stalled *s = arg;
-	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096,
-				    .dst = (uintptr_t)s->payload };
 
 	usleep(s->ms * 1000);
-	ioctl(s->uffd, UFFDIO_COPY, &copy);
+	uffd_serve(s->uffd, s->payload);
 	return NULL;
 }
 
@@ -694,6 +700,33 @@ static int rights(int fd, int ms)
 	return 0;
 }
 
+/*
+ * A child process that opens this process's /proc/PID/maps (which waits on
+ * its exec_update_lock) and writes when it began and when the open
+ * returned (two longs, milliseconds) to @wfd.
+ */
+static pid_t maps_opener(int wfd)
+{
+	pid_t child = fork();
+
+	if (child == 0) {
+		char name[64];
+		long t[2];
+		int m;
+
+		snprintf(name, sizeof(name), "/proc/%d/maps", getppid());
+		t[0] = now_ms();
+		m = open(name, O_RDONLY);
+		t[1] = now_ms();
+		if (m >= 0)
+			close(m);
+		if (write(wfd, t, sizeof(t)) != sizeof(t))
+			_exit(1);
+		_exit(m >= 0 ? 0 : 1);
+	}
+	return child;
+}
+
 struct waiter_call {
 	int fd;
 	struct nv_register_fd r;
@@ -733,21 +766,7 @@ static int waiters(int fd, const char *path, int ms)
 	}
 	pthread_create(&th, NULL, waiter_call, &w);
 	nanosleep(&ts, NULL);
-	child = fork();
-	if (child == 0) {
-		long t[2];
-		int m;
-
-		snprintf(name, sizeof(name), "/proc/%d/maps", getppid());
-		t[0] = now_ms();
-		m = open(name, O_RDONLY);
-		t[1] = now_ms();
-		if (m >= 0)
-			close(m);
-		if (write(pipefd[1], t, sizeof(t)) != sizeof(t))
-			_exit(1);
-		_exit(m >= 0 ? 0 : 1);
-	}
+	child = maps_opener(pipefd[1]);
 	snprintf(dir, sizeof(dir), "/proc/self/task/%d/fd", w.tid);
 	scan_ms = now_ms();
 	d = opendir(dir);
@@ -1347,15 +1366,12 @@ static void *lockstall_call(void *arg)
 /* Give the page back, MS after the call began. */
 static void *lockstall_resolve(void *arg)
 {
-	static char src[4096] __attribute__((aligned(4096)));
 	struct lockstall_run *r = arg;
-	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096,
-				    .dst = (uintptr_t)r->page };
 	long left = r->t0 + r->ms - now_ms();
 
 	if (left > 0)
 		usleep(left * 1000);
-	ioctl(r->uffd, UFFDIO_COPY, &copy);
+	uffd_serve(r->uffd, r->page);
 	return NULL;
 }
 
@@ -1415,21 +1431,7 @@ static int lockstall(const char *kind, const char *ctl, const char *gpu, const c
 	usleep(200000);
 	madvise(r.page, 4096, MADV_DONTNEED);
 	usleep(500000);
-	child = fork();
-	if (child == 0) {
-		char name[64];
-		int m;
-
-		snprintf(name, sizeof(name), "/proc/%d/maps", getppid());
-		t[0] = now_ms();
-		m = open(name, O_RDONLY);
-		t[1] = now_ms();
-		if (m >= 0)
-			close(m);
-		if (write(pipefd[1], t, sizeof(t)) != sizeof(t))
-			_exit(1);
-		_exit(m >= 0 ? 0 : 1);
-	}
+	child = maps_opener(pipefd[1]);
 	if (read(pipefd[0], t, sizeof(t)) != sizeof(t))
 		t[0] = t[1] = -1;
 	waitpid(child, &status, 0);

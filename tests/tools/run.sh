@@ -382,15 +382,22 @@ if [ -d "$C/releases" ]; then
 	else
 		nok "committed tables compile (-Wall -Wextra -Werror)" "$T/out"
 	fi
+	# show_tier V TIER: nvabi show gives V that tier ($T/want keeps its table)
+	show_tier() {
+		"$NVABI" show --abi "$C" --version "$1" --table >"$T/want" 2>&1
+		[ "$(sed -n 2p "$T/want")" = "tier $2" ]
+	}
+	# show_same V: the compiled tables' lookup of V says what show said
+	show_same() {
+		[ -x "$T/clookup" ] || return 0
+		"$T/clookup" "$1" | sort >"$T/got"
+		sort "$T/want" | cmp -s - "$T/got"
+	}
 	bad=""
 	badt=""
 	while read -r v; do
-		"$NVABI" show --abi "$C" --version "$v" --table >"$T/want" 2>&1
-		[ "$(sed -n 2p "$T/want")" = "tier exact" ] || bad="$bad $v"
-		if [ -x "$T/clookup" ]; then
-			"$T/clookup" "$v" | sort >"$T/got"
-			sort "$T/want" | cmp -s - "$T/got" || badt="$badt $v"
-		fi
+		show_tier "$v" exact || bad="$bad $v"
+		show_same "$v" || badt="$badt $v"
 	done <"$T/rels"
 	if [ -z "$bad" ]; then
 		ok "show: all $nrel releases are exact"
@@ -442,12 +449,8 @@ if [ -d "$C/releases" ]; then
 		v="$newest.1"
 		case $newest in *.*.*) v="${newest%.*}.$((${newest##*.} + 1))" ;; esac
 		[ "$succ" = 1 ] && want=successor || want=outside
-		"$NVABI" show --abi "$C" --version "$v" --table >"$T/want" 2>&1
-		[ "$(sed -n 2p "$T/want")" = "tier $want" ] || bad="$bad $v($want)"
-		if [ -x "$T/clookup" ]; then
-			"$T/clookup" "$v" | sort >"$T/got"
-			sort "$T/want" | cmp -s - "$T/got" || bad="$bad $v(tables)"
-		fi
+		show_tier "$v" $want || bad="$bad $v($want)"
+		show_same "$v" || bad="$bad $v(tables)"
 	done <"$T/branches"
 	if [ "$nb" -gt 0 ] && [ -z "$bad" ]; then
 		ok "after each of $nb branches' newest release: successor or outside as nvabi_branches[] says, tables agree"
