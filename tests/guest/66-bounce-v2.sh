@@ -36,7 +36,9 @@
 # 11. a userfaultfd write protection over the area holds no thread in the
 #     kernel;
 # 12. the lists the driver allocates at the caller's size are bounded per
-#     address space as well as per call.
+#     address space as well as per call;
+# 13. from 6.10, a new area changed before it is sealed goes with the
+#     refused call.
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -342,6 +344,20 @@ else
 	# Only a refusal by the kernel passes here: not a missing area.
 	check bounce2-uffdwp-calls-return "no area, or no answer from the kernel: ${out:-no output}" \
 		sh -c "echo '$out' | grep -Eq '^uffdwp: api=[0-9]+ register=[0-9]+ protect=[0-9]+ '"
+fi
+
+# 13. From 6.10: a thread that changes the new area between its mapping and
+# its seal (here a real-time thread on the caller's CPU, which preempts the
+# caller as soon as the mapping releases the mmap lock) gets the call
+# refused, and no unsealed area stays behind with its memory.
+if [ "$(bounce_placement)" = sealed ]; then
+	out=$(bouncev2 sealrace $CTL 300 2>&1)
+	echo "  seal race: $out"
+	r=$(echo "$out" | sed -n 's/.* refused=\([0-9]*\).*/\1/p')
+	check bounce2-sealrace-won "the race was never won, nothing shown: $out" \
+		[ "${r:-0}" -gt 0 ]
+	check bounce2-sealrace-none-left "an unsealed area stayed behind a refused call: $out" \
+		sh -c "echo '$out' | grep -q ' left=0 other=0$'"
 fi
 
 # 8. Unload at once after calls with a private fd table, again and again

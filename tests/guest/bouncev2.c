@@ -166,7 +166,17 @@
  *	driver waits until the page is given back, MS milliseconds after
  *	the call began.  700 ms in, a child process opens this process's
  *	/proc/PID/maps, which waits on that lock.  Prints "lockstall:
- *	kind=KIND ret=N maps_wait_ms=N call_ms=N".
+ *	kind=KIND ret=N maps_wait_ms=N call_ms=N". *
+ *   bouncev2 sealrace CTL TRIALS
+ *	From 6.10 only (a sealed area).  TRIALS child processes each make
+ *	their first call, which makes and seals their area, while a thread of
+ *	theirs on the same CPU, real-time, wakes every 20 us and makes the
+ *	address the area will get (found by a probe mapping of its size just
+ *	before) PROT_NONE: when it runs between the mapping and the seal (it
+ *	preempts the caller as soon as the mapping releases the mmap lock),
+ *	the seal fails and the call is refused.  Prints "sealrace:
+ *	trials=N ok=N refused=N left=N other=N": left, the refused calls that
+ *	left an area mapped, unsealed.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -1442,6 +1452,92 @@ static int lockstall(const char *kind, const char *ctl, const char *gpu, const c
 	return 0;
 }
 
+struct sealrace_run {
+	unsigned long target, len;
+	volatile int go, stop;
+};
+
+/* Real-time, on the caller's CPU: PROT_NONE at the area's address, over and over. */
+static void *sealrace_protect(void *arg)
+{
+	struct sealrace_run *r = arg;
+	struct timespec ts = { .tv_nsec = 20000 };
+
+	while (!r->stop) {
+		if (r->go)
+			mprotect((void *)r->target, r->len, PROT_NONE);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/* One child's first call: 0 ok, 1 refused, 2 refused with an area left, 3 other. */
+static int sealrace_one(const char *ctl, unsigned long len)
+{
+	struct sealrace_run r = { .len = len };
+	struct sched_param sp = { .sched_priority = 1 };
+	unsigned long start, end;
+	pthread_attr_t attr;
+	cpu_set_t cpu;
+	pthread_t th;
+	void *probe;
+	int fd, ret;
+
+	fd = open(ctl, O_RDWR);
+	CPU_ZERO(&cpu);
+	CPU_SET(0, &cpu);
+	if (fd < 0 || sched_setaffinity(0, sizeof(cpu), &cpu))
+		return 3;
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	pthread_attr_setaffinity_np(&attr, sizeof(cpu), &cpu);
+	if (pthread_create(&th, &attr, sealrace_protect, &r))
+		return 3;
+	/* Where the area will go: the gap a mapping of its size gets now. */
+	probe = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (probe == MAP_FAILED)
+		return 3;
+	munmap(probe, len);
+	r.target = (unsigned long)probe;
+	r.go = 1;
+	ret = client_cycle(fd);
+	r.stop = 1;
+	pthread_join(th, NULL);
+	if (!ret)
+		return 0;
+	if (ret != -EPERM)
+		return 3;
+	return find_area(&start, &end) ? 1 : 2;
+}
+
+static int sealrace(const char *ctl, int trials)
+{
+	unsigned long start, end;
+	int i, n[4] = { 0 }, fd = open(ctl, O_RDWR), status;
+
+	/* The area's size, from one of this process's own. */
+	if (fd < 0 || client_cycle(fd) || find_area(&start, &end)) {
+		printf("sealrace: no area\n");
+		return 1;
+	}
+	for (i = 0; i < trials; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(sealrace_one(ctl, end - start));
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) > 3)
+			n[3]++;
+		else
+			n[WEXITSTATUS(status)]++;
+	}
+	printf("sealrace: trials=%d ok=%d refused=%d left=%d other=%d\n", trials, n[0],
+	       n[1] + n[2], n[2], n[3]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -1491,9 +1587,11 @@ int main(int argc, char **argv)
 		return nomaxpar(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "areapayload"))
 		return areapayload(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "sealrace"))
+		return sealrace(argv[2], atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "parked"))
 		return parked(fd, atoi(argv[3]), atoi(argv[4]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | lockstall KIND CTL GPU UVM MS | uffdwp CTL CALLS | lowstall CTL MS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | areapayload CTL ITER\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | lockstall KIND CTL GPU UVM MS | uffdwp CTL CALLS | lowstall CTL MS | sealrace CTL TRIALS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | areapayload CTL ITER\n");
 	return 2;
 }
