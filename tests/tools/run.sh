@@ -63,6 +63,20 @@ summary() {
 	exit $?
 }
 
+# ---- module parameters: each documented where an administrator looks --------
+bad=""
+for prm in $(grep -ho 'module_param\(_named\)\?( *[a-z_]*' "$root"/kmod/*.c | sed 's/.*( *//' | sort -u); do
+	grep -q "^# *$prm=" "$root/etc/nvmediate.conf" || bad="$bad $prm(modprobe.d)"
+	grep -q "^| \`$prm\` |" "$root/README.md" || bad="$bad $prm(README)"
+	grep -q "\"$prm\"" "$root/tools/nvproxyctl/status.c" || bad="$bad $prm(status)"
+done
+if [ -z "$bad" ]; then
+	ok "module parameters: each in etc/nvmediate.conf, README's table and nvproxyctl status"
+else
+	echo "undocumented:$bad" >"$T/out"
+	nok "module parameters: each in etc/nvmediate.conf, README's table and nvproxyctl status" "$T/out"
+fi
+
 # ---- udev rules: what the kernel's events carry -----------------------------
 # An unbind event carries no DRIVER= (the kernel clears the device's driver
 # before it sends KOBJ_UNBIND), so a rule that matches one on DRIVER never
