@@ -82,7 +82,6 @@
  * a time per address space; no lock shared between address spaces is
  * held while one is mapped.
  */
-#include <linux/anon_inodes.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/hashtable.h>
@@ -107,6 +106,7 @@
 #include <linux/wait_bit.h>
 
 #include "bounce.h"
+#include "driver.h"
 
 #define NVM_BOUNCE_BASE		PAGE_SIZE
 #if NVM_CAN_SEAL
@@ -175,6 +175,9 @@ struct nvm_bounce_slot {
  *	of two: a CPU's slot is its number masked)
  * @npages: pages in the area, @nslots * NVM_SLOT_PAGES
  * @kaddr: kernel mapping of the pages
+ * @file: the area's file, an inode of its own (nvm_drv_anon_file()): its
+ *	address space reaches the area's mapping without the mmap lock; held
+ *	until the struct goes, NULL before it is made
  * @charged: bytes the driver allocates for the area's calls in flight
  *	(nvm_bounce_charge())
  * @rcu: the struct outlives its final put by a grace period, for
@@ -196,6 +199,7 @@ struct nvm_bounce {
 	unsigned int nslots;
 	unsigned int npages;
 	void *kaddr;
+	struct file *file;
 	atomic64_t charged;
 	struct rcu_head rcu;
 	struct nvm_bounce_slot slot[];
@@ -249,6 +253,8 @@ static void nvm_bounce_free(struct kref *ref)
 		hash_del_rcu(&b->node);
 	spin_unlock(&nvm_bounce_list_lock);
 	nvm_bounce_gone(b->mm);
+	if (b->file)
+		fput(b->file);
 	vfree(b->kaddr);
 	/* A walker may still compare @mm and fail to take @ref: nothing more. */
 	mmdrop(b->mm);
@@ -649,11 +655,13 @@ static int nvm_bounce_map(struct nvm_bounce *b, const char **why)
 	const struct cred *old;
 	struct file *file;
 
-	file = anon_inode_getfile("[nvmediate-bounce]", &nvm_bounce_fops, b, O_RDWR);
+	file = nvm_drv_anon_file("[nvmediate-bounce]", &nvm_bounce_fops, b);
 	if (IS_ERR(file)) {
 		*why = "cannot make the area's file";
 		return PTR_ERR(file);
 	}
+	/* Ours until the struct goes: nvm_bounce_revoke() zaps through it. */
+	b->file = file;
 	if (NVM_CAN_SEAL) {
 		r = vm_mmap(file, 0, len, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
 	} else {
@@ -663,7 +671,6 @@ static int nvm_bounce_map(struct nvm_bounce *b, const char **why)
 			    MAP_SHARED | MAP_FIXED_NOREPLACE, 0);
 		revert_creds(old);
 	}
-	fput(file);
 	if (IS_ERR_VALUE(r)) {
 		*why = r == -EEXIST ? "something is mapped at the area's addresses already" :
 		       r == -ENOMEM ? "vm.max_map_count reached or out of memory while mapping the area" :
@@ -1175,17 +1182,18 @@ int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit)
  * memory, such as the copy of the answer to its payload, which the caller
  * can make stall (a FUSE page, a write-protecting userfaultfd) for as long
  * as it likes, so that no page below vm.mmap_min_addr stays mapped for
- * that long.  What is left is the wait for the process's mmap lock
- * (docs/security.md).  The pages stay readable to nvmediate at @bc->kaddr,
- * and no fault maps them again before the call is put.
+ * that long.  The entries are zapped through the area's own file, under
+ * its address space's lock, not the process's mmap lock, which the caller
+ * can keep held for as long as it likes too (a thread reading its own
+ * /proc/PID/mem at a page of a FUSE file it never serves, while another
+ * waits to take it for writing).  The pages stay readable to nvmediate at
+ * @bc->kaddr, and no fault maps them again before the call is put.
  * A sealed area's pages stay mapped; those the driver wrote are dirty: no
  * call gets them before nvm_bounce_get() has unmapped them.
  */
 void nvm_bounce_revoke(struct nvm_bounce_call *bc)
 {
-	struct mm_struct *mm = current->mm;
 	struct nvm_bounce_slot *s = bc->slot;
-	struct vm_area_struct *vma;
 	unsigned int i;
 
 	if (NVM_CAN_SEAL || bc->revoked)
@@ -1200,12 +1208,9 @@ void nvm_bounce_revoke(struct nvm_bounce_call *bc)
 	for (i = 0; i < bc->n; i++)
 		s->owner[bc->first + i] = NULL;
 	spin_unlock(&s->lock);
-	mmap_read_lock(mm);
-	/* Not there when the caller unmapped the area meanwhile. */
-	vma = nvm_bounce_vma(mm, bc->b);
-	if (vma)
-		nvm_zap_special_vma_range(vma, bc->uaddr, (unsigned long)bc->n << PAGE_SHIFT);
-	mmap_read_unlock(mm);
+	/* Nothing mapped any more when the caller unmapped the area meanwhile. */
+	unmap_mapping_range(bc->b->file->f_mapping, bc->uaddr - bc->b->base,
+			    (loff_t)bc->n << PAGE_SHIFT, 1);
 	bc->revoked = true;
 }
 

@@ -13,6 +13,7 @@
 
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/file.h>
 #include <linux/fs_struct.h>
 #include <linux/kdev_t.h>
 #include <linux/mm.h>
@@ -47,11 +48,14 @@ MODULE_PARM_DESC(uvm_path,
 static struct vfsmount *nvm_mnt;
 static int nvm_mnt_count;
 
+/* i_private of the inodes of nvm_drv_anon_file(), which pin the mount too. */
+static char nvm_fs_anon_mark;
+
 static void nvm_fs_evict_inode(struct inode *inode)
 {
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
-	if (S_ISCHR(inode->i_mode))
+	if (S_ISCHR(inode->i_mode) || inode->i_private == &nvm_fs_anon_mark)
 		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
 }
 
@@ -276,6 +280,63 @@ static struct nvm_drv_node *nvm_drv_node_find(enum nvm_kind kind, unsigned int g
 /* Generation of the last inode made; under nvm_drv_nodes_lock. */
 static u32 nvm_drv_generation;
 
+/* One more user of the internal mount (simple_release_fs() undoes it). */
+static int nvm_fs_pin(void)
+{
+	int ret = simple_pin_fs(&nvm_fs_type, &nvm_mnt, &nvm_mnt_count);
+
+	/* Device inodes here are opened by nvmediate alone, never by path. */
+	if (!ret)
+		nvm_mnt->mnt_sb->s_iflags |= SB_I_NODEV | SB_I_NOEXEC;
+	return ret;
+}
+
+/**
+ * nvm_drv_anon_file() - a file with an inode of its own on the internal mount
+ * @name: its name
+ * @fops: its operations (a reference on their module is taken)
+ * @priv: its private_data
+ *
+ * anon_inode_getfile()'s files share one inode, and so one address space,
+ * with every anonymous file of the kernel; this one's address space is its
+ * own, so that unmap_mapping_range() on it reaches its own mappings alone,
+ * without taking their process's mmap lock.  Its inode cannot be opened
+ * again by path (nvm_fs_permission()).
+ *
+ * Return: the file, or an ERR_PTR.
+ */
+struct file *nvm_drv_anon_file(const char *name, const struct file_operations *fops, void *priv)
+{
+	struct inode *inode;
+	struct file *file;
+	int ret;
+
+	if (!fops_get(fops))
+		return ERR_PTR(-ENOENT);
+	ret = nvm_fs_pin();
+	if (ret)
+		goto err_fops;
+	inode = alloc_anon_inode(nvm_mnt->mnt_sb);
+	if (IS_ERR(inode)) {
+		simple_release_fs(&nvm_mnt, &nvm_mnt_count);
+		ret = PTR_ERR(inode);
+		goto err_fops;
+	}
+	inode->i_op = &nvm_fs_iops;
+	inode->i_private = &nvm_fs_anon_mark;
+	file = alloc_file_pseudo(inode, nvm_mnt, name, O_RDWR, fops);
+	if (IS_ERR(file)) {
+		iput(inode);	/* unpins */
+		ret = PTR_ERR(file);
+		goto err_fops;
+	}
+	file->private_data = priv;
+	return file;
+err_fops:
+	fops_put(fops);
+	return ERR_PTR(ret);
+}
+
 /* A new inode and dentry for @devt, with a reference on the mount. */
 static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 {
@@ -283,11 +344,9 @@ static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 	struct inode *inode;
 	int ret;
 
-	ret = simple_pin_fs(&nvm_fs_type, &nvm_mnt, &nvm_mnt_count);
+	ret = nvm_fs_pin();
 	if (ret)
 		return ret;
-	/* Device inodes here are opened by nvmediate alone, never by path. */
-	nvm_mnt->mnt_sb->s_iflags |= SB_I_NODEV | SB_I_NOEXEC;
 	/*
 	 * Our own reference on the mount, dropped after our dentry reference
 	 * (path_put order): the inode's eviction unpins the mount, and must

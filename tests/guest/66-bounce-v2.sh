@@ -307,9 +307,9 @@ check bounce2-osdesc-area-refused "$out" sh -c "echo '$out' | grep -q '^osdesc: 
 check bounce2-osdesc-other-forwarded "$out" sh -c "echo '$out' | grep -q ' $forwarded remap='"
 # Nor can the area be mapped a second time, where the caller chooses,
 # through its file reopened from /proc/self/map_files (as root): the
-# kernel refuses to reopen an anonymous inode's file (ENXIO), and
-# nvmediate maps an area's file once only.
-check bounce2-area-no-second-mapping "$out" sh -c "echo '$out' | grep -Eq ' remap=(EBUSY|ENODEV|EACCES|open-ENXIO|open-ENODEV) '"
+# area's inode refuses every open (EACCES), and nvmediate maps an area's
+# file once only.
+check bounce2-area-no-second-mapping "$out" sh -c "echo '$out' | grep -Eq ' remap=(EBUSY|ENODEV|EACCES|noaccess|open-ENXIO|open-ENODEV) '"
 # What the driver received: the five NVOS32 and two NVOS02 calls that name
 # other memory, none of the six over the area.
 vh=$(grep -c 'op=ioctl nr=0x4a size=184 ' "$T/osdesc.calls")
