@@ -83,6 +83,13 @@
 #define NVM_NVOS02_FLAGS_ALLOC_NONE	1
 #define NVM_NVOS02_FLAGS_MAPPING(f)	(((f) >> 30) & 0x3)
 #define NVM_NVOS02_FLAGS_MAPPING_NO_MAP	1
+/*
+ * The memory-list classes (cl0081.h, cl0082.h, cl0083.h): for them
+ * RmDeprecatedAllocMemory() copies a list from the caller's memory before
+ * the driver checks the caller's privilege (administrator-only).
+ */
+#define NVM_NV01_MEMORY_LIST_SYSTEM	0x81
+#define NVM_NV01_MEMORY_LIST_OBJECT	0x83
 #define NVM_RS_ACCESS_MASK_SIZE		4
 /* NV_STATUS values the driver writes into a payload (nvstatuscodes.h). */
 #define NVM_NV_ERR_INVALID_ARGUMENT	0x1f

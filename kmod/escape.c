@@ -194,10 +194,10 @@ void nvm_esc_alloc_memory_fd(const struct nvm_call *c, struct nvm_verdict *v)
  * read what the class needs from the caller's memory: for the memory-list
  * classes (NV01_MEMORY_LIST_*, administrator-only) a list of 8 bytes per
  * page, up to 4 GiB, in a buffer charged to no cgroup, for as long as the
- * copy takes.  So a class the ABI's class table gives a privilege is
- * checked here first, by the default policy for it (-EPERM
- * "alloc-memory-root" without allow_root); a class the table lacks is the
- * driver's to refuse.
+ * copy takes.  So those classes, and any other the ABI's class table
+ * marks administrator-only, are refused here first without allow_root
+ * (-EPERM "alloc-memory-root"); whatever else the driver refuses it
+ * refuses itself, as on its own node.
  *
  * Return: true when the call may be forwarded.
  */
@@ -206,8 +206,12 @@ bool nvm_esc_alloc_memory_class(const struct nvm_call *c, struct nvm_verdict *v)
 	const struct nvabi_class *e;
 	u32 hclass, flags;
 
-	if (c->nr != NVM_NV_ESC_RM_ALLOC_MEMORY || !nvm_esc_nvos02(c, &hclass, &flags))
+	if (c->nr != NVM_NV_ESC_RM_ALLOC_MEMORY || !nvm_esc_nvos02(c, &hclass, &flags) ||
+	    (c->policy & NVM_POLICY_ROOT))
 		return true;
 	e = nvm_abi_class(hclass, c->abi);
-	return !e || nvm_priv_check(e->priv, c->policy, v, "alloc-memory-root");
+	if ((hclass >= NVM_NV01_MEMORY_LIST_SYSTEM && hclass <= NVM_NV01_MEMORY_LIST_OBJECT) ||
+	    (e && e->priv == NVABI_PRIV_ROOT))
+		return nvm_refuse(v, -EPERM, "alloc-memory-root");
+	return true;
 }

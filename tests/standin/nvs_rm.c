@@ -1852,7 +1852,7 @@ static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 	union nvs_alloc_params ap = {};
 	struct nvs_object *mo = NULL;
 	struct nvs_mem *mem = NULL;
-	struct file *t;
+	struct file *t = NULL;
 	u32 status, h;
 	int ret = 0;
 
@@ -1860,15 +1860,11 @@ static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 		return -EINVAL;
 	nvs_call_add(c, " class=0x%x", p->hClass);
 	/*
-	 * RmAllocOsDescriptor() pins the caller's memory and reads no fd;
-	 * the stand-in does not model OS descriptors.
+	 * RmIoctl() looks the fd up only to map the NV01_MEMORY_SYSTEM object
+	 * it made (below); RmAllocOsDescriptor() pins the caller's memory and
+	 * reads no fd.  The stand-in models neither OS descriptors nor the
+	 * other classes RmDeprecatedAllocMemory() makes.
 	 */
-	if (p->hClass == NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) {
-		p->status = NV_ERR_INVALID_CLASS;
-		return 0;
-	}
-	t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os02_fd, fd));
-
 	if (p->hClass != NV01_MEMORY_SYSTEM) {
 		p->status = NV_ERR_INVALID_CLASS;
 		goto out;
@@ -1894,10 +1890,12 @@ static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 		p->pMemory = 0;
 		/* Mapped right away unless told not to: context on @fd. */
 		if (NVOS02_FLAGS_ALLOC(p->flags) != NVOS02_FLAGS_ALLOC_NONE &&
-		    NVOS02_FLAGS_MAPPING(p->flags) != NVOS02_FLAGS_MAPPING_NO_MAP &&
-		    nvs_mapctx_create(nvs_client_find(p->hRoot), mo, t, 0,
-				      p->limit + 1) != NV_OK)
-			ret = -EINVAL;
+		    NVOS02_FLAGS_MAPPING(p->flags) != NVOS02_FLAGS_MAPPING_NO_MAP) {
+			t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os02_fd, fd));
+			if (nvs_mapctx_create(nvs_client_find(p->hRoot), mo, t, 0,
+					      p->limit + 1) != NV_OK)
+				ret = -EINVAL;
+		}
 	}
 	mutex_unlock(&nvs.lock);
 out:
