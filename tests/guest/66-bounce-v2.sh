@@ -350,12 +350,16 @@ fi
 # its seal (here a real-time thread on the caller's CPU, which preempts the
 # caller as soon as the mapping releases the mmap lock) gets the call
 # refused, and no unsealed area stays behind with its memory.
+# The debug kernel does not preempt in the kernel (PREEMPT_NONE): nothing
+# runs between the mapping and the seal there, so only Debian's kernels
+# (PREEMPT_DYNAMIC) must show the race won.
 if [ "$(bounce_placement)" = sealed ]; then
 	out=$(bouncev2 sealrace $CTL 300 2>&1)
 	echo "  seal race: $out"
 	r=$(echo "$out" | sed -n 's/.* refused=\([0-9]*\).*/\1/p')
-	check bounce2-sealrace-won "the race was never won, nothing shown: $out" \
-		[ "${r:-0}" -gt 0 ]
+	[ "$NVM_KERNEL" = debug ] ||
+		check bounce2-sealrace-won "the race was never won, nothing shown: $out" \
+			[ "${r:-0}" -gt 0 ]
 	check bounce2-sealrace-none-left "an unsealed area stayed behind a refused call: $out" \
 		sh -c "echo '$out' | grep -q ' left=0 other=0$'"
 fi
