@@ -16,7 +16,7 @@
  * marks such branches in nvabi_branches[]), gets that branch's newest
  * ABI, as the "successor" tier: logged, counted (calls refused as unknown
  * under it, stats.c), and refused instead with successor=0.  What a
- * successor's changes can and cannot do is in docs/design.md, section 2.
+ * successor's changes can and cannot do is in docs/design.md, section 6.
  *
  * Detection never trusts the caller:
  *   1. the MODULE_VERSION of the module that owns the backing file, which
@@ -423,6 +423,17 @@ static bool nvm_abi_decide(u64 key, const char *version, const char *source,
 	return accepted;
 }
 
+/* @v's key, and @version set to it as the driver prints it. */
+static u64 nvm_abi_key_of(const struct nvm_version *v, char *version)
+{
+	u64 key = nvm_version_key(v);
+
+	nvm_version_format(key, version);
+	if (v->parts == 2)	/* print as the driver does */
+		snprintf(version, NVM_VERSION_STR_MAX, "%u.%u", v->major, v->minor);
+	return key;
+}
+
 /* The version of the driver behind @backing, or force_version's. */
 static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
 			   char *version, const char **source)
@@ -445,10 +456,7 @@ static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
 	}
 	if (strcmp(*source, "module"))
 		*modver = NULL;
-	*key = nvm_version_key(&v);
-	nvm_version_format(*key, version);
-	if (v.parts == 2)	/* print as the driver does */
-		snprintf(version, NVM_VERSION_STR_MAX, "%u.%u", v.major, v.minor);
+	*key = nvm_abi_key_of(&v, version);
 	return 0;
 }
 
@@ -513,8 +521,7 @@ static void nvm_abi_decide_now(const struct module *mod)
 	u64 key;
 
 	if (!nvm_force_key && mod && mod->version && !nvm_version_parse(mod->version, &v)) {
-		key = nvm_version_key(&v);
-		strscpy(version, mod->version, sizeof(version));
+		key = nvm_abi_key_of(&v, version);
 		source = "module";
 		modver = mod->version;
 	} else if (nvm_abi_version(NULL, &modver, &key, version, &source)) {

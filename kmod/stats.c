@@ -156,11 +156,6 @@ static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 /* Calls refused under the successor tier as the served ABI does not know them. */
 static atomic64_t nvm_successor_unknown = ATOMIC64_INIT(0);
 
-/*
- * A refusal that says the served ABI does not know the call as made: an
- * unknown escape, control, class or UVM command, or a payload of another
- * size than the ABI's (a struct that grew since).
- */
 static bool nvm_ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -168,6 +163,11 @@ static bool nvm_ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/*
+ * A refusal that says the served ABI does not know the call as made: an
+ * unknown escape, control, class or UVM command, or a payload of another
+ * size than the ABI's (a struct that grew since).
+ */
 static bool nvm_rule_unknown(const char *rule)
 {
 	return rule && (nvm_ends_with(rule, "-unknown") || nvm_ends_with(rule, "-size"));

@@ -316,6 +316,19 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 }
 
 /*
+ * Keep @p (kmalloc'd, @size bytes the validator copied from the caller's
+ * @user) for the driver: node.c hands it over from the bounce area, and
+ * nvm_req_free() frees it.
+ */
+static void nvm_req_hold(struct nvm_req *req, void *p, u32 size, u64 user)
+{
+	req->params = p;
+	req->params_size = size;
+	req->params_user = user;
+	req->params_bounce = true;
+}
+
+/*
  * The lists a control's params point to, which the driver copies before
  * the control runs (nvabi_types.h), read from a copy of the params and
  * checked in the driver's order: each list's size and, where the driver
@@ -418,10 +431,7 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 	 * the fd plan reads none from the copy.
 	 */
 	if (unbounded && !WARN_ON_ONCE(after->fds)) {
-		req->params = p;
-		req->params_size = e->size;
-		req->params_user = after->readable;
-		req->params_bounce = true;
+		nvm_req_hold(req, p, e->size, after->readable);
 		return 0;
 	}
 	ret = 0;
@@ -523,6 +533,7 @@ int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
 {
 	const struct nvm_verdict *v = &req->verdict;
 	const char *rule;
+	void *p;
 	int ret;
 
 	switch (v->family) {
@@ -545,17 +556,14 @@ int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
 		return 0;
 	if (v->nested_size > NVM_KEEP_PARAMS_MAX)
 		return nvm_report_refused(rep, "fd-params-too-big", -E2BIG);
-	req->params = kmalloc(v->nested_size, GFP_KERNEL_ACCOUNT);
-	if (!req->params)
+	p = kmalloc(v->nested_size, GFP_KERNEL_ACCOUNT);
+	if (!p)
 		return nvm_report_refused(rep, rule, -ENOMEM);
-	if (copy_from_user(req->params, u64_to_user_ptr(v->nested), v->nested_size)) {
-		kfree(req->params);
-		req->params = NULL;
+	if (copy_from_user(p, u64_to_user_ptr(v->nested), v->nested_size)) {
+		kfree(p);
 		return nvm_report_refused(rep, rule, -EFAULT);
 	}
-	req->params_size = v->nested_size;
-	req->params_user = v->nested;
-	req->params_bounce = true;
+	nvm_req_hold(req, p, v->nested_size, v->nested);
 	return 0;
 }
 
