@@ -6,6 +6,7 @@
 #ifndef NVM_SETS_H
 #define NVM_SETS_H
 
+#include <linux/atomic.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -26,6 +27,8 @@
  *	under the sets lock)
  * @kobj: /sys/kernel/nvmediate/sets/@name
  * @rec: the audit record
+ * @nomax_charged: what the driver allocates at once for the set's calls in
+ *	flight that carry lists it sizes by the caller's count alone (node.c)
  */
 struct nvm_set {
 	char name[NVM_SET_NAME_MAX];
@@ -36,6 +39,7 @@ struct nvm_set {
 	unsigned int nmounts;
 	struct kobject kobj;
 	struct nvm_record rec;
+	atomic64_t nomax_charged;
 };
 
 int nvm_sets_init(dev_t devt, const struct attribute_group **groups);

@@ -139,6 +139,12 @@ struct nvabi_emb;
  */
 #define NVM_EMB_NOMAX_INFLIGHT	NVM_EMB_NOMAX_MAX
 
+/*
+ * And the calls of one node set (the processes of the containers given
+ * it), each of which has an address space and a bound of its own.
+ */
+#define NVM_EMB_NOMAX_SET_INFLIGHT	(4ULL * NVM_EMB_NOMAX_INFLIGHT)
+
 /* The largest V1 params of a deprecated control the validator reads. */
 #define NVM_DEP_PARAMS_MAX	64
 

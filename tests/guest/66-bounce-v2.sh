@@ -227,6 +227,21 @@ check bounce2-nomax-inflight "four 48 MiB reads at once: $out" \
 check bounce2-nomax-inflight-driver "the driver sized lists of: $(sized "$T/nomaxpar.calls") (want one, 48 MiB)" \
 	[ "$(sized "$T/nomaxpar.calls")" = "50331648 " ]
 
+# And per node set: six processes forked from one, each with an address
+# space (and a 64 MiB bound) of its own, each reading 48 MiB at once; the
+# set's calls in flight may have 256 MiB: five are served, one refused.
+# Before, all six reached the driver.
+echo 300000 > $P/race_delay_us
+calls_clear
+out=$(bouncev2 nomaxprocs $CTL 6 2>&1)
+calls_save "$T/nomaxprocs.calls"
+echo 0 > $P/race_delay_us
+echo "  $out; the driver sized: $(sized "$T/nomaxprocs.calls")"
+check bounce2-nomax-inflight-set "six processes reading 48 MiB at once: $out" \
+	sh -c "echo '$out' | grep -q '^nomaxprocs: procs=6 served=5 busy=1 other=0$'"
+check bounce2-nomax-inflight-set-driver "the driver sized lists of: $(sized "$T/nomaxprocs.calls") (want five, 48 MiB each)" \
+	[ "$(sized "$T/nomaxprocs.calls" | wc -w)" = 5 ]
+
 # 7. A driver that creates a file during a call made with a private fd
 # table, at a number past the table's size: the kernel grows the private
 # table; nvmediate closes the driver's file when the call ends (it never

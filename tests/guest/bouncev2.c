@@ -91,6 +91,11 @@
  *	served=N busy=N other=N": the calls answered by the driver, those
  *	refused with EBUSY, and any other answer.
  *
+ *   bouncev2 nomaxprocs CTL PROCS
+ *	The same from PROCS processes forked from one, each with one call
+ *	(and an address space of its own).  Prints "nomaxprocs: procs=N
+ *	served=N busy=N other=N".
+ *
  *   bouncev2 osdesc CTL GPU
  *	Memory objects over the bounce area: after one call has made the
  *	area, NV_ESC_RM_VID_HEAP_CONTROL with NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR
@@ -352,6 +357,37 @@ static int nomaxpar(int fd, int nthreads)
 			other++;
 	}
 	printf("nomaxpar: threads=%d served=%d busy=%d other=%d\n", nthreads, served, busy, other);
+	return 0;
+}
+
+static int nomaxprocs(int fd, int nprocs)
+{
+	int i, st, served = 0, busy = 0, other = 0;
+
+	for (i = 0; i < nprocs; i++) {
+		struct nomaxpar_call x = { .fd = fd };
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 2;
+		if (pid)
+			continue;
+		x.buf = mmap(NULL, 48u << 20, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (x.buf == MAP_FAILED)
+			_exit(3);
+		nomaxpar_call(&x);
+		_exit(!x.ret ? 0 : x.ret == -EBUSY ? 1 : 3);
+	}
+	while (wait(&st) > 0) {
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			served++;
+		else if (WIFEXITED(st) && WEXITSTATUS(st) == 1)
+			busy++;
+		else
+			other++;
+	}
+	printf("nomaxprocs: procs=%d served=%d busy=%d other=%d\n", nprocs, served, busy, other);
 	return 0;
 }
 
@@ -1585,6 +1621,8 @@ int main(int argc, char **argv)
 		return lowstall(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "nomaxpar"))
 		return nomaxpar(fd, atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "nomaxprocs"))
+		return nomaxprocs(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "areapayload"))
 		return areapayload(fd, atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "sealrace"))
@@ -1592,6 +1630,6 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "parked"))
 		return parked(fd, atoi(argv[3]), atoi(argv[4]));
 usage:
-	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | lockstall KIND CTL GPU UVM MS | uffdwp CTL CALLS | lowstall CTL MS | sealrace CTL TRIALS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | areapayload CTL ITER\n");
+	fprintf(stderr, "usage: bouncev2 lowpages CTL CALLS | areawrite CTL CALLS [THREADS] | stall CTL CAPS_FILE MS | rights CTL MS | nomax CTL MS | grow CTL WANT STATE | osdesc CTL GPU | waiters CTL MS | oops CTL | oops1 CTL | lockwait CTL UVM MS | lockstall KIND CTL GPU UVM MS | uffdwp CTL CALLS | lowstall CTL MS | sealrace CTL TRIALS | parked CTL THREADS ROUNDS | nomaxpar CTL THREADS | nomaxprocs CTL PROCS | areapayload CTL ITER\n");
 	return 2;
 }
