@@ -306,6 +306,54 @@ for kind in class uvm osdesc nomap; do
 		sh -c "w='$(v "$out" maps_wait_ms)'; [ -n \"\$w\" ] && [ \"\$w\" -ge 0 ] && [ \"\$w\" -lt 300 ]"
 done
 
+# 9c. What is left: the driver's write-back into the bounce area faults,
+# and the fault takes the process's own mmap lock, which the process can
+# keep (a read of /proc/self/mem at a page of a FUSE file it serves itself
+# and withholds, a writer queued behind it).  Measured here, not closed
+# (docs/security.md): with nvmediate's call in flight the lock is held
+# until the process lets the page go, and a read of /proc/PID/io (which
+# waits on exec_update_lock only) waits as long; /proc/PID/maps waits on
+# the mmap lock anyway, with or without nvmediate.  The debug kernel has
+# no FUSE; Debian's kernels have it as a module.
+fuse_run() {	# fuse_run CTL: fusehold; should it hang, its connection is aborted
+	fusehold "$1" /tmp/nvm-fuse 2500 > "$T/fuse.out" 2>&1 &
+	_p=$!
+	_i=0
+	while kill -0 $_p 2> /dev/null && [ $_i -lt 10 ]; do sleep 1; _i=$((_i + 1)); done
+	if kill -0 $_p 2> /dev/null; then
+		# where its threads wait (wchan takes no lock of theirs)
+		echo "fusehold: hung 10 s: $(for _t in /proc/$_p/task/*; do
+			echo "${_t##*/}:$(cat "$_t/wchan" 2> /dev/null)"; done | tr '\n' ' ')" >> "$T/fuse.out"
+		mount -t fusectl none /sys/fs/fuse/connections 2> /dev/null
+		for _a in /sys/fs/fuse/connections/*/abort; do echo 1 > "$_a"; done
+		kill -9 $_p
+	fi
+	wait $_p
+	umount -l /tmp/nvm-fuse 2> /dev/null
+	tr '\n' ' ' < "$T/fuse.out"
+}
+if modprobe fuse 2>/dev/null && [ -c /dev/fuse ]; then
+	held0=$(cat $S/exec_lock_held_1s)
+	echo 500 > $P/ioctl_delay_ms
+	out=$(fuse_run $CTL)
+	held1=$(cat $S/exec_lock_held_1s)
+	direct=$(fuse_run /dev/nvidiactl)
+	echo 0 > $P/ioctl_delay_ms
+	echo "  FUSE page withheld 2.5 s: mediated $out; direct $direct"
+	check bounce2-fusehold-call "the call returned once the page was given: $out" \
+		sh -c "[ '$(v "$out" ret)' = 0 ] && [ '$(v "$out" call_ms)' -ge 2300 ]"
+	check bounce2-fusehold-io-waits "/proc/PID/io waited for the call: $out" \
+		sh -c "[ '$(v "$out" io_wait_ms)' -ge 1400 ]"
+	check bounce2-fusehold-counted "exec_lock_held_1s $held0 before, $held1 after" \
+		[ "$held1" = $((held0 + 1)) ]
+	check bounce2-fusehold-direct "on the driver's own node the call returned and /proc/PID/io did not wait; maps waited: $direct" \
+		sh -c "[ '$(v "$direct" ret)' = 0 ] && [ '$(v "$direct" call_ms)' -lt 1500 ] &&
+		       [ '$(v "$direct" io_wait_ms)' -lt 300 ] && [ '$(v "$direct" maps_wait_ms)' -ge 1400 ]"
+else
+	echo "  no FUSE in this kernel: the mmap-lock hold is not measured"
+	check bounce2-fusehold-available "Debian's kernels have FUSE as a module" [ "$NVM_KERNEL" = debug ]
+fi
+
 # 10. OS descriptors: the driver resolves the range to frame numbers (a
 # VM_PFNMAP mapping's from its page-table entries) and keeps them, so one
 # over the area would give the GPU the pages later payloads lie in.
