@@ -130,6 +130,8 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc/nvm,tests} \
 	"$root/lib/modules/$rel/extra"
 cp /bin/busybox "$root/bin/busybox"
+# The host's ldconfig (static), which nvproxyctl's linker-cache hook runs.
+install -m 0755 /sbin/ldconfig "$root/sbin/ldconfig"
 for applet in $("$root/bin/busybox" --list-full); do
 	[ -e "$root/$applet" ] || [ -L "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
 done
@@ -259,6 +261,9 @@ done
 # Without them the real-driver test has nothing to run (its kind was not
 # built for, or NVIDIA's source is absent: make check says so).
 [ -n "$real" ] || rm -f "$root/tests/95-real.sh"
+# FUSE, where the kernel has it as a module: 66-bounce-v2.sh serves a file
+# system of its own (tests/guest/fusehold.c).
+copy_kmod fuse
 for f in modules.builtin modules.builtin.modinfo; do
 	if [ -f "$builtin/$f" ]; then cp "$builtin/$f" "$moddir/"; else : > "$moddir/$f"; fi
 done
