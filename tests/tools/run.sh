@@ -95,6 +95,25 @@ NVPROXYCTL_FROM_RUN=1
 . "$here/nvproxyctl.sh"
 nvproxyctl_tests
 
+# ---- the Kubernetes device plugin, against a kubelet of our own ---------------
+# (tests/tools/deviceplugin.py; Debian's python3 with python3-grpcio)
+if /usr/bin/python3 -c 'import grpc' 2>/dev/null; then
+	mkdir -p "$T/dp"
+	timeout 120 /usr/bin/python3 "$here/deviceplugin.py" "$root/tools/k8s/nvmediate-device-plugin" \
+		"$T/dp" >"$T/dp.out" 2>&1
+	_r=$?
+	cat "$T/dp/plugin.log" >>"$T/dp.out" 2>/dev/null
+	while IFS= read -r _l; do
+		case $_l in
+		"ok - "*) ok "device plugin: ${_l#ok - }" ;;
+		"not ok - "*) nok "device plugin: ${_l#not ok - }" "$T/dp.out" ;;
+		esac
+	done <"$T/dp.out"
+	[ $_r = 0 ] || grep -q '^not ok - ' "$T/dp.out" || nok "device plugin: the test exited $_r" "$T/dp.out"
+else
+	nok "device plugin: Debian's python3-grpcio is not installed (.ci/deps.sh installs it)"
+fi
+
 # ---- manual pages: made from the tools' --help, clean roff, every command ---
 man_check() {	# man_check PROG SECTION: the page, rendered without a warning
 	_p=$T/$(basename "$1").$2
