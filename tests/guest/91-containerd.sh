@@ -243,6 +243,22 @@ fi
 
 cri cdi-field -d nvmediate.io/gpu=0
 cri annotation -a nvmediate.io/gpu=0
+# Beside NVIDIA's runtime as the default one (the GPU Operator's setup), a
+# CUDA image's NVIDIA_VISIBLE_DEVICES=all would have it add the raw nodes:
+# nvmediate's spec sets the variable to void, which that runtime reads from
+# the container's final spec, as the container does.
+rm -rf "$T/pod-void"
+mkdir -p "$T/pod-void"
+nvcri $SOCK localhost/nvmtest:1 "$T/pod-void" -d nvmediate.io/gpu=0 -e NVIDIA_VISIBLE_DEVICES=all -- \
+	/bin/sh -c 'echo "visible=$NVIDIA_VISIBLE_DEVICES"' > "$T/void.nvcri" 2>&1
+check cri-nvidia-visible-void "the container's NVIDIA_VISIBLE_DEVICES: $(grep -o 'visible=.*' "$T/pod-void/c.log" 2> /dev/null) ($(tail -n 1 "$T/void.nvcri"))" \
+	grep -q ' visible=void$' "$T/pod-void/c.log"
+rm -rf "$T/pod-all"
+mkdir -p "$T/pod-all"
+nvcri $SOCK localhost/nvmtest:1 "$T/pod-all" -e NVIDIA_VISIBLE_DEVICES=all -- \
+	/bin/sh -c 'echo "visible=$NVIDIA_VISIBLE_DEVICES"' > "$T/all.nvcri" 2>&1
+check cri-nvidia-visible-control "without nvmediate's device: $(grep -o 'visible=.*' "$T/pod-all/c.log" 2> /dev/null)" \
+	grep -q ' visible=all$' "$T/pod-all/c.log"
 # The kubelet gives a pod's own annotations to the sandbox only, and the CRI
 # plugin injects CDI devices from the container's: a pod annotation gives
 # the container no GPU (docs/containers.md says so).

@@ -17,7 +17,8 @@
 #   podman    a container given the GPU by CDI (nvproxyctl cdi --from a spec
 #             of nvidia-ctk's form, its library mounts kept), runc rootful,
 #             crun with --uidmap, crun rootless; and one given it by the spec
-#             nvproxyctl cdi writes by itself, the libraries as volumes.
+#             nvproxyctl cdi writes by itself, with the driver's files it
+#             finds on the host and its linker-cache hook.
 # Each mediated run must print what the direct run printed, make the same
 # calls with the same answers (recorded by nvtrace.so), move nvmediate's
 # forwarded counters by the calls it made and its refused and answered
@@ -81,20 +82,39 @@ podman_runs() {
 		# shellcheck disable=SC2086  # the words of $c
 		podman_case $c
 	done
-	# The spec nvproxyctl cdi writes by itself, which has no libraries: they
-	# come as an image would hold them (here, volumes of the host's files).
-	# --gpus 1: the driver has no GPU to name.
-	if ! nvproxyctl cdi --gpus 1 --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
+	# The spec nvproxyctl cdi writes by itself: the driver's libraries of
+	# the loaded release found where this host's dynamic linker looks (its
+	# configuration names every release's directory), nvidia-smi from the
+	# release's programs, and the hook that adds the libraries' directory
+	# to the container's linker cache (the host's ldconfig, run in the
+	# container's root).  The image has no driver file and no ldconfig, and
+	# its programs set no LD_LIBRARY_PATH: libcuda.so.1 is found in
+	# /opt/nvidia/RELEASE/lib through the cache alone.  --gpus 1: the
+	# driver has no GPU to name.
+	[ -f /etc/ld.so.conf ] || echo "include /etc/ld.so.conf.d/*.conf" > /etc/ld.so.conf
+	mkdir -p /etc/ld.so.conf.d
+	ls -d /opt/nvidia/*/lib > /etc/ld.so.conf.d/nvidia.conf
+	if ! nvproxyctl cdi --gpus 1 --bin-dirs "/opt/nvidia/$r/bin" --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1; then
 		fail "nvuser-$r-$f-cdi-own" "$(tr '\n' ' ' < "$T/cdi.txt")"
 		return
 	fi
 	chmod a+r /etc/cdi/nvmediate.json
-	vols="-v /opt/nvidia/$r/bin/nvidia-smi:/usr/bin/nvidia-smi:ro"
-	for lf in /opt/nvidia/"$r"/lib/*; do
-		vols="$vols -v $lf:/usr/lib/x86_64-linux-gnu/${lf##*/}:ro"
-	done
-	# shellcheck disable=SC2086  # the words of $vols
-	podman_case runc-own-spec root runc $vols
+	check "nvuser-$r-$f-cdi-own-files" "the spec names: $(grep -o '"containerPath": "/[ou][^"]*"' /etc/cdi/nvmediate.json | tr '\n' ' ')" \
+		sh -c "grep -q '\"containerPath\": \"/opt/nvidia/$r/lib/libcuda.so.$r\"' /etc/cdi/nvmediate.json &&
+		       grep -q '\"containerPath\": \"/usr/bin/nvidia-smi\"' /etc/cdi/nvmediate.json &&
+		       grep -q '\"update-ldcache\", \"/opt/nvidia/$r/lib\"' /etc/cdi/nvmediate.json &&
+		       grep -q 'NVIDIA_VISIBLE_DEVICES=void' /etc/cdi/nvmediate.json"
+	if [ ! -d "$T/rootfs-own" ]; then
+		cp -a "$R" "$T/rootfs-own"
+		rm -f "$T/rootfs-own/usr/bin/nvidia-smi"
+		for l in /opt/nvidia/*/lib/*; do
+			rm -f "$T/rootfs-own/usr/lib/x86_64-linux-gnu/${l##*/}"
+		done
+	fi
+	own_root=$T/rootfs-own podman_case runc-own-spec root runc
+	check "nvuser-$r-$f-cdi-own-ldcache" "the container's linker cache was not made" \
+		test -s "$T/rootfs-own/etc/ld.so.cache"
+	rm -f "$T/rootfs-own/etc/ld.so.cache"
 }
 
 # podman_case NAME WHO RUNTIME [podman options]: one container of
@@ -103,7 +123,7 @@ podman_runs() {
 podman_case() {
 	cn=$1 who=$2
 	shift 2
-	root=$R
+	root=${own_root:-$R}
 	[ "$who" = root ] || root=$T/rootfs-user
 	f0=$(counter_sum forwarded)
 	o0=$(($(counter_sum refused) + $(counter_sum answered)))

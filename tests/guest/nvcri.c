@@ -8,12 +8,14 @@
  * RemovePodSandbox.  Prints the container's exit code; its output is in
  * LOGDIR/c.log in the CRI log format.
  *
- *   nvcri SOCKET IMAGE LOGDIR [-d CDI-NAME] [-a CDI-NAME] [-p CDI-NAME] -- CMD...
+ *   nvcri SOCKET IMAGE LOGDIR [-d CDI-NAME] [-a CDI-NAME] [-p CDI-NAME]
+ *         [-e NAME=VALUE] -- CMD...
  *
  * -d puts the name in ContainerConfig.CDI_devices, -a in the container's
  * annotation cdi.k8s.io/nvcri (where the kubelet puts a device plugin's
  * annotations), -p in that annotation of the pod (where the kubelet puts the
- * pod's own annotations).  The pod has a network namespace of its own, made by
+ * pod's own annotations); -e sets a variable in ContainerConfig.envs (where
+ * the kubelet puts the pod's env).  The pod has a network namespace of its own, made by
  * whatever CNI plugin the runtime is configured with.
  *
  * The transport is written here, small: HTTP/2 without TLS over the unix
@@ -416,19 +418,24 @@ static void sandbox_call(const char *method, const char *pod)
 
 int main(int argc, char **argv)
 {
-	const char *cdi_field = NULL, *cdi_annot = NULL, *image, *logdir;
+	const char *cdi_field = NULL, *cdi_annot = NULL, *env = NULL, *image, *logdir;
 	struct buf req = { 0 }, cfg = { 0 }, m = { 0 }, sc = { 0 }, resp;
 	char *pod, *ctr;
 	int i, opt, rc = -1;
 	time_t limit;
 
 	if (argc < 4)
-		die("usage: nvcri SOCKET IMAGE LOGDIR [-d CDI-NAME] [-a CDI-NAME] [-p CDI-NAME] -- CMD...");
+		die("usage: nvcri SOCKET IMAGE LOGDIR [-d CDI-NAME] [-a CDI-NAME] [-p CDI-NAME] [-e NAME=VALUE] -- CMD...");
 	image = argv[2];
 	logdir = argv[3];
 	optind = 4;
-	while ((opt = getopt(argc, argv, "d:a:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:a:p:e:")) != -1) {
 		switch (opt) {
+		case 'e':
+			env = optarg;
+			if (!strchr(env, '='))
+				die("-e wants NAME=VALUE");
+			break;
 		case 'd':
 			cdi_field = optarg;
 			break;
@@ -460,6 +467,14 @@ int main(int argc, char **argv)
 	pb_msg(&cfg, 2, &m);
 	for (i = optind; i < argc; i++)
 		pb_str(&cfg, 3, argv[i]);	/* command */
+	if (env) {				/* envs { key = 1, value = 2 } */
+		char *k = strndup(env, strchr(env, '=') - env);
+
+		pb_str(&m, 1, k);
+		pb_str(&m, 2, strchr(env, '=') + 1);
+		pb_msg(&cfg, 6, &m);
+		free(k);
+	}
 	if (cdi_annot)				/* annotations */
 		pb_map_entry(&cfg, 10, "cdi.k8s.io/nvcri", cdi_annot);
 	pb_str(&cfg, 11, "c.log");		/* log_path, under log_directory */

@@ -10,6 +10,82 @@
 #   sh tests/tools/nvproxyctl.sh
 # it prints its own "N passed, N failed" last.
 
+# hook_tests: nvproxyctl hook update-ldcache run as a runtime runs it, for a
+# "container" (a process in a mount namespace of its own, a library
+# bind-mounted into its root and proc mounted there); as root only.
+hook_tests() {
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+		echo "  (hook: needs root and unshare; not run)"
+		return
+	fi
+	H="$T/hook"
+	R="$H/rootfs"
+	rm -rf "$H"
+	mkdir -p "$R/etc/ld.so.conf.d" "$R/opt/nv/lib" "$R/proc" "$H/bundle" "$H/outside"
+	echo "{\"root\": {\"path\": \"$R\"}}" >"$H/bundle/config.json"
+	echo 'int nvm_fake(void) { return 1; }' >"$H/fake.c"
+	cc -shared -fPIC -Wl,-soname,libnvmfake.so.1 -o "$H/libnvmfake.so.1.0" "$H/fake.c"
+	: >"$R/opt/nv/lib/libnvmfake.so.1.0"
+	# hook_run DESC WANT: the hook for a container set up by $H/setup.sh
+	hook_run() {
+		unshare -m --propagation private sh "$H/setup.sh" &
+		_i=0
+		while [ ! -f "$H/pid" ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+		_p=$(cat "$H/pid" 2>/dev/null)
+		npc_rc "$1" "$2" sh -c "echo '{\"ociVersion\": \"1.2.0\", \"id\": \"c\", \"status\": \"creating\", \"pid\": $_p, \"bundle\": \"$H/bundle\"}' |
+			$NPC hook update-ldcache /opt/nv/lib"
+		kill "$_p" 2>/dev/null
+		wait
+		rm -f "$H/pid"
+	}
+	# the container: its library, its proc, and with "evil" in $H/mode an
+	# /etc that is a link through that proc to a directory outside the
+	# root (the root of a process whose root is the host's, as the
+	# container's init is before pivot_root)
+	cat >"$H/setup.sh" <<-EOF
+	mount --bind "$H/libnvmfake.so.1.0" "$R/opt/nv/lib/libnvmfake.so.1.0"
+	mount -t proc proc "$R/proc"
+	if [ -f "$H/evil" ]; then rm -rf "$R/etc"; ln -s "/proc/\$\$/root$H/outside" "$R/etc"; fi
+	sleep 60 & echo \$! >"$H/pid.tmp"; mv "$H/pid.tmp" "$H/pid"; wait
+	EOF
+	hook_run "hook update-ldcache: exit 0" 0
+	if ldconfig -C "$R/etc/ld.so.cache" -p 2>&1 | grep -q 'libnvmfake.so.1 .*=> /opt/nv/lib/libnvmfake.so.1$'; then
+		ok "... the container's linker cache has the library"
+	else
+		ldconfig -C "$R/etc/ld.so.cache" -p >>"$T/out" 2>&1
+		nok "... the container's linker cache has the library" "$T/out"
+	fi
+	# As runc runs it: from the container's init, in its mount and pid
+	# namespaces, the state naming the init by its pid there (1), while
+	# /proc is still the host's (where 1 is the host's init).
+	rm -f "$R/etc/ld.so.cache" "$R/opt/nv/lib/libnvmfake.so.1"
+	cat >"$H/inside.sh" <<-EOF
+	mount --bind "$H/libnvmfake.so.1.0" "$R/opt/nv/lib/libnvmfake.so.1.0"
+	echo "{\"pid\": \$\$, \"bundle\": \"$H/bundle\"}" | $NPC hook update-ldcache /opt/nv/lib
+	EOF
+	npc_rc "hook update-ldcache run from the container's init: exit 0" 0 \
+		unshare -m -p -f --propagation private sh "$H/inside.sh"
+	if ldconfig -C "$R/etc/ld.so.cache" -p 2>&1 | grep -q 'libnvmfake.so.1 .*=> /opt/nv/lib/libnvmfake.so.1$'; then
+		ok "... the library seen through the init's mounts"
+	else
+		ldconfig -C "$R/etc/ld.so.cache" -p >>"$T/out" 2>&1
+		nok "... the library seen through the init's mounts" "$T/out"
+	fi
+	if [ -L "$R/opt/nv/lib/libnvmfake.so.1" ] && grep -qx /opt/nv/lib "$R/etc/ld.so.conf.d/00-nvmediate.conf"; then
+		ok "... its SONAME link made, its directory in ld.so.conf.d"
+	else
+		ls -la "$R/opt/nv/lib" "$R/etc/ld.so.conf.d" >>"$T/out" 2>&1
+		nok "... its SONAME link made, its directory in ld.so.conf.d" "$T/out"
+	fi
+	# An image whose /etc leads, through the container's proc, to the host's
+	# files (the container's init still has the host's root then): nothing
+	# is written there, and the container does not start.
+	: >"$H/evil"
+	hook_run "hook update-ldcache, /etc a link through proc: exit 1" 1
+	if [ -z "$(ls -A "$H/outside")" ]; then ok "... nothing written outside the container's root"
+	else ls -la "$H/outside" >>"$T/out"; nok "... nothing written outside the container's root" "$T/out"; fi
+}
+
 nvproxyctl_tests() {
 	NPC="$root/tools/nvproxyctl/nvproxyctl"
 	V=595.45.04
@@ -363,16 +439,20 @@ want = []
 for k, u in gpus:
     want += [k] + ([u] if u else [])
 assert [d['name'] for d in j['devices']] == want + ['all'], [d['name'] for d in j['devices']]
-def edits(e, nodes):
+def edits(e, nodes, top=False):
     # a device node at the mediated node's own path, no numbers, no raw node;
-    # a bind mount of its nvmediatefs twin onto the driver's name
+    # a bind mount of its nvmediatefs twin onto the driver's name; and, for
+    # every device, NVIDIA's runtime told to add nothing
+    if top:
+        assert e.get('env') == ['NVIDIA_VISIBLE_DEVICES=void'], e
+        e = {k: v for k, v in e.items() if k != 'env'}
     assert [x['path'] for x in e['deviceNodes']] == [host(w) for w, c in nodes], e
     for x in e['deviceNodes']:
         assert set(x) == {'path', 'type'} and x['type'] == 'c', x
     assert [(m['hostPath'], m['containerPath'], m['options']) for m in e['mounts']] == \\
         [(twin(w), c, ['bind']) for w, c in nodes], e['mounts']
     assert set(e) == {'deviceNodes', 'mounts'}, e
-edits(j['containerEdits'], [('c', '/dev/nvidiactl'), ('u', '/dev/nvidia-uvm')])
+edits(j['containerEdits'], [('c', '/dev/nvidiactl'), ('u', '/dev/nvidia-uvm')], True)
 for d in j['devices'][:-1]:
     k = d['name'] if d['name'].isdigit() else [g[0] for g in gpus if g[1] == d['name']][0]
     edits(d['containerEdits'], [(k, '/dev/nvidia' + k)])
@@ -380,7 +460,8 @@ edits(j['devices'][-1]['containerEdits'], [(k, '/dev/nvidia' + k) for k, u in gp
 assert '/dev/nvidia' not in json.dumps([x['path'] for d in j['devices'] for x in d['containerEdits']['deviceNodes']])"
 	}
 	npc_rc "cdi --gpus 2, no nodes on the host" 0 $X cdi --gpus 2
-	cp "$T/out" "$T/cdi1"
+	has "... says it names no driver file" "$T/out" "the nvidia module's version is not known"
+	$X cdi --gpus 2 >"$T/cdi1" 2>/dev/null
 	cdi_ok "cdi --gpus 2: structure, by index only" "$T/cdi1" "0: 1:"
 	npc_rc "cdi --output FILE" 0 $X cdi --gpus 4 --output "$T/cdi.json"
 	cdi_ok "cdi --output: the file holds the spec" "$T/cdi.json" "0: 1: 2: 3:"
@@ -401,6 +482,68 @@ assert '/dev/nvidia' not in json.dumps([x['path'] for d in j['devices'] for x in
 	cdi_ok "cdi: the driver's GPUs with a node, by index and UUID, excluded left out" "$T/cdi2" \
 		"0:GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae00 2:GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae02"
 	npc_rc "cdi, unwritable output: exit 1" 1 $X cdi --gpus 1 --output "$T/none/x/spec.json"
+
+	# The driver's user space (driverfiles.c): a host whose linker
+	# configuration names /opt/nv/lib (Debian's files relocated there) and
+	# whose /usr/lib has one more library, of the loaded release and of
+	# another; nvidia-smi in /opt/nv/bin.
+	D="$T/npc-driver"
+	mkdir -p "$D/sys/module/nvidia" "$D/etc/ld.so.conf.d" "$D/opt/nv/lib" "$D/opt/nv/bin" \
+		"$D/usr/lib/x86_64-linux-gnu" "$D/usr/bin" "$D/dev"
+	echo 550.163.01 >"$D/sys/module/nvidia/version"
+	echo "include /etc/ld.so.conf.d/*.conf" >"$D/etc/ld.so.conf"
+	printf '# the driver\n  /opt/nv/lib  \n' >"$D/etc/ld.so.conf.d/nv.conf"
+	for l in libcuda.so libnvidia-ml.so; do
+		: >"$D/opt/nv/lib/$l.550.163.01"
+		: >"$D/opt/nv/lib/$l.535.261.03"
+		ln -sf "$l.550.163.01" "$D/opt/nv/lib/$l.1"
+	done
+	: >"$D/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.550.163.01"
+	: >"$D/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.163.01"
+	: >"$D/opt/nv/bin/nvidia-smi"
+	: >"$D/usr/bin/nvidia-debugdump"
+	Z="env NVPROXYCTL_ROOT=$D $NPC"
+	npc_rc "cdi: the driver's files of the loaded release" 0 $Z cdi --gpus 1 --bin-dirs /opt/nv/bin
+	cp "$T/out" "$T/files.json"
+	npc_py "... libraries where the linker looks, programs in /usr/bin, the ldcache hook, void; schema" "$T/files.json" "
+import jsonschema, os
+jsonschema.Draft7Validator(json.load(open('$root/tests/tools/cdi-schema.json'))).validate(j)
+e = j['containerEdits']
+D = '$D'
+files = [(m['hostPath'], m['containerPath']) for m in e['mounts'] if m['options'] != ['bind']]
+assert files == [
+    (D + '/opt/nv/lib/libcuda.so.550.163.01', '/opt/nv/lib/libcuda.so.550.163.01'),
+    (D + '/opt/nv/lib/libnvidia-ml.so.550.163.01', '/opt/nv/lib/libnvidia-ml.so.550.163.01'),
+    (D + '/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.550.163.01', '/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.550.163.01'),
+    (D + '/opt/nv/bin/nvidia-smi', '/usr/bin/nvidia-smi'),
+    (D + '/usr/bin/nvidia-debugdump', '/usr/bin/nvidia-debugdump')], files
+assert all(m['options'] == ['ro', 'nosuid', 'nodev', 'bind'] for m in e['mounts'] if m['options'] != ['bind'])
+assert e['hooks'] == [{'hookName': 'createContainer', 'path': os.path.realpath('$NPC'),
+    'args': ['nvproxyctl', 'hook', 'update-ldcache', '/opt/nv/lib', '/usr/lib/x86_64-linux-gnu']}], e['hooks']
+assert e['env'] == ['NVIDIA_VISIBLE_DEVICES=void'], e['env']
+assert all(set(d['containerEdits']) == {'deviceNodes', 'mounts'} for d in j['devices'])"
+	npc_rc "cdi --driver-version 535.261.03: that release's files" 0 $Z cdi --gpus 1 --driver-version 535.261.03
+	has "... its libcuda" "$T/out" "/opt/nv/lib/libcuda.so.535.261.03"
+	npc_rc "cdi, no libcuda of the loaded release: the nodes only" 0 $Z cdi --gpus 1 --driver-version 560.1.2
+	has "... and says where it looked" "$T/out" "no libcuda.so.560.1.2 below '$D' in /opt/nv/lib /lib/x86_64-linux-gnu"
+	if grep -q '"hooks"\|libnvidia-ml' "$T/out"; then nok "... naming no driver file" "$T/out"; else ok "... naming no driver file"; fi
+	npc_rc "cdi --no-driver-files" 0 $Z cdi --gpus 1 --no-driver-files
+	if grep -q 'hooks\|libcuda' "$T/out" || ! grep -q 'NVIDIA_VISIBLE_DEVICES=void' "$T/out"; then
+		nok "... names no driver file, still sets void" "$T/out"
+	else
+		ok "... names no driver file, still sets void"
+	fi
+	npc_rc "cdi --lib-dirs: looked in first" 0 $Z cdi --gpus 1 --lib-dirs /nowhere:/usr/lib/x86_64-linux-gnu
+	has "... a library found there before the linker's configuration" "$T/out" "\"hostPath\": \"$D/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.163.01\""
+	npc_rc "cdi --driver-root, not absolute: exit 2" 2 $Z cdi --gpus 1 --driver-root run/nvidia/driver
+	npc_rc "cdi --driver-root DIR" 0 $X cdi --gpus 1 --driver-root "$D" --driver-version 550.163.01
+	has "... the files below DIR, at their paths in it" "$T/out" "\"hostPath\": \"$D/opt/nv/lib/libcuda.so.550.163.01\", \"containerPath\": \"/opt/nv/lib/libcuda.so.550.163.01\""
+	npc_rc "cdi --from with --lib-dirs: exit 2" 2 $Z cdi --from "$root/tests/tools/nvidia-ctk.yaml" --lib-dirs /x
+	npc_rc "hook without a name: exit 2" 2 "$NPC" hook
+	npc_rc "hook update-ldcache, a relative directory: exit 2" 2 "$NPC" hook update-ldcache lib
+	npc_rc "hook update-ldcache, no state: exit 1" 1 sh -c "echo '{}' | $NPC hook update-ldcache /opt/nv/lib"
+	has "... says why" "$T/out" "the state names no pid"
+	hook_tests
 	npc_rc "--version exits 0" 0 "$NPC" --version
 	has "... prints VERSION" "$T/out" "nvproxyctl $(cat "$root/VERSION")"
 

@@ -28,6 +28,7 @@
 
 #include "nvproxyctl.h"
 #include "spec.h"
+#include "driverfiles.h"
 
 #define DRIVER_GPUS	"/proc/driver/nvidia/gpus"
 
@@ -40,6 +41,8 @@ static void usage_cdi(FILE *f)
 {
 	fprintf(f,
 		"usage: %s cdi [--set NAME] [--gpus N] [--from FILE] [--output FILE]\n"
+		"           [--driver-root DIR] [--lib-dirs DIR:...] [--bin-dirs DIR:...]\n"
+		"           [--driver-version V] [--no-driver-files]\n"
 		"\n"
 		"Write a Container Device Interface spec (kind nvmediate.io/gpu, or\n"
 		"nvmediate.io/set-NAME for a node set) with one device per GPU the driver\n"
@@ -53,6 +56,18 @@ static void usage_cdi(FILE *f)
 		"libraries check), so that no runtime, with or without a user namespace,\n"
 		"can put a raw node there.  cdi mounts " NODEFS_DIR "/SET when it is not.\n"
 		"The GPUs are read from the driver (" DRIVER_GPUS "/*/information).\n"
+		"Every device also gets the driver's user space of the loaded release\n"
+		"(its version from /sys/module/nvidia/version): the libraries CUDA and\n"
+		"NVML load (NAME.so.VERSION: libcuda, libnvidia-ml, libnvidia-ptxjitcompiler,\n"
+		"...), found where the host's dynamic linker looks (its /etc/ld.so.conf,\n"
+		"then the directories of Debian's and NVIDIA's layouts), and nvidia-smi\n"
+		"with NVIDIA's other programs (/usr/bin, /usr/sbin, /bin, /sbin), each\n"
+		"bind-mounted read-only (libraries at their host path, programs in\n"
+		"/usr/bin); a createContainer hook, 'nvproxyctl hook update-ldcache', that\n"
+		"adds the libraries' directories to the container's linker cache; and\n"
+		"NVIDIA_VISIBLE_DEVICES=void, so that NVIDIA's runtime, where it is the\n"
+		"default, adds no raw node (with --from too).  Without libcuda of that\n"
+		"release the spec names no driver file, and says so.\n"
 		"cdiVersion is the lowest the content needs (0.5.0: index names).\n"
 		"\n"
 		"  --set NAME     the node set (default: default)\n"
@@ -65,6 +80,12 @@ static void usage_cdi(FILE *f)
 		"                 MIG instances and devices left with nothing to give\n"
 		"                 (and hooks acting on /dev), saying which on standard error\n"
 		"  --output FILE  write the spec there, atomically (default: standard output)\n"
+		"  --driver-root DIR  the driver's user space is in the tree DIR (e.g.\n"
+		"                 /run/nvidia/driver), mounted at the same paths below /\n"
+		"  --lib-dirs DIR:...  look for the libraries there first\n"
+		"  --bin-dirs DIR:...  look for the programs there first\n"
+		"  --driver-version V  the release whose files to name (default: loaded)\n"
+		"  --no-driver-files   name no driver file (an image that has its own)\n"
 		"\n"
 		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after writing\n"
 		"it to /etc/cdi/nvmediate.json.\n"
@@ -565,7 +586,8 @@ static struct jval *from_spec(const char *file, const char *set, int *rc)
 
 /* ---- the command --------------------------------------------------------- */
 
-static struct jval *own_spec(const char *set, const char *gpus_opt, int *rc)
+static struct jval *own_spec(const char *set, const char *gpus_opt,
+			     const struct driver_files_opts *files, int *rc)
 {
 	struct jval *spec, *devs, *all;
 	struct gpu g[MAX_GPUS];
@@ -643,6 +665,11 @@ static struct jval *own_spec(const char *set, const char *gpus_opt, int *rc)
 	for (i = 0; i < n; i++)
 		add_gpu(all, set, g[i].minor);
 	add_common(jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL)), set);
+	if (files && cdi_driver_files(jv_get(spec, "containerEdits"), files) < 0) {
+		jv_free(spec);
+		*rc = EXIT_USAGE;
+		return NULL;
+	}
 	return spec;
 }
 
@@ -692,14 +719,20 @@ static int write_spec(const struct jval *spec, const char *output)
 int cmd_cdi(int argc, char **argv)
 {
 	const char *output = NULL, *gpus = NULL, *set = NULL, *from = NULL, *ver;
-	struct jval *spec;
-	int i, rc;
+	struct driver_files_opts files = { NULL };
+	struct jval *spec, *edits;
+	int i, rc, nofiles = 0;
 
 	const struct opt opts[] = {
 		{ "--gpus", NULL, &gpus, NULL },
 		{ "--output", "-o", &output, NULL },
 		{ "--set", NULL, &set, NULL },
 		{ "--from", NULL, &from, NULL },
+		{ "--driver-root", NULL, &files.driver_root, NULL },
+		{ "--lib-dirs", NULL, &files.lib_dirs, NULL },
+		{ "--bin-dirs", NULL, &files.bin_dirs, NULL },
+		{ "--driver-version", NULL, &files.version, NULL },
+		{ "--no-driver-files", NULL, NULL, &nofiles },
 		{ NULL }
 	};
 
@@ -727,9 +760,18 @@ int cmd_cdi(int argc, char **argv)
 		err("cdi: --from takes the GPUs from FILE: no --gpus with it");
 		return EXIT_USAGE;
 	}
-	spec = from ? from_spec(from, set, &rc) : own_spec(set, gpus, &rc);
+	if (from && (files.driver_root || files.lib_dirs || files.bin_dirs || files.version ||
+		     nofiles)) {
+		err("cdi: --from keeps FILE's driver files: no --driver-root, --lib-dirs, --bin-dirs, --driver-version or --no-driver-files with it");
+		return EXIT_USAGE;
+	}
+	spec = from ? from_spec(from, set, &rc) : own_spec(set, gpus, nofiles ? NULL : &files, &rc);
 	if (!spec)
 		return rc;
+	edits = jv_get(spec, "containerEdits");
+	if (!edits)
+		edits = jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL));
+	cdi_env_void(edits);
 	if (from) {
 		char kind[64];
 

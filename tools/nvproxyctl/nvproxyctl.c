@@ -9,9 +9,10 @@
  *   nvproxyctl cdi [--set NAME] [--gpus N] [--output FILE]
  *   nvproxyctl profile [--set NAME | --log FILE] [--caps CAPS]
  *   nvproxyctl apply --set NAME [FILE]
+ *   nvproxyctl hook update-ldcache DIR...
  *
  * Each command is a file of its own (status.c, stats.c, explain.c, cdi.c,
- * profile.c, apply.c) on what common.c shares: the argument parser, the
+ * profile.c, apply.c, hook.c) on what common.c shares: the argument parser, the
  * "not loaded" check, host paths, node sets.  See README.md for the exit
  * codes.
  */
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include "nvproxyctl.h"
+#include "driverfiles.h"
 
 static void usage(FILE *f)
 {
@@ -38,6 +40,7 @@ static void usage(FILE *f)
 		"  cdi       write a Container Device Interface spec for the mediated nodes\n"
 		"  profile   turn a node set's audit record (or audit log lines) into a profile\n"
 		"  apply     give a node set a profile\n"
+		"  hook      the OCI hook the cdi spec names (update-ldcache)\n"
 		"  help      this text; 'COMMAND --help' for a command's own\n"
 		"  version   the version of nvproxyctl (also --version)\n"
 		"\n"
@@ -60,6 +63,7 @@ static const struct cmd cmds[] = {
 	{ "cdi", cmd_cdi },
 	{ "profile", cmd_profile },
 	{ "apply", cmd_apply },
+	{ "hook", cmd_hook },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvproxyctl hook update-ldcache DIR...: an OCI createContainer hook (named
+ * by the spec cdi writes) that adds the directories of the driver's
+ * libraries to the container's dynamic linker cache, so that a CUDA program
+ * finds libcuda.so.1 wherever the host keeps it.
+ *
+ * The runtime runs it as root, with the container's state on standard
+ * input, after the container's mounts (the libraries' among them) and
+ * before pivot_root: runc from the container's init, in its mount
+ * namespace, others from their own.  So the container's files are reached
+ * in the container's mount namespace, under its root path; and since the
+ * image decides what lies there (a symlink /etc -> /proc/1/root/etc would
+ * reach the host's /etc through the container's init, whose root is still
+ * the host's), the hook works in a mount namespace of its own, a copy of
+ * the container's with every proc mount below the root detached, chrooted
+ * to the root: no path it or ldconfig follows leads out of it.  ldconfig
+ * is the host's (static, opened before the chroot), never the image's.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nvproxyctl.h"
+#include "spec.h"
+#include "driverfiles.h"
+
+#define LDCONFIG	"/sbin/ldconfig"
+#define CONF		"/etc/ld.so.conf.d/00-nvmediate.conf"
+#define STATE_MAX	(1 << 20)
+
+static void usage_hook(FILE *f)
+{
+	fprintf(f,
+		"usage: %s hook update-ldcache [--ldconfig PATH] DIR...\n"
+		"\n"
+		"An OCI createContainer hook, named by the spec 'nvproxyctl cdi' writes:\n"
+		"reads the container's state (standard input) and its bundle's config.json,\n"
+		"and in the container's root adds DIR... (where the spec mounted the\n"
+		"driver's libraries) to " CONF ", where that directory\n"
+		"exists, then runs the host's ldconfig (default " LDCONFIG ") there with\n"
+		"DIR..., which makes the libraries' links and the linker cache.  It works\n"
+		"chrooted in a copy of the container's mount namespace without its proc\n"
+		"mounts, so no link in the image leads out of the container's root.\n"
+		"\n"
+		"exit: 0 ok, 1 error (said on standard error; the runtime then does not\n"
+		"      start the container), 2 usage\n",
+		prog);
+}
+
+/* All of @fd, at most STATE_MAX bytes; NULL on error. */
+static char *read_fd(int fd)
+{
+	size_t n = 0, cap = 4096;
+	char *buf = malloc(cap + 1);
+
+	while (buf) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += r;
+		if (n == cap) {
+			char *more = cap < STATE_MAX ? realloc(buf, cap * 2 + 1) : NULL;
+
+			if (!more) {
+				free(buf);
+				return NULL;
+			}
+			buf = more;
+			cap *= 2;
+		}
+	}
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+static struct jval *read_json(int fd, const char *what)
+{
+	char why[256];
+	char *text = read_fd(fd);
+	struct jval *v;
+
+	if (!text) {
+		err("hook: cannot read %s: %s", what, strerror(errno));
+		return NULL;
+	}
+	v = jv_parse(text, why, sizeof(why));
+	free(text);
+	if (!v || v->t != J_OBJ) {
+		err("hook: %s is not a JSON object%s%s", what, v ? "" : ": ", v ? "" : why);
+		jv_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * The container's init pid and root path (in the runtime's namespace,
+ * absolute), from its state and its bundle's config.json.
+ */
+static int container_of(int *pid, char *root, size_t len)
+{
+	struct jval *state = read_json(0, "the container's state (standard input)"), *cfg = NULL;
+	const char *bundle, *path;
+	char file[PATH_MAX];
+	struct jval *p;
+	int fd, ret = -1;
+
+	if (!state)
+		return -1;
+	p = jv_get(state, "pid");
+	bundle = jv_gets(state, "bundle");
+	if (!p || p->t != J_NUM || atoi(p->s) <= 0 || !bundle || bundle[0] != '/') {
+		err("hook: the state names no pid or no absolute bundle (is this run as a createContainer hook?)");
+		goto out;
+	}
+	*pid = atoi(p->s);
+	snprintf(file, sizeof(file), "%s/config.json", bundle);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err("hook: %s: %s", file, strerror(errno));
+		goto out;
+	}
+	cfg = read_json(fd, file);
+	close(fd);
+	path = cfg ? jv_gets(jv_get(cfg, "root"), "path") : NULL;
+	if (!path || !*path) {
+		if (cfg)
+			err("hook: %s names no root.path", file);
+		goto out;
+	}
+	if (path[0] == '/')
+		snprintf(root, len, "%s", path);
+	else
+		snprintf(root, len, "%s/%s", bundle, path);
+	ret = 0;
+out:
+	jv_free(cfg);
+	jv_free(state);
+	return ret;
+}
+
+/* Detach every proc mount at or below @root (of this mount namespace). */
+static int detach_procs(const char *root)
+{
+	size_t rl = strlen(root);
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], fstype[64], *sep = strstr(line, " - ");
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... - FSTYPE ..." */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s", fstype) != 1 || strcmp(fstype, "proc"))
+			continue;
+		if (strncmp(mnt, root, rl) || (mnt[rl] && mnt[rl] != '/'))
+			continue;
+		/* Octal escapes (\040) are only in names with spaces: left as they are. */
+		if (umount2(mnt, MNT_DETACH) && errno != EINVAL && errno != ENOENT) {
+			fclose(f);
+			return -1;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void write_conf(char **dirs, int n)
+{
+	struct stat st;
+	FILE *f;
+	int fd, i;
+
+	if (lstat("/etc/ld.so.conf.d", &st) || !S_ISDIR(st.st_mode))
+		return;
+	fd = open(CONF, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "%s: hook: %s not written: %s\n", prog, CONF, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	fprintf(f, "# The NVIDIA driver's libraries (nvproxyctl hook update-ldcache).\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n", dirs[i]);
+	fclose(f);
+}
+
+/* In the child: into the container's files, then ldconfig. */
+static void in_container(int nsfd, int ldfd, const char *root, char **dirs, int n)
+{
+	char *argv[64 + 2] = { "ldconfig" };
+	char *envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	int i;
+
+	if ((nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) || unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		err("hook: cannot enter a copy of the container's mount namespace: %s", strerror(errno));
+		_exit(1);
+	}
+	if (detach_procs(root) < 0) {
+		err("hook: cannot detach the proc mounts below %s: %s", root, strerror(errno));
+		_exit(1);
+	}
+	if (chroot(root) || chdir("/")) {
+		err("hook: cannot chroot to %s: %s", root, strerror(errno));
+		_exit(1);
+	}
+	write_conf(dirs, n);
+	for (i = 0; i < n && i < 64; i++)
+		argv[i + 1] = dirs[i];
+	syscall(SYS_execveat, ldfd, "", argv, envp, AT_EMPTY_PATH);
+	err("hook: cannot run the host's ldconfig: %s", strerror(errno));
+	_exit(1);
+}
+
+/**
+ * cmd_hook() - nvproxyctl hook
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "hook", "update-ldcache" and its options
+ *
+ * Return: the exit status (usage_hook()).
+ */
+int cmd_hook(int argc, char **argv)
+{
+	const char *ldconfig = LDCONFIG, *pos[64] = { NULL };
+	char root[PATH_MAX], ns[64];
+	int i, n, pid, nsfd, ldfd, st;
+	pid_t child;
+
+	const struct opt opts[] = {
+		{ "--ldconfig", NULL, &ldconfig, NULL },
+		{ NULL }
+	};
+
+	i = parse_args(argc, argv, opts, pos, 64, usage_hook);
+	if (i >= 0)
+		return i;
+	for (n = 0; n < 64 && pos[n]; n++)
+		;
+	if (!n || strcmp(pos[0], "update-ldcache")) {
+		err("hook: which hook? (update-ldcache)");
+		usage_hook(stderr);
+		return EXIT_USAGE;
+	}
+	for (i = 1; i < n; i++)
+		if (pos[i][0] != '/' || strstr(pos[i], "\n")) {
+			err("hook: '%s' is not an absolute directory", pos[i]);
+			return EXIT_USAGE;
+		}
+	if (n == 1)
+		return EXIT_OK;	/* no directory: nothing to add */
+	if (container_of(&pid, root, sizeof(root)))
+		return EXIT_ERR;
+	/*
+	 * runc runs the hook from the container's init, in the container's
+	 * mount namespace, and names that init by its pid in the container's
+	 * pid namespace (1), which /proc, still the host's, does not know by
+	 * that number: a hook whose parent is the container's init is in the
+	 * right namespace already.  Others run it from their own namespaces,
+	 * with the init's pid as the host sees it.
+	 */
+	nsfd = -1;
+	if (getppid() != pid) {
+		snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", pid);
+		nsfd = open(ns, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0) {
+			err("hook: %s: %s", ns, strerror(errno));
+			return EXIT_ERR;
+		}
+	}
+	ldfd = open(ldconfig, O_RDONLY | O_CLOEXEC);
+	if (ldfd < 0) {
+		err("hook: %s: %s", ldconfig, strerror(errno));
+		return EXIT_ERR;
+	}
+	child = fork();
+	if (child < 0) {
+		err("hook: fork: %s", strerror(errno));
+		return EXIT_ERR;
+	}
+	if (child == 0)
+		in_container(nsfd, ldfd, root, (char **)pos + 1, n - 1);
+	if (nsfd >= 0)
+		close(nsfd);
+	close(ldfd);
+	while (waitpid(child, &st, 0) < 0)
+		if (errno != EINTR) {
+			err("hook: waitpid: %s", strerror(errno));
+			return EXIT_ERR;
+		}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		err("hook: ldconfig in the container's root %s failed (status 0x%x)", root, st);
+		return EXIT_ERR;
+	}
+	return EXIT_OK;
+}
