@@ -483,8 +483,10 @@ static struct nvm_bounce *nvm_bounce_lookup(struct mm_struct *mm, bool ref)
  */
 static struct vm_area_struct *nvm_bounce_vma(struct mm_struct *mm, struct nvm_bounce *b)
 {
-	struct vm_area_struct *vma = nvm_vma_lookup(mm, b->base);
+	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
+	vma = nvm_vma_lookup(mm, b->base);
 	if (!vma || vma->vm_ops != &nvm_bounce_vm_ops || vma->vm_private_data != b ||
 	    vma->vm_start != b->base)
 		return NULL;
@@ -497,8 +499,10 @@ static struct vm_area_struct *nvm_bounce_vma(struct mm_struct *mm, struct nvm_bo
  */
 static struct nvm_bounce *nvm_bounce_find(struct mm_struct *mm)
 {
-	struct nvm_bounce *found = nvm_bounce_lookup(mm, true);
+	struct nvm_bounce *found;
 
+	mmap_assert_locked(mm);
+	found = nvm_bounce_lookup(mm, true);
 	if (found && !nvm_bounce_vma(mm, found)) {
 		nvm_bounce_put_ref(found);
 		return NULL;
@@ -514,6 +518,7 @@ static bool nvm_bounce_busy_locked(struct mm_struct *mm, struct nvm_bounce *self
 {
 	struct nvm_bounce *b;
 
+	lockdep_assert_held(&nvm_bounce_list_lock);
 	hash_for_each_possible(nvm_bounce_hash, b, node, (unsigned long)mm)
 		if (b->mm == mm && b != self && (READ_ONCE(b->dead) || (creating && b->creating)))
 			return true;
@@ -752,6 +757,7 @@ static int nvm_bounce_create(const char **why)
 /* Pages @i to @i + @n - 1 of @s are the current thread's call's; under its lock. */
 static void nvm_bounce_own(struct nvm_bounce_slot *s, unsigned int i, unsigned int n)
 {
+	lockdep_assert_held(&s->lock);
 	bitmap_set(&s->busy, i, n);
 	bitmap_clear(&s->written, i, n);
 	while (n--)
@@ -766,6 +772,7 @@ static void nvm_bounce_disown(struct nvm_bounce_slot *s, unsigned int i, unsigne
 {
 	unsigned long mask = 0;
 
+	lockdep_assert_held(&s->lock);
 	bitmap_set(&mask, i, n);
 	if (NVM_CAN_SEAL)
 		s->dirty |= s->written & mask;
@@ -900,6 +907,7 @@ static unsigned long nvm_bounce_insert(struct nvm_bounce *b, struct nvm_bounce_s
 	};
 	unsigned int lo = __ffs(want), hi = __fls(want);
 
+	mmap_assert_locked(vma->vm_mm);
 	apply_to_page_range(vma->vm_mm, vma->vm_start + (unsigned long)(f.base + lo) * PAGE_SIZE,
 			    (unsigned long)(hi - lo + 1) << PAGE_SHIFT, nvm_bounce_fill_pte, &f);
 	return f.present;
@@ -914,6 +922,7 @@ static unsigned long nvm_bounce_cleaned(struct nvm_bounce_slot *s, unsigned long
 {
 	unsigned long range = GENMASK(__fls(clean), __ffs(clean));
 
+	lockdep_assert_held(&s->lock);
 	s->dirty &= ~clean;
 	s->busy &= ~clean;
 	s->cleaning = false;
@@ -938,6 +947,7 @@ static void nvm_bounce_clean(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 	unsigned int lo = __ffs(clean), hi = __fls(clean);
 	unsigned long present, want;
 
+	mmap_assert_locked(vma->vm_mm);
 	nvm_zap_special_vma_range(vma, vma->vm_start +
 				  (unsigned long)(nvm_slot_base(b, s) + lo) * PAGE_SIZE,
 				  (unsigned long)(hi - lo + 1) << PAGE_SHIFT);

@@ -505,7 +505,9 @@ static void bounce_test_slot_one_thread(struct kunit *test)
 				batches++;
 				KUNIT_EXPECT_EQ(test, hweight_long(clean), NVM_SLOT_PAGES);
 				/* nvm_bounce_clean() but the unmap and the insertion. */
+				spin_lock(&s->lock);
 				s->present |= nvm_bounce_cleaned(s, clean);
+				spin_unlock(&s->lock);
 				KUNIT_EXPECT_FALSE(test, s->cleaning);
 				KUNIT_ASSERT_EQ(test, nvm_bounce_take(b, s, 1, &first, &clean), 0);
 				KUNIT_EXPECT_EQ(test, clean, 0UL);
@@ -514,7 +516,9 @@ static void bounce_test_slot_one_thread(struct kunit *test)
 		}
 		/* The driver's write back (its fault), then nvm_bounce_put(). */
 		__set_bit(first, &s->written);
+		spin_lock(&s->lock);
 		nvm_bounce_disown(s, first, 1);
+		spin_unlock(&s->lock);
 		KUNIT_EXPECT_TRUE(test, s->dirty & BIT(first));
 		KUNIT_EXPECT_PTR_EQ(test, s->owner[first], NULL);
 	}
