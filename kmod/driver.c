@@ -271,6 +271,7 @@ static struct nvm_drv_node *nvm_drv_node_find(enum nvm_kind kind, unsigned int g
 {
 	struct nvm_drv_node *node;
 
+	lockdep_assert_held(&nvm_drv_nodes_lock);
 	list_for_each_entry(node, &nvm_drv_nodes, link)
 		if (node->kind == kind && node->gpu == gpu)
 			return node;
@@ -337,13 +338,17 @@ err_fops:
 	return ERR_PTR(ret);
 }
 
-/* A new inode and dentry for @devt, with a reference on the mount. */
+/*
+ * A new inode and dentry for @devt, with a reference on the mount; under
+ * nvm_drv_nodes_lock (nvm_drv_generation).
+ */
 static int nvm_drv_node_make(struct nvm_drv_node *node, dev_t devt)
 {
 	static const struct qstr name = QSTR_INIT("nvidia", 6);
 	struct inode *inode;
 	int ret;
 
+	lockdep_assert_held(&nvm_drv_nodes_lock);
 	ret = nvm_fs_pin();
 	if (ret)
 		return ret;

@@ -233,6 +233,7 @@ static struct nvm_proc *nvm_proc_find(struct pid *tgid)
 {
 	struct nvm_proc *p;
 
+	lockdep_assert_held(&nvm_procs_lock);
 	hash_for_each_possible(nvm_procs, p, node, (unsigned long)tgid)
 		if (p->tgid == tgid)
 			return p;
