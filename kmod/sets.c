@@ -24,10 +24,11 @@
  * period, waited for with no lock held.
  *
  * Locking: nvm_sets_lock (a mutex) guards the table of sets, creation,
- * removal and every set's open count; it is taken at open and release,
- * never on ioctl.  A set's update_lock serializes its profile writers; the
- * wait for calls still deciding with the old profile comes after it is
- * released.
+ * removal and every set's open and mount counts; it is taken at open and
+ * release, at mount and unmount, never on ioctl.  A set's update_lock
+ * serializes its profile writers, and the sysfs readers of its profile
+ * with them; the wait for calls still deciding with the old profile comes
+ * after it is released.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -158,9 +159,10 @@ void nvm_set_umount(struct nvm_set *set)
 	mutex_unlock(&nvm_sets_lock);
 }
 
-/* The set's profile, for a writer holding its update_lock. */
+/* The set's profile, for a writer or a sysfs reader holding its update_lock. */
 static const struct nvm_profile *nvm_set_profile(struct nvm_set *set)
 {
+	lockdep_assert_held(&set->update_lock);
 	return rcu_dereference_protected(set->profile, lockdep_is_held(&set->update_lock));
 }
 
@@ -856,6 +858,7 @@ void nvm_profile_exit(int idx)
  */
 struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p)
 {
+	lockdep_assert_held(&set->update_lock);
 	return rcu_replace_pointer(set->profile, p, lockdep_is_held(&set->update_lock));
 }
 

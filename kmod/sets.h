@@ -21,8 +21,10 @@
  * @name: "default" for /dev/nvproxy*, else the name under /dev/nvmediate/
  * @index: minors index * 256 + (0 .. 255)
  * @profile: the profile, replaced whole (RCU, SRCU readers)
- * @update_lock: serializes profile writers
- * @nopen: files open on the set (under the sets lock, sets.c)
+ * @update_lock: serializes profile writers (and the sysfs readers of the
+ *	profile with them)
+ * @nopen: files open on the set (changed under the sets lock, sets.c;
+ *	read without it by open_files)
  * @nmounts: mounts of the set's nodes at the driver's numbers (nodefs.c;
  *	under the sets lock)
  * @kobj: /sys/kernel/nvmediate/sets/@name
