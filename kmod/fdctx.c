@@ -291,9 +291,14 @@ int nvm_fdctx_enter(struct nvm_fdctx *ctx)
 /**
  * nvm_fdctx_leave() - remove the private table after the driver call
  * @ctx: the context
+ *
+ * In the thread that entered: exec_update_lock, which nvm_fdctx_enter()
+ * took for writing, is still held until this releases it.
  */
 void nvm_fdctx_leave(struct nvm_fdctx *ctx)
 {
+	if (ctx->locked)
+		lockdep_assert_held_write(&current->signal->exec_update_lock);
 	nvm_fdctx_unswap(ctx);
 	nvm_fdctx_unlist(ctx);
 	if (ctx->locked) {
