@@ -312,9 +312,11 @@ done
 # and withholds, a writer queued behind it).  Measured here, not closed
 # (docs/security.md): with nvmediate's call in flight the lock is held
 # until the process lets the page go, and a read of /proc/PID/io (which
-# waits on exec_update_lock only) waits as long; /proc/PID/maps waits on
-# the mmap lock anyway, with or without nvmediate.  The debug kernel has
-# no FUSE; Debian's kernels have it as a module.
+# waits on exec_update_lock only) waits as long.  /proc/PID/maps waits on
+# the mmap lock anyway up to 6.12, with or without nvmediate; sid's kernel
+# reads it without that lock, so only nvmediate's hold makes it wait there
+# (its open takes exec_update_lock).  The debug kernel has no FUSE;
+# Debian's kernels have it, as a module or built in.
 fuse_run() {	# fuse_run CTL: fusehold; should it hang, its connection is aborted
 	fusehold "$1" /tmp/nvm-fuse 2500 > "$T/fuse.out" 2>&1 &
 	_p=$!
@@ -346,9 +348,9 @@ if modprobe fuse 2>/dev/null && [ -c /dev/fuse ]; then
 		sh -c "[ '$(v "$out" io_wait_ms)' -ge 1400 ]"
 	check bounce2-fusehold-counted "exec_lock_held_1s $held0 before, $held1 after" \
 		[ "$held1" = $((held0 + 1)) ]
-	check bounce2-fusehold-direct "on the driver's own node the call returned and /proc/PID/io did not wait; maps waited: $direct" \
+	check bounce2-fusehold-direct "on the driver's own node the call returned and /proc/PID/io did not wait: $direct" \
 		sh -c "[ '$(v "$direct" ret)' = 0 ] && [ '$(v "$direct" call_ms)' -lt 1500 ] &&
-		       [ '$(v "$direct" io_wait_ms)' -lt 300 ] && [ '$(v "$direct" maps_wait_ms)' -ge 1400 ]"
+		       [ '$(v "$direct" io_wait_ms)' -lt 300 ]"
 else
 	echo "  no FUSE in this kernel: the mmap-lock hold is not measured"
 	check bounce2-fusehold-available "Debian's kernels have FUSE as a module" [ "$NVM_KERNEL" = debug ]

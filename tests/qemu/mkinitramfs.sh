@@ -186,8 +186,8 @@ builtin=$(nvm_builtin_dir "$kind")
 # link against (drm) go into the tree modprobe reads.
 copy_kmod() {	# copy_kmod NAME: the kernel's module and its dependencies
 	local f dep
-	f=$(find "$builtin/kernel" -name "$1.ko*" -print -quit 2>/dev/null)
-	[ -n "$f" ] || return 0		# built in, or not in this kernel
+	f=$(find "$builtin/kernel" -name "$1.ko*" -print -quit 2>/dev/null || true)
+	[ -n "$f" ] || return 0		# built in, or not in this kernel (or none kept)
 	[ -e "$moddir/${f#"$builtin"/}" ] && return 0
 	mkdir -p "$moddir/$(dirname "${f#"$builtin"/}")"
 	cp "$f" "$moddir/${f#"$builtin"/}"
