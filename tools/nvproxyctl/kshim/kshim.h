@@ -85,6 +85,33 @@ static inline int scnprintf(char *buf, size_t size, const char *fmt, ...)
 	return (size_t)n >= size ? (int)size - 1 : n;
 }
 
+/*
+ * Lock assertions and might_sleep(): one thread, no lockdep, nothing to
+ * check.  The arguments are still evaluated for their type, as the
+ * kernel's !CONFIG_LOCKDEP stubs do.
+ */
+#ifndef lockdep_assert_held
+#define lockdep_assert_held(l)		do { (void)(l); } while (0)
+#endif
+#ifndef lockdep_assert_held_read
+#define lockdep_assert_held_read(l)	do { (void)(l); } while (0)
+#endif
+#ifndef lockdep_assert_held_write
+#define lockdep_assert_held_write(l)	do { (void)(l); } while (0)
+#endif
+#ifndef lockdep_assert_not_held
+#define lockdep_assert_not_held(l)	do { (void)(l); } while (0)
+#endif
+#ifndef mmap_assert_locked
+#define mmap_assert_locked(mm)		do { (void)(mm); } while (0)
+#endif
+#ifndef mmap_assert_write_locked
+#define mmap_assert_write_locked(mm)	do { (void)(mm); } while (0)
+#endif
+#ifndef might_sleep
+#define might_sleep()			do { } while (0)
+#endif
+
 #define MAX_ERRNO		4095
 static inline void *ERR_PTR(long err)
 {
