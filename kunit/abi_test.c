@@ -21,12 +21,6 @@ const char *nvm_drv_modversion(struct file *backing)
 	return NULL;
 }
 
-/* driver.c's internal mount is not here: the bounce area's file, for bounce.c. */
-struct file *nvm_drv_anon_file(const char *name, const struct file_operations *fops, void *priv)
-{
-	return anon_inode_getfile(name, fops, priv, O_RDWR);
-}
-
 static u64 nvm_test_name_key(const char *name)
 {
 	struct nvm_version v;

@@ -42,6 +42,12 @@
 #include "policy_test.c"
 #include "fdplan_test.c"
 
+/* driver.c's internal mount is not here: the bounce area's file, for bounce.c. */
+struct file *nvm_drv_anon_file(const char *name, const struct file_operations *fops, void *priv)
+{
+	return anon_inode_getfile(name, fops, priv, O_RDWR);
+}
+
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
  * struct nvm_file with a real (anon) backing file.
