@@ -13,7 +13,7 @@ MANDIR ?= $(PREFIX)/share/man
 MAN_DATE ?= $(shell date -u -r VERSION +%Y-%m-%d)
 CC ?= gcc
 
-.PHONY: all modules install clean distclean sparse w1 tools standin kunit e2e check \
+.PHONY: all modules install clean distclean sparse w1 tools standin unit kunit e2e check \
 	demo bench dkms-install help install-headers install-tools uninstall man
 
 all: modules
@@ -35,6 +35,8 @@ help:
 	@echo "make standin                     build the stand-in nvidia driver (tests only)"
 	@echo "make demo                        boot a guest and show mediation at work"
 	@echo "make bench                       measure mediation in a guest (not part of check; ~5 min)"
+	@echo "make unit                        the KUnit suites that need no running kernel, on"
+	@echo "                                 this machine, in seconds (UNIT=suite[.case] picks)"
 	@echo "make kunit                       the KUnit suites, in the debug guest kernel"
 	@echo "make e2e                         the guest tests, in the stock and the debug kernel"
 	@echo "make distclean                   also remove build/ (guest kernels, ~10 min to rebuild)"
@@ -125,6 +127,13 @@ demo:
 bench:
 	tests/bench/run.sh
 
+# The KUnit suites that need no running kernel, built with their units
+# against tools/nvproxyctl/kshim/ and run here (tests/unit/): KTAP, then
+# "N passed, N failed".  UNIT=suite or UNIT=suite.case (shell patterns)
+# runs those alone.
+unit:
+	@$(MAKE) -s --no-print-directory -C tests/unit run UNIT='$(UNIT)'
+
 # KUnit suites alone: the debug guest runs them at boot (no guest tests).
 kunit:
 	NVM_TESTS=none tests/qemu/run-guest.sh debug
@@ -150,6 +159,7 @@ clean:
 	rm -rf .nvmconf
 	$(MAKE) -C tools/nvabi clean
 	$(MAKE) -C tools/nvproxyctl clean
+	$(MAKE) -C tests/unit clean
 
 # Also the guest kernels and everything built for the guests (build/).
 distclean: clean

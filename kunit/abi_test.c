@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: KUnit suite for the ABI selection built from the generated
- * tables.  Included by kunit_main.c, which supplies the driver-version
- * double below; the tests set abi.c's own module parameters.
+ * tables.  Included by kunit_main.c and tests/unit/main.c; the
+ * driver-version double below stands in for driver.c's, and the tests set
+ * abi.c's own module parameters.
  */
 
 static struct nvm_version nvm_test_drv_version;

@@ -6,7 +6,7 @@
  * ABIs.  What each case expects is the driver's own behaviour, read from
  * its code (escape.c, osapi.c, nv-usermap.c, uvm.c of each release), not
  * from the tables: a wrong table fails here.  Included by kunit_main.c
- * after validate_test.c.
+ * (and tests/unit/main.c) after validate_test.c.
  */
 
 /* Decide escape @nr with payload @buf of @size bytes, then plan it. */

@@ -3,6 +3,12 @@
  * nvmediate: KUnit suites.  Built as nvmediate_kunit.ko for kernels with
  * CONFIG_KUNIT; the units under test are compiled in from kmod/ so that the
  * suites exercise the very code nvmediate.ko runs.
+ *
+ * The suites of code that needs no running kernel (fdplan, version,
+ * ranges, abi, validate, policy) are also built, from the same files and
+ * in the same order, into a program that runs them on the build machine
+ * in seconds (tests/unit/main.c, make unit); the fdctx and bounce suites
+ * below need kernel objects and run here alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -4,7 +4,8 @@
  * capabilities of the generated tables' entries, admission per capability, explicit allow
  * entries, the default profile over the calls of a CUDA-like session, the
  * answers of a refusal, and the audit record.  Included by kunit_main.c
- * after validate_test.c (its payload builders are used here).
+ * (and tests/unit/main.c) after validate_test.c (its payload builders
+ * are used here).
  */
 
 static struct nvm_profile *nvm_test_profile(struct kunit *test, u32 caps, const char *allow)

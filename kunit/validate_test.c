@@ -5,7 +5,7 @@
  * validator calls), on kernel copies of payloads, over
  * the generated descriptors of a sample of ABIs; and a randomized property
  * test against an oracle written here from the same tables.  Included by
- * kunit_main.c.
+ * kunit_main.c and tests/unit/main.c.
  */
 #include <linux/prandom.h>
 #include <linux/sort.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: KUnit suites for version parsing and the version-range tree.
- * Included by kunit_main.c.
+ * Included by kunit_main.c and tests/unit/main.c.
  */
 #include <linux/prandom.h>
 #include <linux/sort.h>
