@@ -3,7 +3,8 @@
 # make check: every test of nvmediate, in order, on a Debian 12 machine.
 #
 # Each step is one test (pass/fail) unless it has cases of its own (the
-# guests, the tool tests), whose cases are counted instead.  A failed step
+# guests, the host's KUnit run, the tool tests), whose cases are counted
+# instead.  A failed step
 # does not stop the rest.  One line per step with its time; the output of a
 # failed step is kept in build/check/<step>.log and its last lines shown.
 # A step still running after a minute says so, with its last line of output,
@@ -294,6 +295,32 @@ real_driver() {
 	real_line[$kind]="real driver $(sed -n 's/^nvidia \([^ ]*\) [^ ]*: ok.*/\1/p' "$logs/nvidia-$kind.log" | xargs echo)"
 }
 
+# unit_check: make unit, the KUnit suites that need no running kernel, on
+# this machine (tests/unit/): seconds, first of the tests.  Its cases are
+# counted as a guest's KUnit cases are; a run that ends early (a sanitizer's
+# finding) or exits non-zero after its count (a leak) fails too.
+unit_check() {
+	local t0 line p f rc desc="make unit: KUnit suites on this machine"
+	t0=$(date +%s)
+	run_logged unit "$logs/unit.log" make -s --no-print-directory unit
+	rc=$?
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$logs/unit.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		skip unit "$desc" "printed no 'N passed, N failed' line (status $rc)"
+		tail -n 25 "$logs/unit.log" | sed 's/^/      | /'
+		return
+	fi
+	read -r p _ f _ <<< "$line"
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "      | make unit exited with status $rc after its count:"
+		tail -n 15 "$logs/unit.log" | sed 's/^/      | /'
+	fi
+	cases unit "$desc" "$p" "$f" "$t0"
+	[ "$f" -eq 0 ] || grep -E '^    (not ok|# .*FAILED at)' "$logs/unit.log" | head -n 20 |
+		sed 's/^/      | /'
+}
+
 tools_check() {
 	local t0=${bg_t0[tools]} line p f rc
 	bg_wait tools
@@ -365,6 +392,7 @@ prefetch > "$logs/prefetch.log" 2>&1 < /dev/null &
 prefetch_pid=$!
 kver=$(nvm_stock_release 2>/dev/null)
 kdir=$(nvm_kdir stock 2>/dev/null)
+unit_check
 step w1 "nvmediate.ko, W=1 -Werror, $kver" make -j"$jobs" w1 KDIR="$kdir"
 step imports "nvmediate.ko imports no Debian-only export" tests/kernel/symcheck.sh
 step sparse "nvmediate.ko under sparse" make -j"$jobs" sparse KDIR="$kdir"
