@@ -216,12 +216,15 @@ check bounce2-nomax-race-real "on the driver's own node it sized: $(sized "$T/no
 # once would have the driver allocate 192 MiB, charged to no cgroup; one
 # is served, the others are refused (EBUSY) while it runs.  Before, all
 # four reached the driver.
-echo 300000 > $P/race_delay_us
-calls_clear
-out=$(bouncev2 nomaxpar $CTL 4 2>&1)
-calls_save "$T/nomaxpar.calls"
-echo 0 > $P/race_delay_us
-echo "  $out; the driver sized: $(sized "$T/nomaxpar.calls")"
+nomax_at_once() {	# nomax_at_once MODE N: bouncev2 MODE with the calls held together
+	echo 300000 > $P/race_delay_us
+	calls_clear
+	out=$(bouncev2 "$1" $CTL "$2" 2>&1)
+	calls_save "$T/$1.calls"
+	echo 0 > $P/race_delay_us
+	echo "  $out; the driver sized: $(sized "$T/$1.calls")"
+}
+nomax_at_once nomaxpar 4
 check bounce2-nomax-inflight "four 48 MiB reads at once: $out" \
 	sh -c "echo '$out' | grep -q '^nomaxpar: threads=4 served=1 busy=3 other=0$'"
 check bounce2-nomax-inflight-driver "the driver sized lists of: $(sized "$T/nomaxpar.calls") (want one, 48 MiB)" \
@@ -231,12 +234,7 @@ check bounce2-nomax-inflight-driver "the driver sized lists of: $(sized "$T/noma
 # space (and a 64 MiB bound) of its own, each reading 48 MiB at once; the
 # set's calls in flight may have 256 MiB: five are served, one refused.
 # Before, all six reached the driver.
-echo 300000 > $P/race_delay_us
-calls_clear
-out=$(bouncev2 nomaxprocs $CTL 6 2>&1)
-calls_save "$T/nomaxprocs.calls"
-echo 0 > $P/race_delay_us
-echo "  $out; the driver sized: $(sized "$T/nomaxprocs.calls")"
+nomax_at_once nomaxprocs 6
 check bounce2-nomax-inflight-set "six processes reading 48 MiB at once: $out" \
 	sh -c "echo '$out' | grep -q '^nomaxprocs: procs=6 served=5 busy=1 other=0$'"
 check bounce2-nomax-inflight-set-driver "the driver sized lists of: $(sized "$T/nomaxprocs.calls") (want five, 48 MiB each)" \
