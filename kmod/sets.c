@@ -876,23 +876,3 @@ void nvm_profile_retire(struct nvm_profile *old)
 	synchronize_srcu(&nvm_profile_srcu);
 	kfree(old);
 }
-
-/**
- * nvm_node_name() - the name of a file's node under /dev, for logs
- * @nf: the mediated file
- * @buf: output
- * @len: size of @buf
- */
-void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len)
-{
-	static const char *const dflt[] = { "nvproxy", "nvproxy", "nvproxy-uvm" };
-	static const char *const named[] = { "nvidiactl", "nvidia", "nvidia-uvm" };
-
-	if (!nf->set->index)
-		snprintf(buf, len, nf->kind == NVM_NODE_GPU ? "%s%u" : "%s", dflt[nf->kind],
-			 nf->gpu);
-	else if (nf->kind == NVM_NODE_GPU)
-		snprintf(buf, len, "nvmediate/%s/%s%u", nf->set->name, named[nf->kind], nf->gpu);
-	else
-		snprintf(buf, len, "nvmediate/%s/%s", nf->set->name, named[nf->kind]);
-}

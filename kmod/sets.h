@@ -57,7 +57,6 @@ const struct nvm_profile *nvm_profile_enter(const struct nvm_file *nf, int *idx)
 void nvm_profile_exit(int idx) __releases(nvm_profile_srcu);
 struct nvm_profile *nvm_profile_replace(struct nvm_set *set, struct nvm_profile *p);
 void nvm_profile_retire(struct nvm_profile *old);
-void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len);
 
 /* Module parameters (sets.c). */
 extern unsigned int nvm_num_gpus;

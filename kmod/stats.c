@@ -121,6 +121,21 @@ static void nvm_cgroup_path(char *buf, size_t len)
 #endif
 }
 
+/* The name of a file's node under /dev, for the log line. */
+static void nvm_node_name(const struct nvm_file *nf, char *buf, size_t len)
+{
+	static const char *const dflt[] = { "nvproxy", "nvproxy", "nvproxy-uvm" };
+	static const char *const named[] = { "nvidiactl", "nvidia", "nvidia-uvm" };
+
+	if (!nf->set->index)
+		snprintf(buf, len, nf->kind == NVM_NODE_GPU ? "%s%u" : "%s", dflt[nf->kind],
+			 nf->gpu);
+	else if (nf->kind == NVM_NODE_GPU)
+		snprintf(buf, len, "nvmediate/%s/%s%u", nf->set->name, named[nf->kind], nf->gpu);
+	else
+		snprintf(buf, len, "nvmediate/%s/%s", nf->set->name, named[nf->kind]);
+}
+
 static DEFINE_RATELIMIT_STATE(nvm_log_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);
 
 /*
