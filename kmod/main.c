@@ -14,6 +14,7 @@
 #include "node.h"
 #include "nodefs.h"
 #include "sets.h"
+#include "setsfs.h"
 #include "stats.h"
 #include "nvmediate.h"
 
@@ -55,7 +56,7 @@ static int __init nvm_init(void)
 		pr_err("cannot register the mediated nodes: %d\n", ret);
 		goto err_stats;
 	}
-	ret = nvm_sets_init(devt, nvm_class_groups);
+	ret = nvm_sets_init(devt, nvm_class_groups, &nvm_setsfs_ktype, &nvm_setsfs_top_group);
 	if (ret) {
 		pr_err("cannot create the node sets: %d\n", ret);
 		goto err_node;

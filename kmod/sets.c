@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvmediate: node sets.  Each set is a group of mediated nodes with its own
- * profile (policy.c, docs/policy.md):
+ * nvmediate: the registry of node sets: their creation and removal, with
+ * their device nodes; their lookup, open and mount counts; the publication
+ * of their profiles; and the module parameters a new set starts from.
+ * Each set is a group of mediated nodes with its own profile (policy.c,
+ * docs/policy.md):
  *
  *   default   /dev/nvproxy, /dev/nvproxyN, /dev/nvproxy-uvm; always there
  *   <name>    /dev/nvmediate/<name>/nvidiactl, nvidiaN, nvidia-uvm; created
@@ -11,10 +14,8 @@
  *             set is open or its nodes are mounted, nodefs.c)
  *
  * Each set's profile is read and written through
- * /sys/kernel/nvmediate/sets/<name>/: caps, allow, audit, allow_root,
- * allow_finn, allow_gss (writable), profile (all of it, in the format
- * nvproxyctl apply takes), refused (the audit record; a write empties it),
- * open_files.  A write builds a new profile and swaps it in whole.
+ * /sys/kernel/nvmediate/sets/<name>/, whose files, and create_set and
+ * remove_set, are setsfs.c's.
  *
  * A set's profile is an immutable object (policy.c), replaced whole:
  * readers hold an SRCU read lock (per-CPU counters, no shared lock on the
@@ -35,7 +36,6 @@
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
-#include <linux/mm.h>		/* kvmalloc() before 5.16 */
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -79,9 +79,10 @@ static DEFINE_MUTEX(nvm_sets_lock);
 static struct nvm_set *nvm_sets[NVM_MAX_SETS];
 static struct kobject *nvm_top_kobj;
 static struct kobject *nvm_sets_kobj;
+/* setsfs.c's, given to nvm_sets_init(). */
+static NVM_KTYPE_CONST struct kobj_type *nvm_set_ktype;
+static const struct attribute_group *nvm_top_group;
 static dev_t nvm_devt;
-
-#define to_nvm_set(k) container_of(k, struct nvm_set, kobj)
 
 /* The set named @name, or NULL; under nvm_sets_lock. */
 static struct nvm_set *nvm_set_named(const char *name)
@@ -159,310 +160,17 @@ void nvm_set_umount(struct nvm_set *set)
 	mutex_unlock(&nvm_sets_lock);
 }
 
-/* The set's profile, for a writer or a sysfs reader holding its update_lock. */
-static const struct nvm_profile *nvm_set_profile(struct nvm_set *set)
-{
-	lockdep_assert_held(&set->update_lock);
-	return rcu_dereference_protected(set->profile, lockdep_is_held(&set->update_lock));
-}
-
-/* A copy of the set's profile for a writer to change and publish. */
-static struct nvm_profile *nvm_profile_dup(const struct nvm_profile *old)
-{
-	struct nvm_profile *p = nvm_profile_alloc(old->nallow);
-
-	if (!p)
-		return NULL;
-	memcpy(p, old, struct_size(old, allow, old->nallow));
-	return p;
-}
-
-/*
- * The lists (allow entries, the whole profile, the audit record) can be
- * longer than a page: they are bin attributes, rendered whole into a
- * buffer and read by window.  The largest: NVM_ALLOW_MAX lines of
- * "allow alloc 0xffffffff\n" and the knobs.
+/**
+ * nvm_set_release() - free a set with the last reference to its kobject
+ * @kobj: the set's
  */
-#define NVM_LINE_MAX	48
-#define NVM_TEXT_MAX	((NVM_ALLOW_MAX + NVM_REC_MAX + 8) * NVM_LINE_MAX)
-
-static size_t nvm_render_allow(const struct nvm_profile *p, char *buf, size_t size,
-			       const char *prefix)
-{
-	size_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < p->nallow; i++)
-		n += scnprintf(buf + n, size - n, "%s%s 0x%x\n", prefix,
-			       nvm_family_name(p->allow[i] >> 32), (u32)p->allow[i]);
-	return n;
-}
-
-static size_t nvm_render_profile(const struct nvm_profile *p, char *buf, size_t size)
-{
-	char caps[96];
-	size_t n;
-
-	nvm_caps_format(p->caps, caps, sizeof(caps));
-	n = scnprintf(buf, size, "caps %s\naudit %d\nallow_root %d\nallow_finn %d\nallow_gss %d\n",
-		      caps, p->audit, p->allow_root, p->allow_finn, p->allow_gss);
-	return n + nvm_render_allow(p, buf + n, size - n, "allow ");
-}
-
-static size_t nvm_render_record(struct nvm_record *r, char *buf, size_t size)
-{
-	unsigned long flags;
-	unsigned int i;
-	size_t n = 0;
-
-	spin_lock_irqsave(&r->lock, flags);
-	for (i = 0; i < r->n; i++)
-		n += scnprintf(buf + n, size - n, "%s 0x%x %s %lu\n",
-			       nvm_family_name(r->ent[i].family), r->ent[i].id, r->ent[i].rule,
-			       r->ent[i].count);
-	if (r->dropped)
-		n += scnprintf(buf + n, size - n, "# dropped %lu\n", r->dropped);
-	spin_unlock_irqrestore(&r->lock, flags);
-	return n;
-}
-
-enum nvm_text { NVM_T_ALLOW, NVM_T_PROFILE, NVM_T_REFUSED };
-
-/* Render one list of @set and copy the window [@off, @off + @count) of it. */
-static ssize_t nvm_text_read(struct nvm_set *set, enum nvm_text what, char *buf, loff_t off,
-			     size_t count)
-{
-	char *text = kvmalloc(NVM_TEXT_MAX, GFP_KERNEL);
-	size_t len;
-
-	if (!text)
-		return -ENOMEM;
-	if (what == NVM_T_REFUSED) {
-		len = nvm_render_record(&set->rec, text, NVM_TEXT_MAX);
-	} else {
-		mutex_lock(&set->update_lock);
-		if (what == NVM_T_ALLOW)
-			len = nvm_render_allow(nvm_set_profile(set), text, NVM_TEXT_MAX, "");
-		else
-			len = nvm_render_profile(nvm_set_profile(set), text, NVM_TEXT_MAX);
-		mutex_unlock(&set->update_lock);
-	}
-	if (off >= len) {
-		count = 0;
-	} else {
-		count = min_t(size_t, count, len - off);
-		memcpy(buf, text + off, count);
-	}
-	kvfree(text);
-	return count;
-}
-
-enum nvm_attr_field { NVM_A_CAPS, NVM_A_ALLOW, NVM_A_AUDIT, NVM_A_ROOT, NVM_A_FINN, NVM_A_GSS };
-
-struct nvm_set_attr {
-	struct kobj_attribute attr;
-	enum nvm_attr_field field;
-};
-
-static ssize_t nvm_set_attr_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
-{
-	struct nvm_set_attr *a = container_of(attr, struct nvm_set_attr, attr);
-	struct nvm_set *set = to_nvm_set(kobj);
-	const struct nvm_profile *p;
-	ssize_t n = 0;
-
-	mutex_lock(&set->update_lock);
-	p = nvm_set_profile(set);
-	switch (a->field) {
-	case NVM_A_CAPS:
-		n = nvm_caps_format(p->caps, buf, PAGE_SIZE - 1);
-		n += sysfs_emit_at(buf, n, "\n");
-		break;
-	case NVM_A_ALLOW:
-		break;
-	case NVM_A_AUDIT:
-		n = sysfs_emit(buf, "%d\n", p->audit);
-		break;
-	case NVM_A_ROOT:
-		n = sysfs_emit(buf, "%d\n", p->allow_root);
-		break;
-	case NVM_A_FINN:
-		n = sysfs_emit(buf, "%d\n", p->allow_finn);
-		break;
-	case NVM_A_GSS:
-		n = sysfs_emit(buf, "%d\n", p->allow_gss);
-		break;
-	}
-	mutex_unlock(&set->update_lock);
-	return n;
-}
-
-/* Build a new profile from the set's, changed by one write, and publish it. */
-static ssize_t nvm_set_write(struct nvm_set *set, enum nvm_attr_field field, const char *buf,
-			     size_t count)
-{
-	struct nvm_profile *p, *old = NULL;
-	bool flag = false;
-	u32 caps = 0;
-	int ret = 0;
-
-	if (field == NVM_A_CAPS)
-		ret = nvm_caps_parse(buf, &caps);
-	else if (field != NVM_A_ALLOW)
-		ret = kstrtobool(buf, &flag);
-	if (ret)
-		return -EINVAL;
-
-	mutex_lock(&set->update_lock);
-	if (field == NVM_A_ALLOW)
-		p = nvm_profile_edit_allow(nvm_set_profile(set), buf);
-	else
-		p = nvm_profile_dup(nvm_set_profile(set)) ?: ERR_PTR(-ENOMEM);
-	if (IS_ERR(p)) {
-		ret = PTR_ERR(p);
-		goto out;
-	}
-	switch (field) {
-	case NVM_A_CAPS:
-		p->caps = caps;
-		break;
-	case NVM_A_AUDIT:
-		p->audit = flag;
-		break;
-	case NVM_A_ROOT:
-		p->allow_root = flag;
-		break;
-	case NVM_A_FINN:
-		p->allow_finn = flag;
-		break;
-	case NVM_A_GSS:
-		p->allow_gss = flag;
-		break;
-	default:
-		break;
-	}
-	old = nvm_profile_replace(set, p);
-out:
-	mutex_unlock(&set->update_lock);
-	nvm_profile_retire(old);
-	return ret ?: count;
-}
-
-static ssize_t nvm_set_attr_store(struct kobject *kobj, struct kobj_attribute *attr,
-				  const char *buf, size_t count)
-{
-	struct nvm_set_attr *a = container_of(attr, struct nvm_set_attr, attr);
-
-	return nvm_set_write(to_nvm_set(kobj), a->field, buf, count);
-}
-
-#define NVM_SET_ATTR(_name, _field, _mode)						\
-	static struct nvm_set_attr nvm_set_attr_##_name = {				\
-		.attr = __ATTR(_name, _mode, nvm_set_attr_show, nvm_set_attr_store),	\
-		.field = _field,							\
-	}
-
-NVM_SET_ATTR(caps, NVM_A_CAPS, 0644);
-NVM_SET_ATTR(audit, NVM_A_AUDIT, 0644);
-NVM_SET_ATTR(allow_root, NVM_A_ROOT, 0644);
-NVM_SET_ATTR(allow_finn, NVM_A_FINN, 0644);
-NVM_SET_ATTR(allow_gss, NVM_A_GSS, 0644);
-
-static ssize_t allow_read(struct file *file, struct kobject *kobj,
-			  NVM_BIN_ATTR_CONST struct bin_attribute *attr,
-			  char *buf, loff_t off, size_t count)
-{
-	return nvm_text_read(to_nvm_set(kobj), NVM_T_ALLOW, buf, off, count);
-}
-
-/* Each write() is one edit (kernfs hands a write of up to a page at once). */
-static ssize_t allow_write(struct file *file, struct kobject *kobj,
-			   NVM_BIN_ATTR_CONST struct bin_attribute *attr,
-			   char *buf, loff_t off, size_t count)
-{
-	char *text = kmemdup_nul(buf, count, GFP_KERNEL);
-	ssize_t ret;
-
-	if (!text)
-		return -ENOMEM;
-	ret = nvm_set_write(to_nvm_set(kobj), NVM_A_ALLOW, text, count);
-	kfree(text);
-	return ret;
-}
-
-static ssize_t profile_read(struct file *file, struct kobject *kobj,
-			    NVM_BIN_ATTR_CONST struct bin_attribute *attr,
-			    char *buf, loff_t off, size_t count)
-{
-	return nvm_text_read(to_nvm_set(kobj), NVM_T_PROFILE, buf, off, count);
-}
-
-static ssize_t refused_read(struct file *file, struct kobject *kobj,
-			    NVM_BIN_ATTR_CONST struct bin_attribute *attr,
-			    char *buf, loff_t off, size_t count)
-{
-	return nvm_text_read(to_nvm_set(kobj), NVM_T_REFUSED, buf, off, count);
-}
-
-static ssize_t refused_write(struct file *file, struct kobject *kobj,
-			     NVM_BIN_ATTR_CONST struct bin_attribute *attr,
-			     char *buf, loff_t off, size_t count)
-{
-	nvm_record_clear(&to_nvm_set(kobj)->rec);
-	return count;
-}
-
-static BIN_ATTR_RW(allow, 0);
-static BIN_ATTR_RO(profile, 0);
-static BIN_ATTR_RW(refused, 0);
-
-static NVM_BIN_ATTR_CONST struct bin_attribute *NVM_BIN_ATTR_CONST nvm_set_bin_attrs[] = {
-	&bin_attr_allow,
-	&bin_attr_profile,
-	&bin_attr_refused,
-	NULL
-};
-
-static ssize_t open_files_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(to_nvm_set(kobj)->nopen));
-}
-
-static struct kobj_attribute nvm_set_attr_open_files = __ATTR_RO(open_files);
-
-static struct attribute *nvm_set_attrs[] = {
-	&nvm_set_attr_caps.attr.attr,
-	&nvm_set_attr_audit.attr.attr,
-	&nvm_set_attr_allow_root.attr.attr,
-	&nvm_set_attr_allow_finn.attr.attr,
-	&nvm_set_attr_allow_gss.attr.attr,
-	&nvm_set_attr_open_files.attr,
-	NULL
-};
-
-static const struct attribute_group nvm_set_group = {
-	.attrs = nvm_set_attrs,
-	.bin_attrs = nvm_set_bin_attrs,
-};
-
-static const struct attribute_group *nvm_set_groups[] = {
-	&nvm_set_group,
-	NULL
-};
-
-static void nvm_set_release(struct kobject *kobj)
+void nvm_set_release(struct kobject *kobj)
 {
 	struct nvm_set *set = to_nvm_set(kobj);
 
 	kfree(rcu_dereference_protected(set->profile, true));
 	kfree(set);
 }
-
-static NVM_KTYPE_CONST struct kobj_type nvm_set_ktype = {
-	.release = nvm_set_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = nvm_set_groups,
-};
 
 static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
@@ -620,7 +328,7 @@ static int nvm_set_create(const char *name, u32 caps)
 	p->allow_gss = nvm_allow_gss;
 	RCU_INIT_POINTER(set->profile, p);
 
-	ret = kobject_init_and_add(&set->kobj, &nvm_set_ktype, nvm_sets_kobj, "%s", name);
+	ret = kobject_init_and_add(&set->kobj, nvm_set_ktype, nvm_sets_kobj, "%s", name);
 	if (ret)
 		goto err_kobj;
 	ret = nvm_set_add_nodes(set);
@@ -668,54 +376,41 @@ static int nvm_set_create_spec(char *spec)
 	return nvm_set_create(spec, caps);
 }
 
-static ssize_t create_set_store(struct kobject *kobj, struct kobj_attribute *attr,
-				const char *buf, size_t count)
+/**
+ * nvm_set_add() - create a set
+ * @spec: "name" or "name:caps" (caps as nvm_caps_parse() takes them);
+ *	changed
+ *
+ * Return: 0 or a negative errno: -EINVAL (a bad name or caps), -EEXIST,
+ * -ENOSPC (every index taken), -ENOMEM, or the device core's.
+ */
+int nvm_set_add(char *spec)
 {
-	char *spec = kstrndup(buf, count, GFP_KERNEL);
 	int ret;
 
-	if (!spec)
-		return -ENOMEM;
-	strim(spec);
-	/* "name caps..." is taken as well as "name:caps". */
-	if (strchr(spec, ' ') && !strchr(spec, ':'))
-		*strchr(spec, ' ') = ':';
 	mutex_lock(&nvm_sets_lock);
 	ret = nvm_set_create_spec(spec);
 	mutex_unlock(&nvm_sets_lock);
-	kfree(spec);
-	return ret ?: count;
+	return ret;
 }
 
-static ssize_t remove_set_store(struct kobject *kobj, struct kobj_attribute *attr,
-				const char *buf, size_t count)
+/**
+ * nvm_set_del() - remove a set
+ * @name: its name
+ *
+ * Return: 0 or a negative errno: -ENOENT (no such set), -EPERM (the
+ * default set), -EBUSY (a file of the set is open or its nodes are
+ * mounted).
+ */
+int nvm_set_del(const char *name)
 {
-	char name[NVM_SET_NAME_MAX];
 	int ret;
 
-	if (count >= sizeof(name))
-		return -EINVAL;
-	memcpy(name, buf, count);
-	name[count] = '\0';
-	strim(name);
 	mutex_lock(&nvm_sets_lock);
-	ret = nvm_set_remove(strim(name));
+	ret = nvm_set_remove(name);
 	mutex_unlock(&nvm_sets_lock);
-	return ret ?: count;
+	return ret;
 }
-
-static struct kobj_attribute nvm_attr_create_set = __ATTR_WO(create_set);
-static struct kobj_attribute nvm_attr_remove_set = __ATTR_WO(remove_set);
-
-static struct attribute *nvm_top_attrs[] = {
-	&nvm_attr_create_set.attr,
-	&nvm_attr_remove_set.attr,
-	NULL
-};
-
-static const struct attribute_group nvm_top_group = {
-	.attrs = nvm_top_attrs,
-};
 
 static void nvm_sets_remove_all(void)
 {
@@ -740,15 +435,22 @@ static void nvm_sets_remove_all(void)
  * /sys/kernel/nvmediate
  * @devt: the first of the device numbers node.c registered for every set
  * @groups: the attributes of /sys/class/nvmediate (abi.c, stats.c)
+ * @ktype: the type of a set's directory /sys/kernel/nvmediate/sets/NAME,
+ *	its files (setsfs.c); its release is nvm_set_release()
+ * @top: the attributes of /sys/kernel/nvmediate, create_set and remove_set
+ *	(setsfs.c)
  *
  * Return: 0 or a negative errno; nothing is left on failure.
  */
-int nvm_sets_init(dev_t devt, const struct attribute_group **groups)
+int nvm_sets_init(dev_t devt, const struct attribute_group **groups,
+		  NVM_KTYPE_CONST struct kobj_type *ktype, const struct attribute_group *top)
 {
 	char *specs, *p, *spec;
 	int ret;
 
 	nvm_devt = devt;
+	nvm_set_ktype = ktype;
+	nvm_top_group = top;
 	nvm_class->class_groups = groups;
 	ret = class_register(nvm_class);
 	if (ret)
@@ -763,7 +465,7 @@ int nvm_sets_init(dev_t devt, const struct attribute_group **groups)
 		ret = -ENOMEM;
 		goto err_top;
 	}
-	ret = sysfs_create_group(nvm_top_kobj, &nvm_top_group);
+	ret = sysfs_create_group(nvm_top_kobj, nvm_top_group);
 	if (ret)
 		goto err_sets;
 
@@ -792,7 +494,7 @@ err_group:
 	 * As in nvm_sets_exit(): create_set is gone (a write in progress
 	 * waited for) before the sets it may have made are removed.
 	 */
-	sysfs_remove_group(nvm_top_kobj, &nvm_top_group);
+	sysfs_remove_group(nvm_top_kobj, nvm_top_group);
 	nvm_sets_remove_all();
 err_sets:
 	kobject_put(nvm_sets_kobj);
@@ -811,7 +513,7 @@ err_class:
 void nvm_sets_exit(void)
 {
 	/* create_set and remove_set first: a write in progress is waited for. */
-	sysfs_remove_group(nvm_top_kobj, &nvm_top_group);
+	sysfs_remove_group(nvm_top_kobj, nvm_top_group);
 	nvm_sets_remove_all();
 	kobject_put(nvm_sets_kobj);
 	kobject_put(nvm_top_kobj);

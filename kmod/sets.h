@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nvmediate: the node sets: their device nodes, profiles and sysfs attributes
- * (sets.c).
+ * nvmediate: the registry of node sets: their creation and removal with
+ * their device nodes, lookup, counts and profiles (sets.c; their sysfs
+ * files are setsfs.c's).
  */
 #ifndef NVM_SETS_H
 #define NVM_SETS_H
@@ -44,8 +45,14 @@ struct nvm_set {
 	atomic64_t nomax_charged;
 };
 
-int nvm_sets_init(dev_t devt, const struct attribute_group **groups);
+#define to_nvm_set(k) container_of(k, struct nvm_set, kobj)
+
+int nvm_sets_init(dev_t devt, const struct attribute_group **groups,
+		  NVM_KTYPE_CONST struct kobj_type *ktype, const struct attribute_group *top);
 void nvm_sets_exit(void);
+int nvm_set_add(char *spec);
+int nvm_set_del(const char *name);
+void nvm_set_release(struct kobject *kobj);
 struct nvm_set *nvm_set_open(unsigned int index);
 void nvm_set_close(struct nvm_set *set);
 struct nvm_set *nvm_set_mount(const char *name);
