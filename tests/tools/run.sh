@@ -551,7 +551,7 @@ fi
 # (kbuild's own clean of an external module deletes objects anywhere below
 # it: the debug kernel's and NVIDIA's trees in build/.)
 mkdir -p "$T/tree"
-if (cd "$root" && git ls-files 2>/dev/null | grep -E '^(Makefile|tools/)' | cpio -pdm "$T/tree" 2>/dev/null) &&
+if (cd "$root" && git ls-files 2>/dev/null | grep -E '^(Makefile|VERSION|tools/|tests/unit/)' | cpio -pdm "$T/tree" 2>/dev/null) &&
 	mkdir -p "$T/tree/kmod" "$T/tree/build/linux-debug/kernel" "$T/tree/build/nvidia/x" &&
 	touch "$T/tree/kmod/main.o" "$T/tree/kmod/.main.o.cmd" "$T/tree/nvmediate.ko" "$T/tree/modules.order" \
 		"$T/tree/build/linux-debug/kernel/fork.o" "$T/tree/build/nvidia/x/nv.ko" &&
