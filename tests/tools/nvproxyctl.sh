@@ -48,6 +48,22 @@ hook_tests() {
 	if [ -f "$H/evil" ]; then rm -rf "$R/etc"; ln -s "/proc/\$\$/root$H/outside" "$R/etc"; fi
 	sleep 60 & echo \$! >"$H/pid.tmp"; mv "$H/pid.tmp" "$H/pid"; wait
 	EOF
+	# a library that is a link to a device node the image holds (here
+	# /dev/null's numbers): ldconfig, the host's root, would open it
+	mkdir -p "$R/devs"
+	mknod "$R/devs/null" c 1 3
+	ln -s /devs/null "$R/opt/nv/lib/libdev.so.1"
+	hook_run "hook update-ldcache: exit 0" 0
+	if ldconfig -r "$R" /opt/nv/lib 2>&1 | grep -q 'libdev.so.1 is empty'; then
+		if grep -q 'libdev.so.1' "$T/out"; then
+			nok "... ldconfig opened none of the image's devices (nodev)" "$T/out"
+		else
+			ok "... ldconfig opened none of the image's devices (nodev)"
+		fi
+	else
+		echo "  (hook: $R is on a nodev file system; the device case shows nothing here)"
+	fi
+	rm -f "$R/etc/ld.so.cache" "$R/opt/nv/lib/libnvmfake.so.1"
 	hook_run "hook update-ldcache: exit 0" 0
 	if ldconfig -C "$R/etc/ld.so.cache" -p 2>&1 | grep -q 'libnvmfake.so.1 .*=> /opt/nv/lib/libnvmfake.so.1$'; then
 		ok "... the container's linker cache has the library"

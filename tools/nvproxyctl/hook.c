@@ -13,9 +13,12 @@
  * image decides what lies there (a symlink /etc -> /proc/1/root/etc would
  * reach the host's /etc through the container's init, whose root is still
  * the host's), the hook works in a mount namespace of its own, a copy of
- * the container's with every proc mount below the root detached, chrooted
- * to the root: no path it or ldconfig follows leads out of it.  ldconfig
- * is the host's (static, opened before the chroot), never the image's.
+ * the container's with every proc mount below the root detached and every
+ * mount nodev, chrooted to the root: no path it or ldconfig follows leads
+ * out of it, nor to a device the image holds (ldconfig opens what a
+ * library's link points to).  ldconfig is the host's (static, opened
+ * before the chroot), never the image's, and has 60 s (a FIFO would hold
+ * its open for good).
  */
 #define _GNU_SOURCE
 
@@ -39,6 +42,7 @@
 #define LDCONFIG	"/sbin/ldconfig"
 #define CONF		"/etc/ld.so.conf.d/00-nvmediate.conf"
 #define STATE_MAX	(1 << 20)
+#define LDCONFIG_SECONDS	60
 
 static void usage_hook(FILE *f)
 {
@@ -52,7 +56,8 @@ static void usage_hook(FILE *f)
 		"exists, then runs the host's ldconfig (default " LDCONFIG ") there with\n"
 		"DIR..., which makes the libraries' links and the linker cache.  It works\n"
 		"chrooted in a copy of the container's mount namespace without its proc\n"
-		"mounts, so no link in the image leads out of the container's root.\n"
+		"mounts and with every mount nodev, so no link in the image leads out of\n"
+		"the container's root or to a device; ldconfig gets 60 s.\n"
 		"\n"
 		"exit: 0 ok, 1 error (said on standard error; the runtime then does not\n"
 		"      start the container), 2 usage\n",
@@ -189,6 +194,61 @@ static int detach_procs(const char *root)
 	return n;
 }
 
+/* The flags of a mount, from its mountinfo options ("rw,nosuid,relatime"). */
+static unsigned long mount_flags(const char *opts)
+{
+	static const struct { const char *name; unsigned long flag; } names[] = {
+		{ "ro", MS_RDONLY }, { "nosuid", MS_NOSUID }, { "nodev", MS_NODEV },
+		{ "noexec", MS_NOEXEC }, { "noatime", MS_NOATIME },
+		{ "nodiratime", MS_NODIRATIME }, { "relatime", MS_RELATIME },
+		{ "strictatime", MS_STRICTATIME },
+	};
+	char buf[512], *save = NULL, *o;
+	unsigned long flags = 0;
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s", opts);
+	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save))
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(o, names[i].name))
+				flags |= names[i].flag;
+	return flags;
+}
+
+/*
+ * Every mount at or below @root (of this mount namespace, a copy) made
+ * nodev, its other flags kept: a device node the image holds (a symlink to
+ * one among the libraries) opens nothing for ldconfig, which runs as the
+ * host's root.  Return: the mounts changed, or -1.
+ */
+static int remount_nodev(const char *root)
+{
+	size_t rl = strlen(root);
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], opts[512];
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ..." */
+		if (sscanf(line, "%*s %*s %*s %*s %4095s %511s", mnt, opts) != 2)
+			continue;
+		if (strncmp(mnt, root, rl) || (mnt[rl] && mnt[rl] != '/') || strstr(opts, "nodev"))
+			continue;
+		if (mount(NULL, mnt, NULL, MS_REMOUNT | MS_BIND | MS_NODEV | mount_flags(opts),
+			  NULL) && errno != ENOENT) {
+			fclose(f);
+			return -1;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
 static void write_conf(char **dirs, int n)
 {
 	struct stat st;
@@ -227,6 +287,11 @@ static void in_container(int nsfd, int ldfd, const char *root, char **dirs, int 
 		err("hook: cannot detach the proc mounts below %s: %s", root, strerror(errno));
 		_exit(1);
 	}
+	/* The root a mount of its own (runc's is; a plain directory is not). */
+	if (mount(root, root, NULL, MS_BIND | MS_REC, NULL) || remount_nodev(root) < 0) {
+		err("hook: cannot make the mounts below %s nodev: %s", root, strerror(errno));
+		_exit(1);
+	}
 	if (chroot(root) || chdir("/")) {
 		err("hook: cannot chroot to %s: %s", root, strerror(errno));
 		_exit(1);
@@ -234,6 +299,8 @@ static void in_container(int nsfd, int ldfd, const char *root, char **dirs, int 
 	write_conf(dirs, n);
 	for (i = 0; i < n && i < 64; i++)
 		argv[i + 1] = dirs[i];
+	/* A FIFO among the libraries would hold ldconfig's open for good. */
+	alarm(LDCONFIG_SECONDS);
 	syscall(SYS_execveat, ldfd, "", argv, envp, AT_EMPTY_PATH);
 	err("hook: cannot run the host's ldconfig: %s", strerror(errno));
 	_exit(1);
