@@ -46,6 +46,7 @@ hook_tests() {
 	mount --bind "$H/libnvmfake.so.1.0" "$R/opt/nv/lib/libnvmfake.so.1.0"
 	mount -t proc proc "$R/proc"
 	if [ -f "$H/evil" ]; then rm -rf "$R/etc"; ln -s "/proc/\$\$/root$H/outside" "$R/etc"; fi
+	if [ -f "$H/blank" ]; then mount -t tmpfs none "$R/e f"; fi
 	sleep 60 & echo \$! >"$H/pid.tmp"; mv "$H/pid.tmp" "$H/pid"; wait
 	EOF
 	# a library that is a link to a device node the image holds (here
@@ -93,6 +94,19 @@ hook_tests() {
 		ls -la "$R/opt/nv/lib" "$R/etc/ld.so.conf.d" >>"$T/out" 2>&1
 		nok "... its SONAME link made, its directory in ld.so.conf.d" "$T/out"
 	fi
+	# A FIFO where the hook writes its configuration: not waited for.
+	mkfifo "$R/etc/ld.so.conf.d/00-nvmediate.conf.fifo"
+	rm -f "$R/etc/ld.so.conf.d/00-nvmediate.conf"
+	mv "$R/etc/ld.so.conf.d/00-nvmediate.conf.fifo" "$R/etc/ld.so.conf.d/00-nvmediate.conf"
+	hook_run "hook update-ldcache, its configuration file a FIFO: exit 0, at once" 0
+	rm -f "$R/etc/ld.so.conf.d/00-nvmediate.conf"
+	# A mount point below the root whose name the kernel escapes (a blank):
+	# acted on by name, it could be another's; refused.
+	mkdir -p "$R/e f"
+	: >"$H/blank"
+	hook_run "hook update-ldcache, a mount at a name with a blank: exit 1" 1
+	has "... says why" "$T/out" "cannot detach the proc mounts"
+	rm -f "$H/blank"
 	# An image whose /etc leads, through the container's proc, to the host's
 	# files (the container's init still has the host's root then): nothing
 	# is written there, and the container does not start.
@@ -534,7 +548,7 @@ assert files == [
     (D + '/opt/nv/bin/nvidia-smi', '/usr/bin/nvidia-smi'),
     (D + '/usr/bin/nvidia-debugdump', '/usr/bin/nvidia-debugdump')], files
 assert all(m['options'] == ['ro', 'nosuid', 'nodev', 'bind'] for m in e['mounts'] if m['options'] != ['bind'])
-assert e['hooks'] == [{'hookName': 'createContainer', 'path': os.path.realpath('$NPC'),
+assert e['hooks'] == [{'hookName': 'createContainer', 'path': os.path.realpath('$NPC'), 'timeout': 90,
     'args': ['nvproxyctl', 'hook', 'update-ldcache', '/opt/nv/lib', '/usr/lib/x86_64-linux-gnu']}], e['hooks']
 assert e['env'] == ['NVIDIA_VISIBLE_DEVICES=void'], e['env']
 assert all(set(d['containerEdits']) == {'deviceNodes', 'mounts'} for d in j['devices'])"

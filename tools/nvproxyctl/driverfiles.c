@@ -191,6 +191,8 @@ static void add_hook(struct jval *edits, const struct dirs *folders)
 
 	jv_set(h, "hookName", jv_str("createContainer"));
 	jv_set(h, "path", jv_str(self_path()));
+	/* The hook gives ldconfig 60 s; the runtime's own bound above that. */
+	jv_set(h, "timeout", jv_new(J_NUM, "90"));
 	args = jv_set(h, "args", jv_new(J_ARR, NULL));
 	jv_push(args, jv_str("nvproxyctl"));
 	jv_push(args, jv_str("hook"));

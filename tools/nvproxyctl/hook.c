@@ -13,12 +13,15 @@
  * image decides what lies there (a symlink /etc -> /proc/1/root/etc would
  * reach the host's /etc through the container's init, whose root is still
  * the host's), the hook works in a mount namespace of its own, a copy of
- * the container's with every proc mount below the root detached and every
- * mount nodev, chrooted to the root: no path it or ldconfig follows leads
- * out of it, nor to a device the image holds (ldconfig opens what a
- * library's link points to).  ldconfig is the host's (static, opened
- * before the chroot), never the image's, and has 60 s (a FIFO would hold
- * its open for good).
+ * the container's with every proc mount below the root detached, every
+ * mount nodev and those below the root read-only, chrooted to the root:
+ * no path it or ldconfig follows leads out of it, to a device the image
+ * holds (ldconfig opens what a library's link points to) or to a file
+ * mounted into the container (the driver's own, which a link could put
+ * where ldconfig writes).  Mount points below the root are acted on by
+ * name, so one whose name has an escaped character is refused.  ldconfig
+ * is the host's (static, opened before the chroot), never the image's,
+ * and has 60 s (a FIFO would hold its open for good).
  */
 #define _GNU_SOURCE
 
@@ -26,6 +29,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +60,9 @@ static void usage_hook(FILE *f)
 		"exists, then runs the host's ldconfig (default " LDCONFIG ") there with\n"
 		"DIR..., which makes the libraries' links and the linker cache.  It works\n"
 		"chrooted in a copy of the container's mount namespace without its proc\n"
-		"mounts and with every mount nodev, so no link in the image leads out of\n"
-		"the container's root or to a device; ldconfig gets 60 s.\n"
+		"mounts, every mount nodev and those below the root read-only, so no\n"
+		"link in the image leads out of the container's root, to a device or to\n"
+		"a file mounted into it; ldconfig gets 60 s.\n"
 		"\n"
 		"exit: 0 ok, 1 error (said on standard error; the runtime then does not\n"
 		"      start the container), 2 usage\n",
@@ -164,34 +169,57 @@ out:
 	return ret;
 }
 
-/* Detach every proc mount at or below @root (of this mount namespace). */
-static int detach_procs(const char *root)
+/*
+ * Call @fn for each mount at or below @root of this mount namespace, with
+ * its mount point, options and type, as /proc/self/mountinfo lists them.
+ * A mount point with an escaped character (a blank, a backslash) below the
+ * root is refused: the image chose that name, and a path acted on by name
+ * must be the mount's own.  Return: 0, or -1 (errno set) when a line
+ * cannot be read or is refused, or @fn fails.
+ */
+static int each_mount_below(const char *root,
+			    int (*fn)(const char *mnt, const char *opts, const char *type, void *arg),
+			    void *arg)
 {
-	size_t rl = strlen(root);
-	char line[4096];
+	size_t rl = strlen(root), cap = 0;
 	FILE *f = fopen("/proc/self/mountinfo", "r");
-	int n = 0;
+	char *line = NULL;
+	int ret = 0;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], fstype[64], *sep = strstr(line, " - ");
+	while (!ret && getline(&line, &cap, f) > 0) {
+		char mnt[PATH_MAX], opts[512], type[64], *sep = strstr(line, " - ");
 
 		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... - FSTYPE ..." */
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s", fstype) != 1 || strcmp(fstype, "proc"))
-			continue;
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s %511s", mnt, opts) != 2 ||
+		    sscanf(sep + 3, "%63s", type) != 1) {
+			errno = EINVAL;
+			ret = -1;
+			break;
+		}
 		if (strncmp(mnt, root, rl) || (mnt[rl] && mnt[rl] != '/'))
 			continue;
-		/* Octal escapes (\040) are only in names with spaces: left as they are. */
-		if (umount2(mnt, MNT_DETACH) && errno != EINVAL && errno != ENOENT) {
-			fclose(f);
-			return -1;
+		if (strchr(mnt, '\\')) {
+			errno = EINVAL;
+			ret = -1;
+			break;
 		}
-		n++;
+		ret = fn(mnt, opts, type, arg);
 	}
+	free(line);
 	fclose(f);
-	return n;
+	return ret;
+}
+
+/* A proc mount detached, with its submounts (whose lines are gone then). */
+static int detach_proc(const char *mnt, const char *opts, const char *type, void *arg)
+{
+	(void)opts;
+	(void)arg;
+	if (strcmp(type, "proc"))
+		return 0;
+	return umount2(mnt, MNT_DETACH);
 }
 
 /* The flags of a mount, from its mountinfo options ("rw,nosuid,relatime"). */
@@ -216,37 +244,21 @@ static unsigned long mount_flags(const char *opts)
 }
 
 /*
- * Every mount at or below @root (of this mount namespace, a copy) made
- * nodev, its other flags kept: a device node the image holds (a symlink to
- * one among the libraries) opens nothing for ldconfig, which runs as the
- * host's root.  Return: the mounts changed, or -1.
+ * Every mount at or below the root nodev, its other flags kept, and every
+ * one below the root read-only too: a device node the image holds (a
+ * library's link to one) opens nothing for ldconfig, which runs as the
+ * host's root, and no file mounted into the container (the driver's, a
+ * volume) is written by it; it writes only the image's own files.
  */
-static int remount_nodev(const char *root)
+static int remount_one(const char *mnt, const char *opts, const char *type, void *arg)
 {
-	size_t rl = strlen(root);
-	char line[4096];
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	int n = 0;
+	const char *root = arg;
+	unsigned long flags = MS_REMOUNT | MS_BIND | MS_NODEV | mount_flags(opts);
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], opts[512];
-
-		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ..." */
-		if (sscanf(line, "%*s %*s %*s %*s %4095s %511s", mnt, opts) != 2)
-			continue;
-		if (strncmp(mnt, root, rl) || (mnt[rl] && mnt[rl] != '/') || strstr(opts, "nodev"))
-			continue;
-		if (mount(NULL, mnt, NULL, MS_REMOUNT | MS_BIND | MS_NODEV | mount_flags(opts),
-			  NULL) && errno != ENOENT) {
-			fclose(f);
-			return -1;
-		}
-		n++;
-	}
-	fclose(f);
-	return n;
+	(void)type;
+	if (strcmp(mnt, root))
+		flags |= MS_RDONLY;
+	return mount(NULL, mnt, NULL, flags, NULL);
 }
 
 static void write_conf(char **dirs, int n)
@@ -257,7 +269,13 @@ static void write_conf(char **dirs, int n)
 
 	if (lstat("/etc/ld.so.conf.d", &st) || !S_ISDIR(st.st_mode))
 		return;
-	fd = open(CONF, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* A FIFO there would hold the open: not waited for, not written. */
+	fd = open(CONF, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || ftruncate(fd, 0))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		fprintf(stderr, "%s: hook: %s not written: %s\n", prog, CONF, strerror(errno));
@@ -283,13 +301,15 @@ static void in_container(int nsfd, int ldfd, const char *root, char **dirs, int 
 		err("hook: cannot enter a copy of the container's mount namespace: %s", strerror(errno));
 		_exit(1);
 	}
-	if (detach_procs(root) < 0) {
+	if (each_mount_below(root, detach_proc, NULL)) {
 		err("hook: cannot detach the proc mounts below %s: %s", root, strerror(errno));
 		_exit(1);
 	}
 	/* The root a mount of its own (runc's is; a plain directory is not). */
-	if (mount(root, root, NULL, MS_BIND | MS_REC, NULL) || remount_nodev(root) < 0) {
-		err("hook: cannot make the mounts below %s nodev: %s", root, strerror(errno));
+	if (mount(root, root, NULL, MS_BIND | MS_REC, NULL) ||
+	    each_mount_below(root, remount_one, (void *)root)) {
+		err("hook: cannot make the mounts below %s nodev and read-only: %s", root,
+		    strerror(errno));
 		_exit(1);
 	}
 	if (chroot(root) || chdir("/")) {
@@ -299,8 +319,6 @@ static void in_container(int nsfd, int ldfd, const char *root, char **dirs, int 
 	write_conf(dirs, n);
 	for (i = 0; i < n && i < 64; i++)
 		argv[i + 1] = dirs[i];
-	/* A FIFO among the libraries would hold ldconfig's open for good. */
-	alarm(LDCONFIG_SECONDS);
 	syscall(SYS_execveat, ldfd, "", argv, envp, AT_EMPTY_PATH);
 	err("hook: cannot run the host's ldconfig: %s", strerror(errno));
 	_exit(1);
@@ -376,11 +394,29 @@ int cmd_hook(int argc, char **argv)
 	if (nsfd >= 0)
 		close(nsfd);
 	close(ldfd);
-	while (waitpid(child, &st, 0) < 0)
-		if (errno != EINTR) {
+	/*
+	 * A FIFO among the libraries would hold ldconfig's open for good (and
+	 * an ignored SIGALRM would outlive an alarm across the exec): the
+	 * child gets LDCONFIG_SECONDS, then is killed.
+	 */
+	for (i = 0; ; i++) {
+		pid_t r = waitpid(child, &st, WNOHANG);
+
+		if (r == child)
+			break;
+		if (r < 0 && errno != EINTR) {
 			err("hook: waitpid: %s", strerror(errno));
 			return EXIT_ERR;
 		}
+		if (i == LDCONFIG_SECONDS * 10) {
+			kill(child, SIGKILL);
+			waitpid(child, &st, 0);
+			err("hook: ldconfig in the container's root %s took over %d s: killed",
+			    root, LDCONFIG_SECONDS);
+			return EXIT_ERR;
+		}
+		usleep(100000);
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		err("hook: ldconfig in the container's root %s failed (status 0x%x)", root, st);
 		return EXIT_ERR;
