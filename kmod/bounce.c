@@ -1169,14 +1169,8 @@ bool nvm_bounce_written(const struct nvm_bounce_call *bc)
  */
 int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit)
 {
-	atomic64_t *c = &bc->b->charged;
-
-	if (!bytes)
-		return 0;
-	if ((u64)atomic64_add_return(bytes, c) > limit) {
-		atomic64_sub(bytes, c);
+	if (!nvm_charge_within(&bc->b->charged, bytes, limit))
 		return -EBUSY;
-	}
 	bc->charged = bytes;
 	return 0;
 }

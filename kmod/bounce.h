@@ -6,6 +6,7 @@
 #ifndef NVM_BOUNCE_H
 #define NVM_BOUNCE_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 #define NVM_BOUNCE_MAX	(16 + 16384)	/* XFER header + the largest payload */
@@ -55,6 +56,21 @@ int nvm_bounce_get(struct nvm_bounce_call *bc, size_t len);
 bool nvm_bounce_written(const struct nvm_bounce_call *bc);
 bool nvm_bounce_overlaps(u64 addr, u64 len);
 int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit);
+
+/*
+ * Count @bytes in @count unless that takes it over @limit (nothing counted
+ * then): the in-flight bounds of lists the driver sizes by the caller's
+ * count, per address space (nvm_bounce_charge()) and per node set (node.c).
+ */
+static inline bool nvm_charge_within(atomic64_t *count, u64 bytes, u64 limit)
+{
+	if (!bytes)
+		return true;
+	if ((u64)atomic64_add_return(bytes, count) <= limit)
+		return true;
+	atomic64_sub(bytes, count);
+	return false;
+}
 void nvm_bounce_revoke(struct nvm_bounce_call *bc);
 void nvm_bounce_put(struct nvm_bounce_call *bc);
 

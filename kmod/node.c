@@ -331,22 +331,6 @@ out:
 	return ret;
 }
 
-/*
- * Count @bytes the driver allocates for a call of @set's against what the
- * set's calls in flight may have it allocate at once; the caller takes
- * them off when the call returns.  Return: false, nothing counted, when
- * they would go over.
- */
-static bool nvm_set_charge(struct nvm_set *set, u64 bytes)
-{
-	if (!bytes)
-		return true;
-	if ((u64)atomic64_add_return(bytes, &set->nomax_charged) <= NVM_EMB_NOMAX_SET_INFLIGHT)
-		return true;
-	atomic64_sub(bytes, &set->nomax_charged);
-	return false;
-}
-
 static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned long arg)
 {
 	struct nvm_fdplan plan;
@@ -422,22 +406,20 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	 * per node set here (docs/errors.md).
 	 */
 	if ((!err && nvm_bounce_charge(&bc, req.nomax_bytes, NVM_EMB_NOMAX_INFLIGHT)) ||
-	    !nvm_set_charge(nf->set, req.nomax_bytes)) {
+	    !nvm_charge_within(&nf->set->nomax_charged, req.nomax_bytes,
+			       NVM_EMB_NOMAX_SET_INFLIGHT)) {
 		if (!err)
 			nvm_bounce_put(&bc);
 		ret = nvm_report_refused(&rep, "ctrl-embedded-inflight", -EBUSY);
 		goto out;
 	}
+	ret = nvm_call_driver(nf, &req, err ? arg : bc.uaddr);
+	/* The driver has freed them: not held over a copy that may stall. */
+	atomic64_sub(req.nomax_bytes, &nf->set->nomax_charged);
 	if (!err) {
-		ret = nvm_call_driver(nf, &req, bc.uaddr);
-		/* The driver has freed them: not held over a copy that may stall. */
-		atomic64_sub(req.nomax_bytes, &nf->set->nomax_charged);
 		err = nvm_bounce_finish(&req, &bc);
 		if (err && ret >= 0)
 			ret = err;
-	} else {
-		ret = nvm_call_driver(nf, &req, arg);
-		atomic64_sub(req.nomax_bytes, &nf->set->nomax_charged);
 	}
 out:
 	/* Counters, tracepoint and refusal log (stats.c). */
