@@ -70,7 +70,9 @@ static void dirs_add(struct dirs *ds, const char *dir)
 	for (i = 0; i < ds->n; i++)
 		if (!strcmp(ds->d[i], dir))
 			return;
-	ds->d[ds->n++] = strdup(dir);
+	ds->d[ds->n] = strdup(dir);
+	if (ds->d[ds->n])
+		ds->n++;
 }
 
 static void dirs_free(struct dirs *ds)
