@@ -51,6 +51,9 @@
 #define NVABI_NODE_ANY		3	/* either */
 #define NVABI_NODE_UVM		4	/* /dev/nvidia-uvm */
 #define NVABI_NODE_UVM_TOOLS	5	/* /dev/nvidia-uvm-tools */
+/* Only as a looked-up fd field's node (struct nvabi_fd). */
+#define NVABI_NODE_CAP		6	/* a capability node: /dev/nvidia-caps/nvidia-capN */
+#define NVABI_NODE_IMEX		7	/* an IMEX channel: /dev/nvidia-caps-imex-channels/channelN */
 
 /* Who the driver lets issue a command. */
 #define NVABI_PRIV_UNKNOWN	0	/* not encoded in this release's tables */

@@ -240,6 +240,22 @@ static const char *nvm_drv_owner(enum nvm_kind kind)
 }
 
 /**
+ * nvm_drv_owns() - is a file one of the nvidia module's own
+ * @file: an open file
+ *
+ * Its file operations belong to the module behind /dev/nvidiactl (its
+ * capability nodes and IMEX channels are that module's too).
+ *
+ * Return: true if so.
+ */
+bool nvm_drv_owns(const struct file *file)
+{
+	struct module *owner = file->f_op ? file->f_op->owner : NULL;
+
+	return owner && !strcmp(module_name(owner), NVM_NV_MODULE);
+}
+
+/**
  * struct nvm_drv_node - the backing inode of one real node, shared
  * @link: in nvm_drv_nodes
  * @kind: the real node

@@ -19,6 +19,7 @@ __poll_t nvm_drv_poll(struct file *backing, struct poll_table_struct *wait);
 struct nvm_version;
 int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source);
 const char *nvm_drv_modversion(struct file *backing);
+bool nvm_drv_owns(const struct file *file);
 struct file *nvm_drv_anon_file(const char *name, const struct file_operations *fops, void *priv);
 
 

@@ -86,6 +86,11 @@
  * @fd_array: the fd array when more than NR_OPEN_DEFAULT numbers are needed
  * @bitmaps: open_fds, close_on_exec and full_fds_bits, likewise
  * @grown: the table the kernel allocated when the driver grew ours, or NULL
+ * @dup_fd: the number reserved in the caller's own table for the copy of a
+ *	capability file the driver makes, or -1 (see nvm_fdctx_create())
+ * @own: the caller's own files the private table holds (capability and
+ *	IMEX channel files), each once; the table holds their references
+ * @nown: number of @own
  * @rcu: frees the context after any reader of the table is gone
  */
 struct nvm_fdctx {
@@ -101,6 +106,9 @@ struct nvm_fdctx {
 	struct file __rcu **fd_array;
 	unsigned long *bitmaps;
 	struct fdtable *grown;
+	int dup_fd;
+	struct file *own[NVM_FDPLAN_MAX];
+	unsigned int nown;
 	struct rcu_head rcu;
 };
 
@@ -122,6 +130,7 @@ static struct nvm_fdctx *nvm_fdctx_alloc(unsigned int max_fd)
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 
+	ctx->dup_fd = -1;
 	atomic_set(&ctx->files.count, NVM_FDCTX_OWN_REFS);
 	init_waitqueue_head(&ctx->files.resize_wait);
 	spin_lock_init(&ctx->files.file_lock);
@@ -430,6 +439,42 @@ static void nvm_fdctx_put(struct nvm_fdctx *ctx)
 }
 
 /**
+ * nvm_fdctx_settle() - give the caller the copy of a capability file the
+ *	driver made during the call
+ * @ctx: the context, after nvm_fdctx_leave()
+ *
+ * The driver keeps a capability file it validated open in the caller's
+ * table, at the lowest free number, for as long as the subscription lasts,
+ * and closes that number when the object goes (nv_cap_close_fd()).  The
+ * call ran with the private table, whose lowest free number was made the
+ * number reserved in the caller's own table (nvm_fdctx_create()): the copy
+ * moves there, so the caller's table ends as the driver's own node would
+ * have left it, and the driver's later close finds it.
+ */
+void nvm_fdctx_settle(struct nvm_fdctx *ctx)
+{
+	struct file *file = NULL;
+	struct fdtable *fdt;
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(ctx) || ctx->dup_fd < 0 || WARN_ON_ONCE(ctx->saved))
+		return;
+	fdt = rcu_dereference_raw(ctx->files.fdt);
+	if (ctx->dup_fd < fdt->max_fds)
+		file = rcu_dereference_raw(fdt->fd[ctx->dup_fd]);
+	for (i = 0; file && i < ctx->nown && ctx->own[i] != file; i++)
+		;
+	if (!file || i == ctx->nown)
+		return;
+	/* As nvm_fdctx_empty() clears a slot; the reference moves. */
+	spin_lock(&ctx->files.file_lock);
+	RCU_INIT_POINTER(fdt->fd[ctx->dup_fd], NULL);
+	spin_unlock(&ctx->files.file_lock);
+	fd_install(ctx->dup_fd, file);
+	ctx->dup_fd = -1;
+}
+
+/**
  * nvm_fdctx_destroy() - empty the private table and free it
  * @ctx: the context, or an ERR_PTR or NULL (ignored)
  *
@@ -442,6 +487,9 @@ void nvm_fdctx_destroy(struct nvm_fdctx *ctx)
 		return;
 	if (WARN_ON_ONCE(ctx->saved))
 		nvm_fdctx_leave(ctx);
+	if (ctx->dup_fd >= 0)
+		put_unused_fd(ctx->dup_fd);
+	ctx->dup_fd = -1;
 	nvm_fdctx_empty(ctx);
 	nvm_fdctx_put(ctx);
 }
@@ -572,27 +620,56 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
  * wants there (nvm_fdplan_kind_ok()) in the caller's table gets that file's
  * backing file at the same number; numbers that name anything else stay
  * empty.  When @plan->gpu_nodes is set, the backing file of one mediated
- * file of each GPU node the caller holds is added at its number.
+ * file of each GPU node the caller holds is added at its number.  A number
+ * the driver looks up as a capability node or IMEX channel gets the
+ * caller's own file, when @plan->given says the node set gives its node;
+ * if it does not, no table is made and the call is refused.  When the
+ * driver will copy a capability file into the table, a number is reserved
+ * for the copy in the caller's own table first (nvm_fdctx_settle()).
  *
- * Return: the context, or ERR_PTR(-ENOMEM).
+ * Return: the context, ERR_PTR(-ENOMEM), ERR_PTR(-EPERM) for a capability
+ * node or IMEX channel the node set does not give, or ERR_PTR(-EMFILE)
+ * when the caller's table has no number left for the driver's copy.
  */
 struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated)
 {
 	struct file *backing[NVM_FDPLAN_MAX] = { };
+	u8 own = NVM_FDPLAN_CAP | NVM_FDPLAN_IMEX;
 	struct nvm_gpu_scan *scan = NULL;
 	struct nvm_fdctx *ctx;
 	unsigned int i, max_fd = 0;
+	int dup_fd = -1;
 
 	for (i = 0; i < plan->nfds; i++) {
 		struct file *file = fget(plan->fds[i]);
-		struct nvm_file *nf = file ? mediated(file) : NULL;
+		struct nvm_file *nf = file && !(plan->kinds[i] & own) ? mediated(file) : NULL;
 
+		if (file && (plan->kinds[i] & own)) {
+			if (!plan->given || !plan->given(plan->given_priv, file, plan->kinds[i])) {
+				fput(file);
+				ctx = ERR_PTR(-EPERM);
+				goto out;
+			}
+			/* The caller's own file, as it is: the reference moves. */
+			backing[i] = file;
+			max_fd = max_t(unsigned int, max_fd, plan->fds[i]);
+			continue;
+		}
 		if (nf && nvm_fdplan_kind_ok(plan, i, nf->kind)) {
 			backing[i] = get_file(nf->backing);
 			max_fd = max_t(unsigned int, max_fd, plan->fds[i]);
 		}
 		if (file)
 			fput(file);
+	}
+	if (plan->cap_dup) {
+		/* Where the driver's copy of a capability file will go (nvm_fdctx_settle()). */
+		dup_fd = get_unused_fd_flags(O_CLOEXEC);
+		if (dup_fd < 0) {
+			ctx = ERR_PTR(dup_fd);
+			goto out;
+		}
+		max_fd = max_t(unsigned int, max_fd, dup_fd);
 	}
 	if (plan->gpu_nodes) {
 		scan = kzalloc(sizeof(*scan), GFP_KERNEL);
@@ -611,11 +688,24 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_f
 		goto out;
 	/* A number listed twice is installed once; -EEXIST is expected then. */
 	for (i = 0; i < plan->nfds; i++)
-		if (backing[i])
-			nvm_fdctx_install(ctx, plan->fds[i], backing[i]);
+		if (backing[i] && !nvm_fdctx_install(ctx, plan->fds[i], backing[i]) &&
+		    (plan->kinds[i] & own))
+			ctx->own[ctx->nown++] = backing[i];
 	for (i = 0; scan && i < scan->n; i++)
 		nvm_fdctx_install(ctx, scan->fd[i], scan->backing[i]);
+	if (dup_fd >= 0) {
+		/*
+		 * The driver takes the lowest free number at or above next_fd
+		 * (alloc_fd()); the reserved number is free here, since every
+		 * number of this table is one the caller's table holds.
+		 */
+		ctx->files.next_fd = dup_fd;
+		ctx->dup_fd = dup_fd;
+		dup_fd = -1;
+	}
 out:
+	if (dup_fd >= 0)
+		put_unused_fd(dup_fd);
 	for (i = 0; i < plan->nfds; i++)
 		if (backing[i])
 			fput(backing[i]);

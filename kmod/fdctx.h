@@ -16,6 +16,7 @@ typedef struct nvm_file *(*nvm_mediated_fn)(struct file *file);
 struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated);
 int nvm_fdctx_enter(struct nvm_fdctx *ctx);
 void nvm_fdctx_leave(struct nvm_fdctx *ctx);
+void nvm_fdctx_settle(struct nvm_fdctx *ctx);
 u64 nvm_fdctx_long_holds(void);
 unsigned int nvm_fdctx_longest_hold_ms(void);
 void nvm_fdctx_destroy(struct nvm_fdctx *ctx);

@@ -43,6 +43,10 @@ static u8 nvm_fd_kinds(unsigned int node)
 		return BIT(NVM_NODE_CTL) | BIT(NVM_NODE_GPU);
 	case NVABI_NODE_UVM:
 		return BIT(NVM_NODE_UVM);
+	case NVABI_NODE_CAP:
+		return NVM_FDPLAN_CAP;
+	case NVABI_NODE_IMEX:
+		return NVM_FDPLAN_IMEX;
 	default:
 		return 0;
 	}
@@ -106,6 +110,7 @@ static int nvm_fdplan_fields(struct nvm_fdplan *plan, const struct nvm_req *req,
 		if (fd >= 0 && plan->nfds < NVM_FDPLAN_MAX) {
 			plan->kinds[plan->nfds] = kinds;
 			plan->fds[plan->nfds++] = fd;
+			plan->cap_dup |= kinds == NVM_FDPLAN_CAP;
 		}
 	}
 	return 0;

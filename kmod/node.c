@@ -331,7 +331,31 @@ out:
 	return ret;
 }
 
-static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned long arg)
+/*
+ * A capability node or IMEX channel the caller names in an fd field: NVIDIA's
+ * own node, given to the container as it is, and given to the call's node
+ * set (its profile's nvidia_caps or imex_channels).  The driver then checks
+ * that it is the capability or channel the call asks for.
+ */
+static bool nvm_fdnode_given(const void *priv, struct file *file, u8 kind)
+{
+	const struct nvm_file *nf = priv;
+	struct inode *inode = file_inode(file);
+	const struct nvm_profile *p;
+	bool given;
+	int idx;
+
+	if (!S_ISCHR(inode->i_mode) || !nvm_drv_owns(file))
+		return false;
+	p = nvm_profile_enter(nf, &idx);
+	given = nvm_profile_gives(p, kind == NVM_FDPLAN_CAP ? NVM_FDNODE_CAP : NVM_FDNODE_IMEX,
+				  inode->i_rdev);
+	nvm_profile_exit(idx);
+	return given;
+}
+
+static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned long arg,
+			    struct nvm_report *rep)
 {
 	struct nvm_fdplan plan;
 	struct nvm_fdctx *ctx;
@@ -343,13 +367,18 @@ static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned l
 	if (!plan.swap)
 		return nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 
+	plan.given = nvm_fdnode_given;
+	plan.given_priv = nf;
 	ctx = nvm_fdctx_create(&plan, nvm_file_of);
+	if (ctx == ERR_PTR(-EPERM))
+		return nvm_report_refused(rep, "fd-node-not-given", -EPERM);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = nvm_fdctx_enter(ctx);
 	if (!ret) {
 		ret = nvm_drv_ioctl(nf->backing, req->cmd, arg, req->compat);
 		nvm_fdctx_leave(ctx);
+		nvm_fdctx_settle(ctx);
 	}
 	nvm_fdctx_destroy(ctx);
 	return ret;
@@ -413,7 +442,7 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 		ret = nvm_report_refused(&rep, "ctrl-embedded-inflight", -EBUSY);
 		goto out;
 	}
-	ret = nvm_call_driver(nf, &req, err ? arg : bc.uaddr);
+	ret = nvm_call_driver(nf, &req, err ? arg : bc.uaddr, &rep);
 	/* The driver has freed them: not held over a copy that may stall. */
 	atomic64_sub(req.nomax_bytes, &nf->set->nomax_charged);
 	if (!err) {

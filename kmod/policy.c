@@ -16,6 +16,7 @@
 #include <linux/bsearch.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/kdev_t.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -264,6 +265,8 @@ struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const 
 	p->allow_root = old->allow_root;
 	p->allow_finn = old->allow_finn;
 	p->allow_gss = old->allow_gss;
+	p->nfdnodes = old->nfdnodes;
+	memcpy(p->fdnodes, old->fdnodes, sizeof(p->fdnodes));
 	p->nallow = n;
 	memcpy(p->allow, keys, n * sizeof(*keys));
 	kfree(keys);
@@ -271,6 +274,130 @@ struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const 
 out:
 	kfree(keys);
 	return ERR_PTR(ret);
+}
+
+static const char *const nvm_fdnode_names[NVM_FDNODE_KINDS] = {
+	[NVM_FDNODE_CAP] = "nvidia_cap",
+	[NVM_FDNODE_IMEX] = "imex_channel",
+};
+
+/**
+ * nvm_fdnode_name() - the word of a kind of fd node, in profiles
+ * @kind: enum nvm_fdnode_kind
+ *
+ * Return: "nvidia_cap" or "imex_channel".
+ */
+const char *nvm_fdnode_name(enum nvm_fdnode_kind kind)
+{
+	return kind < NVM_FDNODE_KINDS ? nvm_fdnode_names[kind] : "?";
+}
+
+/**
+ * nvm_profile_gives() - may a set's caller name this node in an fd field
+ * @p: the set's profile
+ * @kind: the node's kind, as the driver looks the field up
+ * @dev: the node's device number
+ *
+ * Return: true when @dev is one of @p's nodes of @kind.
+ */
+bool nvm_profile_gives(const struct nvm_profile *p, enum nvm_fdnode_kind kind, u32 dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nfdnodes; i++)
+		if (p->fdnodes[i].kind == kind && p->fdnodes[i].dev == dev)
+			return true;
+	return false;
+}
+
+/* One "MAJOR:MINOR"; *s advances past it. */
+static int nvm_fdnode_parse_one(const char **s, u32 *dev)
+{
+	char word[24], *colon;
+	size_t n = strcspn(*s, " \t\n,");
+	u32 major, minor;
+
+	if (!n || n >= sizeof(word))
+		return -EINVAL;
+	memcpy(word, *s, n);
+	word[n] = '\0';
+	*s += n;
+	colon = strchr(word, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	if (kstrtou32(word, 10, &major) || kstrtou32(colon + 1, 10, &minor) ||
+	    !major || major >= (1U << (32 - MINORBITS)) || minor > MINORMASK)
+		return -EINVAL;
+	*dev = MKDEV(major, minor);
+	return 0;
+}
+
+/**
+ * nvm_fdnodes_parse() - replace a profile's nodes of one kind
+ * @p: a profile being built (not yet published)
+ * @kind: the kind the text lists
+ * @text: "MAJOR:MINOR" items separated by blanks, commas or newlines; empty
+ *	or "none" for no node of @kind
+ *
+ * A node listed twice is kept once.  @p is left as it was on error.
+ *
+ * Return: 0, -EINVAL for a malformed item, -ENOSPC over %NVM_FDNODES_MAX
+ * nodes in all.
+ */
+int nvm_fdnodes_parse(struct nvm_profile *p, enum nvm_fdnode_kind kind, const char *text)
+{
+	struct nvm_fdnode nodes[NVM_FDNODES_MAX];
+	unsigned int i, n = 0;
+	const char *s = text;
+
+	for (i = 0; i < p->nfdnodes; i++)
+		if (p->fdnodes[i].kind != kind)
+			nodes[n++] = p->fdnodes[i];
+	s += strspn(s, " \t\n,");
+	if (!strncmp(s, "none", 4) && !s[4 + strspn(s + 4, " \t\n")])
+		s += strlen(s);
+	while (*s) {
+		u32 dev;
+		int ret = nvm_fdnode_parse_one(&s, &dev);
+
+		if (ret)
+			return ret;
+		s += strspn(s, " \t\n,");
+		for (i = 0; i < n && !(nodes[i].kind == kind && nodes[i].dev == dev); i++)
+			;
+		if (i < n)
+			continue;
+		if (n == NVM_FDNODES_MAX)
+			return -ENOSPC;
+		nodes[n++] = (struct nvm_fdnode){ .dev = dev, .kind = kind };
+	}
+	memcpy(p->fdnodes, nodes, n * sizeof(*nodes));
+	p->nfdnodes = n;
+	return 0;
+}
+
+/**
+ * nvm_fdnodes_format() - a profile's nodes of one kind, one per line
+ * @p: the profile
+ * @kind: the kind
+ * @prefix: written before each "MAJOR:MINOR" (a profile line's word), or ""
+ * @buf: the output
+ * @size: its size
+ *
+ * Return: the length written.
+ */
+size_t nvm_fdnodes_format(const struct nvm_profile *p, enum nvm_fdnode_kind kind,
+			  const char *prefix, char *buf, size_t size)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < p->nfdnodes; i++)
+		if (p->fdnodes[i].kind == kind)
+			n += scnprintf(buf + n, size - n, "%s%u:%u\n", prefix,
+				       MAJOR(p->fdnodes[i].dev), MINOR(p->fdnodes[i].dev));
+	return n;
 }
 
 /**

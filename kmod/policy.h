@@ -23,6 +23,29 @@
 
 #define NVM_ALLOW_MAX		1024
 
+/*
+ * The capability and IMEX channel nodes of NVIDIA's driver that a set's
+ * callers may name in a call's fd fields (docs/policy.md, "MIG instances
+ * and IMEX channels"): the nodes the runtime gives the set's containers.
+ */
+enum nvm_fdnode_kind {
+	NVM_FDNODE_CAP,		/* /dev/nvidia-caps/nvidia-capN */
+	NVM_FDNODE_IMEX,	/* /dev/nvidia-caps-imex-channels/channelN */
+	NVM_FDNODE_KINDS,
+};
+
+#define NVM_FDNODES_MAX		64
+
+/**
+ * struct nvm_fdnode - a node a set's callers may name in an fd field
+ * @dev: its device number (a dev_t: the kernel's is 32 bits)
+ * @kind: enum nvm_fdnode_kind
+ */
+struct nvm_fdnode {
+	u32 dev;
+	u8 kind;
+};
+
 /**
  * struct nvm_profile - what a node set admits; immutable once published
  * @caps: NVM_CAP_* bits (without %NVM_CAP_BASE)
@@ -30,6 +53,9 @@
  * @allow_root: forward administrator-only calls of CAP_SYS_ADMIN callers
  * @allow_finn: forward FINN-serialized control params
  * @allow_gss: forward GSS-legacy controls
+ * @nfdnodes: number of @fdnodes
+ * @fdnodes: the capability and IMEX channel nodes the set's callers may
+ *	name in fd fields, in the order written, unique
  * @nallow: number of @allow
  * @allow: explicit allow entries, nvm_allow_key(), sorted, unique
  */
@@ -39,6 +65,8 @@ struct nvm_profile {
 	bool allow_root;
 	bool allow_finn;
 	bool allow_gss;
+	unsigned int nfdnodes;
+	struct nvm_fdnode fdnodes[NVM_FDNODES_MAX];
 	unsigned int nallow;
 	u64 allow[];
 };
@@ -80,6 +108,11 @@ int nvm_caps_parse(const char *s, u32 *caps);
 int nvm_caps_format(u32 caps, char *buf, size_t len);
 struct nvm_profile *nvm_profile_alloc(unsigned int nallow);
 struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const char *text);
+bool nvm_profile_gives(const struct nvm_profile *p, enum nvm_fdnode_kind kind, u32 dev);
+int nvm_fdnodes_parse(struct nvm_profile *p, enum nvm_fdnode_kind kind, const char *text);
+size_t nvm_fdnodes_format(const struct nvm_profile *p, enum nvm_fdnode_kind kind,
+			  const char *prefix, char *buf, size_t size);
+const char *nvm_fdnode_name(enum nvm_fdnode_kind kind);
 void nvm_record_init(struct nvm_record *r);
 void nvm_record_add(struct nvm_record *r, const struct nvm_verdict *v);
 void nvm_record_clear(struct nvm_record *r);

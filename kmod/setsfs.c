@@ -7,7 +7,8 @@
  *   create_set, remove_set     write "name", "name:caps" or "name caps" to
  *                              make a set, its name to remove it
  *   sets/<name>/               caps, allow, audit, allow_root, allow_finn,
- *                              allow_gss (writable), profile (all of it, in
+ *                              allow_gss, nvidia_caps, imex_channels
+ *                              (writable), profile (all of it, in
  *                              the format nvproxyctl apply takes), refused
  *                              (the audit record; a write empties it),
  *                              open_files
@@ -56,7 +57,7 @@ static struct nvm_profile *nvm_profile_dup(const struct nvm_profile *old)
  * "allow alloc 0xffffffff\n" and the knobs.
  */
 #define NVM_LINE_MAX	48
-#define NVM_TEXT_MAX	((NVM_ALLOW_MAX + NVM_REC_MAX + 8) * NVM_LINE_MAX)
+#define NVM_TEXT_MAX	((NVM_ALLOW_MAX + NVM_REC_MAX + NVM_FDNODES_MAX + 8) * NVM_LINE_MAX)
 
 static size_t nvm_render_allow(const struct nvm_profile *p, char *buf, size_t size,
 			       const char *prefix)
@@ -78,6 +79,8 @@ static size_t nvm_render_profile(const struct nvm_profile *p, char *buf, size_t 
 	nvm_caps_format(p->caps, caps, sizeof(caps));
 	n = scnprintf(buf, size, "caps %s\naudit %d\nallow_root %d\nallow_finn %d\nallow_gss %d\n",
 		      caps, p->audit, p->allow_root, p->allow_finn, p->allow_gss);
+	n += nvm_fdnodes_format(p, NVM_FDNODE_CAP, "nvidia_cap ", buf + n, size - n);
+	n += nvm_fdnodes_format(p, NVM_FDNODE_IMEX, "imex_channel ", buf + n, size - n);
 	return n + nvm_render_allow(p, buf + n, size - n, "allow ");
 }
 
@@ -129,7 +132,10 @@ static ssize_t nvm_text_read(struct nvm_set *set, enum nvm_text what, char *buf,
 	return count;
 }
 
-enum nvm_attr_field { NVM_A_CAPS, NVM_A_ALLOW, NVM_A_AUDIT, NVM_A_ROOT, NVM_A_FINN, NVM_A_GSS };
+enum nvm_attr_field {
+	NVM_A_CAPS, NVM_A_ALLOW, NVM_A_AUDIT, NVM_A_ROOT, NVM_A_FINN, NVM_A_GSS,
+	NVM_A_CAP_NODES, NVM_A_IMEX_NODES,
+};
 
 struct nvm_set_attr {
 	struct kobj_attribute attr;
@@ -164,6 +170,12 @@ static ssize_t nvm_set_attr_show(struct kobject *kobj, struct kobj_attribute *at
 	case NVM_A_GSS:
 		n = sysfs_emit(buf, "%d\n", p->allow_gss);
 		break;
+	case NVM_A_CAP_NODES:
+		n = nvm_fdnodes_format(p, NVM_FDNODE_CAP, "", buf, PAGE_SIZE);
+		break;
+	case NVM_A_IMEX_NODES:
+		n = nvm_fdnodes_format(p, NVM_FDNODE_IMEX, "", buf, PAGE_SIZE);
+		break;
 	}
 	mutex_unlock(&set->update_lock);
 	return n;
@@ -180,7 +192,7 @@ static ssize_t nvm_set_write(struct nvm_set *set, enum nvm_attr_field field, con
 
 	if (field == NVM_A_CAPS)
 		ret = nvm_caps_parse(buf, &caps);
-	else if (field != NVM_A_ALLOW)
+	else if (field != NVM_A_ALLOW && field != NVM_A_CAP_NODES && field != NVM_A_IMEX_NODES)
 		ret = kstrtobool(buf, &flag);
 	if (ret)
 		return -EINVAL;
@@ -209,6 +221,15 @@ static ssize_t nvm_set_write(struct nvm_set *set, enum nvm_attr_field field, con
 		break;
 	case NVM_A_GSS:
 		p->allow_gss = flag;
+		break;
+	case NVM_A_CAP_NODES:
+	case NVM_A_IMEX_NODES:
+		ret = nvm_fdnodes_parse(p, field == NVM_A_CAP_NODES ? NVM_FDNODE_CAP :
+					NVM_FDNODE_IMEX, buf);
+		if (ret) {
+			kfree(p);
+			goto out;
+		}
 		break;
 	default:
 		break;
@@ -239,6 +260,8 @@ NVM_SET_ATTR(audit, NVM_A_AUDIT, 0644);
 NVM_SET_ATTR(allow_root, NVM_A_ROOT, 0644);
 NVM_SET_ATTR(allow_finn, NVM_A_FINN, 0644);
 NVM_SET_ATTR(allow_gss, NVM_A_GSS, 0644);
+NVM_SET_ATTR(nvidia_caps, NVM_A_CAP_NODES, 0644);
+NVM_SET_ATTR(imex_channels, NVM_A_IMEX_NODES, 0644);
 
 static ssize_t allow_read(struct file *file, struct kobject *kobj,
 			  NVM_BIN_ATTR_CONST struct bin_attribute *attr,
@@ -308,6 +331,8 @@ static struct attribute *nvm_set_attrs[] = {
 	&nvm_set_attr_allow_root.attr.attr,
 	&nvm_set_attr_allow_finn.attr.attr,
 	&nvm_set_attr_allow_gss.attr.attr,
+	&nvm_set_attr_nvidia_caps.attr.attr,
+	&nvm_set_attr_imex_channels.attr.attr,
 	&nvm_set_attr_open_files.attr,
 	NULL
 };

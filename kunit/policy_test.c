@@ -182,6 +182,34 @@ static void policy_test_allow_entries(struct kunit *test)
 	kfree(p);
 }
 
+/* The capability and IMEX channel nodes a set gives, per kind. */
+static void policy_test_fdnodes(struct kunit *test)
+{
+	struct nvm_profile *p = nvm_test_profile(test, 0, "");
+	char buf[256];
+
+	KUNIT_ASSERT_EQ(test, nvm_fdnodes_parse(p, NVM_FDNODE_CAP, "237:3, 237:4\n237:3"), 0);
+	KUNIT_ASSERT_EQ(test, nvm_fdnodes_parse(p, NVM_FDNODE_IMEX, "236:1"), 0);
+	KUNIT_EXPECT_EQ(test, p->nfdnodes, 3U);
+	KUNIT_EXPECT_TRUE(test, nvm_profile_gives(p, NVM_FDNODE_CAP, MKDEV(237, 4)));
+	KUNIT_EXPECT_TRUE(test, nvm_profile_gives(p, NVM_FDNODE_IMEX, MKDEV(236, 1)));
+	/* A node of one kind does not stand for the other kind. */
+	KUNIT_EXPECT_FALSE(test, nvm_profile_gives(p, NVM_FDNODE_IMEX, MKDEV(237, 4)));
+	KUNIT_EXPECT_FALSE(test, nvm_profile_gives(p, NVM_FDNODE_CAP, MKDEV(237, 5)));
+	buf[nvm_fdnodes_format(p, NVM_FDNODE_CAP, "nvidia_cap ", buf, sizeof(buf))] = 0;
+	KUNIT_EXPECT_STREQ(test, buf, "nvidia_cap 237:3\nnvidia_cap 237:4\n");
+	/* A write replaces its kind's list only; "none" empties it. */
+	KUNIT_ASSERT_EQ(test, nvm_fdnodes_parse(p, NVM_FDNODE_CAP, "none\n"), 0);
+	KUNIT_EXPECT_EQ(test, p->nfdnodes, 1U);
+	KUNIT_EXPECT_TRUE(test, nvm_profile_gives(p, NVM_FDNODE_IMEX, MKDEV(236, 1)));
+	/* Text that does not parse changes nothing. */
+	KUNIT_EXPECT_EQ(test, nvm_fdnodes_parse(p, NVM_FDNODE_IMEX, "236:2 236"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_fdnodes_parse(p, NVM_FDNODE_IMEX, "0:2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_fdnodes_parse(p, NVM_FDNODE_IMEX, "236:x"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, p->nfdnodes, 1U);
+	kfree(p);
+}
+
 /* The escapes, controls, classes and UVM commands nvsession makes. */
 static const u32 nvm_test_session_esc[] = { 0xc8, 0xc9, 0xce, 0xcf, 0xd2, 0xd3, 0xda, 0x27, 0x29,
 					    0x2a, 0x2b, 0x4e, 0x4f, 0x52 };
@@ -361,6 +389,7 @@ static struct kunit_case nvm_policy_cases[] = {
 	KUNIT_CASE(policy_test_table_caps),
 	KUNIT_CASE_PARAM(policy_test_per_capability, nvm_test_caps_gen_params),
 	KUNIT_CASE(policy_test_allow_entries),
+	KUNIT_CASE(policy_test_fdnodes),
 	KUNIT_CASE(policy_test_default_admits_session),
 	KUNIT_CASE(policy_test_answers),
 	KUNIT_CASE(policy_test_caps_names),

@@ -29,12 +29,15 @@ static void usage_apply(FILE *f)
 		"Give node set NAME the profile in FILE (default: standard input), in the\n"
 		"format 'nvproxyctl profile' writes: lines 'caps CAPS', 'audit 0|1',\n"
 		"'allow_root 0|1', 'allow_finn 0|1', 'allow_gss 0|1' and any number of\n"
-		"'allow FAMILY NUMBER' (FAMILY esc, ctrl, alloc or uvm); '#' starts a comment.\n"
-		"A part the file leaves out keeps its value, except the allow entries: the\n"
-		"set gets exactly those of the file.  The writes go to\n"
-		"/sys/kernel/nvmediate/sets/NAME/: allow first ('clear' and the entries),\n"
-		"then caps, allow_root, allow_finn, allow_gss, and audit last, so that a set\n"
-		"leaving audit mode enforces the complete profile at once.\n"
+		"'allow FAMILY NUMBER' (FAMILY esc, ctrl, alloc or uvm), 'nvidia_cap MAJOR:MINOR'\n"
+		"and 'imex_channel MAJOR:MINOR' (the capability nodes and IMEX channels the\n"
+		"set's callers may name); '#' starts a comment.  A part the file leaves out\n"
+		"keeps its value, except the allow entries: the set gets exactly those of the\n"
+		"file; with any nvidia_cap (imex_channel) line, exactly those nodes.  The\n"
+		"writes go to /sys/kernel/nvmediate/sets/NAME/: allow first ('clear' and the\n"
+		"entries), nvidia_caps, imex_channels, then caps, allow_root, allow_finn,\n"
+		"allow_gss, and audit last, so that a set leaving audit mode enforces the\n"
+		"complete profile at once.\n"
 		"\n"
 		"exit: 0 ok, 1 a write failed (e.g. not root), 2 usage or a line that does not\n"
 		"      parse (nothing written), 3 nvmediate not loaded, 6 no such set\n",
@@ -75,6 +78,11 @@ int cmd_apply(int argc, char **argv)
 	size_t clen = 0;
 	char *allow = NULL;
 	size_t alen = 0;
+	/* nvidia_caps, imex_channels: what the file lists, and whether it has any. */
+	static const char *const nodes_word[2] = { "nvidia_cap", "imex_channel" };
+	static const char *const nodes_attr[2] = { "nvidia_caps", "imex_channels" };
+	char nodes[2][1536] = { "", "" };
+	int have_nodes[2] = { 0 };
 	FILE *f;
 
 	const struct opt opts[] = { { "--set", NULL, &set, NULL }, { NULL } };
@@ -118,6 +126,20 @@ int cmd_apply(int argc, char **argv)
 			alen += snprintf(allow + alen, 32, "%s 0x%x\n", a, nr);
 			continue;
 		}
+		for (i = 0; i < 2 && strcmp(key, nodes_word[i]); i++)
+			;
+		if (i < 2) {
+			unsigned int ma, mi;
+			char c;
+			size_t l = strlen(nodes[i]);
+
+			if (n != 2 || sscanf(a, "%u:%u%c", &ma, &mi, &c) != 2 || !ma ||
+			    l + 24 >= sizeof(nodes[i]))
+				goto bad_line;
+			snprintf(nodes[i] + l, sizeof(nodes[i]) - l, "%u:%u\n", ma, mi);
+			have_nodes[i] = 1;
+			continue;
+		}
 		for (i = 0; i < 5; i++)
 			if (!strcmp(key, knobs[i]))
 				break;
@@ -157,6 +179,9 @@ int cmd_apply(int argc, char **argv)
 	if (write_attr(set, "allow", chunk))
 		goto err_write;
 	free(allow);
+	for (i = 0; i < 2; i++)
+		if (have_nodes[i] && write_attr(set, nodes_attr[i], nodes[i]))
+			return EXIT_ERR;
 	for (i = 0; i < 5; i++)
 		if (have[i] && write_attr(set, knobs[i], val[i]))
 			return EXIT_ERR;
@@ -166,7 +191,7 @@ bad_line:
 	if (f != stdin)
 		fclose(f);
 	free(allow);
-	err("apply: %s:%d: not a profile line (caps, audit, allow_root, allow_finn, allow_gss, allow FAMILY NUMBER)",
+	err("apply: %s:%d: not a profile line (caps, audit, allow_root, allow_finn, allow_gss, allow FAMILY NUMBER, nvidia_cap or imex_channel MAJOR:MINOR)",
 	    file ? file : "(stdin)", lineno);
 	return EXIT_USAGE;
 err_write:
