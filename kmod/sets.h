@@ -15,7 +15,7 @@
 #include "policy.h"
 
 #define NVM_SET_NAME_MAX	32
-#define NVM_MAX_SETS		16
+#define NVM_MAX_SETS		64
 
 /**
  * struct nvm_set - a set of mediated nodes with its own profile
