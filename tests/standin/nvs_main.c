@@ -177,7 +177,7 @@ static int nvs_proc_gpu_show(struct seq_file *m, void *v)
 static int nvs_proc_gpus_create(void)
 {
 	struct proc_dir_entry *gpus, *dir;
-	char bus[16];
+	char bus[20];
 	unsigned int i;
 
 	gpus = proc_mkdir("gpus", nvs_proc_dir);
