@@ -28,6 +28,11 @@ struct nvs_gpu {
 	unsigned int index;
 	u32 gpu_id;
 	u8 uuid[16];
+	/* MIG (parameter mig=): fixed at load, guarded by nvs.lock after. */
+	bool mig;			/* MIG mode on: IS_MIG_ENABLED */
+	u16 gi_mask;			/* GPU instances by swizzId: IS_MIG_IN_USE if any */
+	u8 ci_mask[NVS_MIG_MAX_GI];	/* each one's compute instances by id */
+	bool profiling;			/* a device-profiling subscription is held */
 };
 
 /* Pages standing in for a system-memory allocation; shared by refcount. */
@@ -78,10 +83,29 @@ extern unsigned int nvs_grow_fd_table;
 extern bool nvs_oops_register_fd;
 extern bool nvs_log_calls;
 extern int nvs_fail_open;
+extern unsigned int nvs_imex_channels;	/* NVreg_ImexChannelCount as the release has it */
 
 /* nvs_main.c */
 bool nvs_version_at_least(u32 major, u32 minor, u32 patch);
 u32 nvs_alloc_status_off(u32 size);	/* RM_ALLOC's status in this release, or 0 */
+
+struct proc_dir_entry;
+
+/* nvs_caps.c: capability files, MIG instances, IMEX channels */
+int nvs_caps_init(struct proc_dir_entry *nvidia_dir);
+void nvs_caps_exit(void);
+void nvs_caps_file_kind(struct file *filp, char *buf);	/* "capN", "imexN" or "" */
+int nvs_cap_validate_and_dup(int fd, int minor);
+bool nvs_cap_close_fd(int fd);
+int nvs_imex_channel_get(int fd);
+void nvs_mig_uuid(unsigned int gpu, u32 swizz, u32 ci, u8 *uuid);
+
+/* The caps' minors (nv-caps.c's table); ci -1 for the GPU instance. */
+static inline int nvs_cap_minor_mig(unsigned int gpu, u32 swizz, int ci)
+{
+	return NVS_CAP_MINOR_GPU_BASE + gpu * NVS_CAP_MINORS_PER_GPU +
+	       swizz * NVS_CAP_MINORS_PER_GI + 1 + ci;
+}
 
 /* nvs_rx.c */
 struct dentry;

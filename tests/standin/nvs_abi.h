@@ -104,6 +104,42 @@
 #define NV01_EVENT_OS_EVENT		0x00000079u
 #define NV01_DEVICE_0			0x00000080u
 #define NV20_SUBDEVICE_0		0x00002080u
+/*
+ * Capabilities (kernel-open/nvidia/nv-caps.c, the same from 525 to 595):
+ * one character region "nvidia-caps" of 8192 minors, whose numbers come
+ * from a table fixed at load, in this order: nvlink's fabric-mgmt, then
+ * mig/config and mig/monitor, then for each of 32 GPU minors, each of 15
+ * GPU instances (gi<swizzId>/access) followed by its 8 compute instances
+ * (gi<swizzId>/ci<id>/access), then fabric-imex-mgmt (a table entry from
+ * 550.40.07; the table before it has none).  The files RM creates
+ * (arch/nvalloc/unix/src/os.c osRmCap*) find their minor by path.
+ */
+#define NVS_CAP_MINOR_COUNT		8192
+#define NVS_CAP_MINOR_FABRIC_MGMT	0
+#define NVS_CAP_MINOR_MIG_CONFIG	1
+#define NVS_CAP_MINOR_MIG_MONITOR	2
+#define NVS_CAP_MINOR_GPU_BASE		3
+#define NVS_CAP_TABLE_GPUS		32
+#define NVS_MIG_MAX_GI			15	/* swizzIds 0..14: KMIGMGR_MAX_GPU_SWIZZID */
+#define NVS_MIG_MAX_CI			8	/* KMIGMGR_MAX_COMPUTE_INSTANCES */
+#define NVS_CAP_MINORS_PER_GI		(1 + NVS_MIG_MAX_CI)
+#define NVS_CAP_MINORS_PER_GPU		(NVS_MIG_MAX_GI * NVS_CAP_MINORS_PER_GI)
+#define NVS_CAP_MINOR_FABRIC_IMEX_MGMT	(NVS_CAP_MINOR_GPU_BASE + \
+					 NVS_CAP_TABLE_GPUS * NVS_CAP_MINORS_PER_GPU)
+/* The modes RM gives the cap files (OS_RUSR, OS_RUGO), printed in decimal. */
+#define NVS_CAP_MODE_RUSR		0400
+#define NVS_CAP_MODE_RUGO		0444
+#define NVS_CAP_PROC_WRITE_BUF		128	/* NV_CAP_PROCFS_WRITE_BUF_SIZE */
+
+/*
+ * IMEX channels (kernel-open/nvidia/nv-caps-imex.c, from 550.40.53 in
+ * tag order): a region "nvidia-caps-imex-channels" of NVreg_ImexChannelCount
+ * minors (default 2048, 0 disables), the minor is the channel; channel0's
+ * node is made by the driver only with NVreg_CreateImexChannel0=1 (a
+ * parameter from 555.42.02, default 0).
+ */
+#define NVS_IMEX_DEFAULT_CHANNELS	2048
+#define NVS_IMEX_MAX_CHANNELS		(1u << 20)	/* MINORBITS */
 
 /* NVOS02 flags (nvos.h): MAPPING 31:30, ALLOC 17:16. */
 #define NVOS02_FLAGS_MAPPING(f)		(((f) >> 30) & 0x3u)
@@ -657,6 +693,7 @@ static inline void nvs_abi_build_check(void)
 	BUILD_BUG_ON(sizeof(struct nvs_alloc_mem) != 128);
 	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, size) != 64);
 	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, limit) != 88);
+	BUILD_BUG_ON(NVS_CAP_MINOR_FABRIC_IMEX_MGMT != 4323);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_attached_ids) != 128);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info_v2) != 32);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_probed_ids) != 384);

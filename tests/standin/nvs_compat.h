@@ -39,4 +39,11 @@
 #define nvs_vm_flags_set(vma, f)	((vma)->vm_flags |= (f))
 #endif
 
+/* A proc entry's data: PDE_DATA() until 5.17, pde_data() from it. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 17, 0)
+#define nvs_pde_data(inode)		pde_data(inode)
+#else
+#define nvs_pde_data(inode)		PDE_DATA(inode)
+#endif
+
 #endif /* NVS_COMPAT_H */

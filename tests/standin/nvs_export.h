@@ -53,7 +53,8 @@ __printf(2, 3) void nvs_log_call(const char *kind, const char *fmt, ...);
  * @filp: a file, or NULL
  * @buf: at least NVS_KIND_LEN bytes
  *
- * "ctl", "gpuN", "uvm" or "foreign"; "badf" for NULL.
+ * "ctl", "gpuN", "uvm", "capN" (a capability file of minor N), "imexN"
+ * (IMEX channel N) or "foreign"; "badf" for NULL.
  */
 void nvs_file_kind(struct file *filp, char *buf);
 

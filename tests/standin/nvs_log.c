@@ -153,6 +153,8 @@ void nvs_file_kind(struct file *filp, char *buf)
 	else if (filp->f_op == nvs_uvm_fops_get())
 		strscpy(buf, "uvm", NVS_KIND_LEN);
 	else
+		nvs_caps_file_kind(filp, buf);
+	if (!buf[0])
 		strscpy(buf, "foreign", NVS_KIND_LEN);
 }
 EXPORT_SYMBOL_GPL(nvs_file_kind);

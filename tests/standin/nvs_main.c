@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stand-in nvidia driver: module parameters, device numbers and nodes,
- * /proc/driver/nvidia/version, /sys/module/nvidia/version.
+ * /proc/driver/nvidia/version, /sys/module/nvidia/version (the capability
+ * and MIG parameters are in nvs_caps.c).
  *
  * For tests only: it answers the ioctls a CUDA-like session issues the way
  * nvidia.ko does, on a machine without a GPU, and records every call.
@@ -309,6 +310,9 @@ static int __init nvs_init(void)
 	err = nvs_proc_gpus_create();
 	if (err)
 		goto err_proc;
+	err = nvs_caps_init(nvs_proc_dir);
+	if (err)
+		goto err_proc;
 
 	nvs_orig_module_version = THIS_MODULE->version;
 	THIS_MODULE->version = nvs_version_buf;
@@ -335,6 +339,7 @@ err_log:
 static void __exit nvs_exit(void)
 {
 	THIS_MODULE->version = nvs_orig_module_version;
+	nvs_caps_exit();
 	proc_remove(nvs_proc_dir);
 	nvs_devices_destroy();
 	class_destroy(nvs_class);
