@@ -127,7 +127,7 @@ __printf(2, 3) void nvs_call_add(struct nvs_call *c, const char *fmt, ...);
 /* nvs_rm.c */
 int nvs_rm_ioctl(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 		 struct nvs_call *c);
-struct file *nvs_rm_file_release(struct nvs_file *nf);
+struct file *nvs_rm_file_release(struct nvs_file *nf, struct nvs_call *c);
 int nvs_rm_mmap(struct vm_area_struct *vma, struct nvs_call *c);
 unsigned int nvs_rm_events_pending(struct nvs_file *nf);
 void nvs_mem_put(struct nvs_mem *mem);

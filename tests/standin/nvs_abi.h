@@ -104,6 +104,18 @@
 #define NV01_EVENT_OS_EVENT		0x00000079u
 #define NV01_DEVICE_0			0x00000080u
 #define NV20_SUBDEVICE_0		0x00002080u
+#define NV01_MEMORY_LOCAL_USER		0x00000040u	/* class/cl0040.h: video memory */
+#define AMPERE_SMC_PARTITION_REF	0x0000c637u	/* clc637.h: GPU instance subscription */
+#define AMPERE_SMC_EXEC_PARTITION_REF	0x0000c638u	/* clc638.h: compute instance subscription */
+#define AMPERE_SMC_CONFIG_SESSION	0x0000c639u	/* clc639.h */
+#define AMPERE_SMC_MONITOR_SESSION	0x0000c640u	/* clc640.h */
+/* The swizzId of a device-level profiling subscription (clc637.h). */
+#define NVC637_DEVICE_PROFILING_SWIZZID	0xfffffffeu
+
+/* NVOS32 attr LOCATION 26:25 (VIDMEM 0) and the VIRTUAL alloc flag (nvos.h). */
+#define NVOS32_ATTR_LOCATION(a)		(((a) >> 25) & 0x3u)
+#define NVOS32_ALLOC_FLAGS_VIRTUAL	0x00080000u
+
 /*
  * Capabilities (kernel-open/nvidia/nv-caps.c, the same from 525 to 595):
  * one character region "nvidia-caps" of 8192 minors, whose numbers come
@@ -219,6 +231,17 @@
 #define NV2080_CTRL_CMD_GPU_GET_PIDS			0x2080018du
 #define NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION		0x20800301u
 #define NV2080_CTRL_CMD_EVENT_SET_TRIGGER		0x20800302u
+/*
+ * NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL (ctrl0000client.h): from
+ * 550.40.07, { NvU64 devDescriptor; NvU32 channel } (16 bytes) in every
+ * release that has it.
+ */
+#define NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL	0x00000d08u
+/* MIG subscriptions' controls (ctrlc637.h, ctrlc638.h). */
+#define NVC637_CTRL_CMD_EXEC_PARTITIONS_GET_ACTIVE_IDS	0xc6370104u
+#define NVC637_CTRL_CMD_GET_UUID			0xc63701aau	/* from 550.40.07 */
+#define NVC638_CTRL_CMD_GET_UUID			0xc6380101u
+#define NVC637_UUID_STR_LEN				41	/* NV_MIG_DEVICE_UUID_STR_LENGTH */
 
 #define NV0000_CTRL_GPU_MAX_ATTACHED_GPUS	32
 #define NV0000_CTRL_GPU_INVALID_ID		0xffffffffu
@@ -437,7 +460,41 @@ struct nvs_alloc_mem {		/* NV_MEMORY_ALLOCATION_PARAMS */
 	__u32 pad1;
 };
 
+/* MIG subscription and session alloc parameters (clc637.h .. clc640.h). */
+struct nvs_alloc_c637 {		/* NVC637_ALLOCATION_PARAMETERS */
+	__u64 capDescriptor;	/* an fd, read as (int) */
+	__u32 swizzId;
+	__u32 pad0;
+};
+
+struct nvs_alloc_c638 {		/* NVC638_ALLOCATION_PARAMETERS */
+	__u64 capDescriptor;
+	__u32 execPartitionId;
+	__u32 pad0;
+};
+
+struct nvs_alloc_c639 {		/* NVC639_ and NVC640_ALLOCATION_PARAMETERS */
+	__u64 capDescriptor;
+};
+
 /* Control parameters (ctrl/ctrl0000, ctrl/ctrl0080, ctrl/ctrl2080 headers). */
+struct nvs_ctrl_imex_subscribe {	/* NV0000_CTRL_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL_PARAMS */
+	__u64 devDescriptor;	/* an fd, read as (int) */
+	__u32 channel;
+	__u32 pad0;
+};
+
+struct nvs_ctrl_mig_uuid {		/* NVC637_ and NVC638_CTRL_GET_UUID_PARAMS */
+	__u8  uuid[16];
+	char  uuidStr[NVC637_UUID_STR_LEN];
+};
+
+struct nvs_ctrl_active_ids {		/* NVC637_CTRL_EXEC_PARTITIONS_GET_ACTIVE_IDS_PARAMS */
+	__u32 execPartCount;
+	__u32 execPartId[NVS_MIG_MAX_CI];
+	char  execPartUuid[NVS_MIG_MAX_CI][NVC637_UUID_STR_LEN];
+};
+
 struct nvs_ctrl_attached_ids {	/* NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS */
 	__u32 gpuIds[NV0000_CTRL_GPU_MAX_ATTACHED_GPUS];
 };
@@ -693,6 +750,12 @@ static inline void nvs_abi_build_check(void)
 	BUILD_BUG_ON(sizeof(struct nvs_alloc_mem) != 128);
 	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, size) != 64);
 	BUILD_BUG_ON(offsetof(struct nvs_alloc_mem, limit) != 88);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_c637) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_c638) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_alloc_c639) != 8);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_imex_subscribe) != 16);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_mig_uuid) != 57);
+	BUILD_BUG_ON(sizeof(struct nvs_ctrl_active_ids) != 364);
 	BUILD_BUG_ON(NVS_CAP_MINOR_FABRIC_IMEX_MGMT != 4323);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_attached_ids) != 128);
 	BUILD_BUG_ON(sizeof(struct nvs_ctrl_id_info_v2) != 32);

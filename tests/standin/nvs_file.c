@@ -66,15 +66,16 @@ static int nvs_release(struct inode *inode, struct file *filp)
 {
 	struct nvs_file *nf = filp->private_data;
 	char kind[NVS_KIND_LEN];
+	struct nvs_call c = {};
 	struct file *ctl;
 
 	nvs_kind_of_minor(nf->minor, kind);
-	ctl = nvs_rm_file_release(nf);
+	ctl = nvs_rm_file_release(nf, &c);
 	if (ctl)
 		fput(ctl);
 	kfree(nf);
 	nvs_count(NVS_CNT_OPEN_FILES, -1);
-	nvs_log_call(kind, "op=release");
+	nvs_log_call(kind, "op=release%s", c.extra);
 	return 0;
 }
 

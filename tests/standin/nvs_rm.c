@@ -62,6 +62,9 @@ struct nvs_client {
 	struct list_head objects;	/* in creation order: parents first */
 	unsigned int nobjects;
 	u32 next_handle;
+	bool nonpriv;			/* made as NV01_ROOT_NON_PRIV: never admin */
+	s32 imex_channel;		/* the IMEX channel subscribed to, or -1 */
+	u32 unsub_device;		/* a device whose instance subscription went */
 };
 
 struct nvs_object {
@@ -75,6 +78,12 @@ struct nvs_object {
 	u32 ev_src;
 	u32 ev_index;
 	struct nvs_mem *mem;		/* memory */
+	u32 client_share;		/* device: hClientShare */
+	u32 device;			/* MIG subscription: the device above it */
+	u32 swizz;			/* MIG subscription: the GPU instance */
+	u32 ci;				/* compute instance subscription: its id */
+	bool profiling;			/* GPU instance subscription: device profiling */
+	int dup_fd;			/* the cap descriptor RM duplicated, or -1 */
 };
 
 union nvs_alloc_params {
@@ -84,6 +93,9 @@ union nvs_alloc_params {
 	struct nvs_alloc_2080 sub;
 	struct nvs_alloc_0005 ev;
 	struct nvs_alloc_mem mem;
+	struct nvs_alloc_c637 c637;
+	struct nvs_alloc_c638 c638;
+	struct nvs_alloc_c639 c639;
 };
 
 /* The class table (resource_list.h): parameter sizes come from here. */
@@ -98,7 +110,18 @@ static const struct nvs_class {
 	{ NV01_MEMORY_SYSTEM, sizeof(struct nvs_alloc_mem), true },
 	{ NV01_EVENT_KERNEL_CALLBACK, sizeof(struct nvs_alloc_0005), true },
 	{ NV01_EVENT_OS_EVENT, sizeof(struct nvs_alloc_0005), true },
+	{ NV01_MEMORY_LOCAL_USER, sizeof(struct nvs_alloc_mem), true },
+	{ AMPERE_SMC_PARTITION_REF, sizeof(struct nvs_alloc_c637), true },
+	{ AMPERE_SMC_EXEC_PARTITION_REF, sizeof(struct nvs_alloc_c638), true },
+	{ AMPERE_SMC_CONFIG_SESSION, sizeof(struct nvs_alloc_c639), true },
+	{ AMPERE_SMC_MONITOR_SESSION, sizeof(struct nvs_alloc_c639), true },
 };
+
+/*
+ * The call whose log line the frees done under nvs.lock add to (RM_FREE,
+ * the release of a file), or NULL.  Guarded by nvs.lock.
+ */
+static struct nvs_call *nvs_cur_call;
 
 static const struct nvs_class *nvs_class_find(u32 hclass)
 {
@@ -237,6 +260,26 @@ static void nvs_osevent_put(struct nvs_osevent *e)
 
 static void nvs_obj_destroy(struct nvs_client *cl, struct nvs_object *o)
 {
+	/*
+	 * The MIG subscriptions' and sessions' destructors: a profiling
+	 * subscription gives the GPU's slot back; the others release the cap
+	 * descriptor RM duplicated (osRmCapRelease) and, for a GPU or compute
+	 * instance subscription, free what depends on it
+	 * (gisubscriptionCleanupOnUnsubscribe, run once the free is done).
+	 */
+	if (o->profiling) {
+		nvs_gpus[o->gpu].profiling = false;
+	} else if (o->hclass == AMPERE_SMC_PARTITION_REF ||
+		   o->hclass == AMPERE_SMC_EXEC_PARTITION_REF) {
+		cl->unsub_device = o->device;
+	}
+	if (o->dup_fd >= 0) {
+		bool closed = nvs_cap_close_fd(o->dup_fd);
+
+		if (nvs_cur_call)
+			nvs_call_add(nvs_cur_call, " %s=%d", closed ? "capclose" : "capkept",
+				     o->dup_fd);
+	}
 	list_del(&o->node);
 	cl->nobjects--;
 	if (o->osev)
@@ -323,7 +366,7 @@ static bool nvs_gpu_accessible(unsigned int gpu)
 	return iterate_fd(current->files, 0, nvs_match_gpu_file, &m) != 0;
 }
 
-static u32 nvs_client_new(struct nvs_file *nf, u32 *h_new)
+static u32 nvs_client_new(struct nvs_file *nf, u32 *h_new, bool nonpriv)
 {
 	struct nvs_client *cl;
 	u32 h = *h_new;
@@ -350,6 +393,8 @@ static u32 nvs_client_new(struct nvs_file *nf, u32 *h_new)
 	cl->tgid = task_tgid_nr(current);
 	cl->owner = nvs_os_info(nf);
 	cl->next_handle = NVS_HANDLE_BASE;
+	cl->nonpriv = nonpriv;
+	cl->imex_channel = -1;
 	INIT_LIST_HEAD(&cl->objects);
 	list_add_tail(&cl->node, &nvs.clients);
 	nvs.nclients++;
@@ -358,9 +403,218 @@ static u32 nvs_client_new(struct nvs_file *nf, u32 *h_new)
 	return NV_OK;
 }
 
+/* ---- MIG: subscriptions, sessions, what needs an instance ---- */
+
+/* A child of @parent of class @hclass, or NULL. */
+static struct nvs_object *nvs_obj_child(struct nvs_client *cl, u32 parent, u32 hclass)
+{
+	struct nvs_object *o;
+
+	list_for_each_entry(o, &cl->objects, node)
+		if (o->parent == parent && o->hclass == hclass)
+			return o;
+	return NULL;
+}
+
+/* The device @o is or is below, or NULL. */
+static struct nvs_object *nvs_obj_device(struct nvs_client *cl, struct nvs_object *o)
+{
+	while (o && o->hclass != NV01_DEVICE_0)
+		o = nvs_obj_find(cl, o->parent);
+	return o;
+}
+
+/*
+ * kmigmgrGetInstanceRefFromDevice(): the GPU instance subscription under
+ * the device's subdevice; none for a profiling one (it has no instance).
+ */
+static struct nvs_object *nvs_mig_ref(struct nvs_client *cl, u32 device)
+{
+	struct nvs_object *sub = nvs_obj_child(cl, device, NV20_SUBDEVICE_0), *gi;
+
+	gi = sub ? nvs_obj_child(cl, sub->handle, AMPERE_SMC_PARTITION_REF) : NULL;
+	return gi && !gi->profiling ? gi : NULL;
+}
+
+/*
+ * _gisubscriptionClientSharesVASCrossPartition(): the device's VA space
+ * must not be shared across GPU instances.  hClientShare 0 is the global
+ * VA space (refused), the client itself is fine, another client must hold
+ * a device on this GPU subscribed to the same instance.
+ */
+static u32 nvs_mig_vas_check(struct nvs_client *cl, struct nvs_object *dev, u32 swizz)
+{
+	struct nvs_object *o, *ref;
+	struct nvs_client *share;
+
+	if (!dev->client_share)
+		return NV_ERR_STATE_IN_USE;
+	if (dev->client_share == cl->handle)
+		return NV_OK;
+	share = nvs_client_find(dev->client_share);
+	if (!share)
+		return NV_ERR_INVALID_OBJECT_HANDLE;
+	list_for_each_entry(o, &share->objects, node) {
+		if (o->hclass != NV01_DEVICE_0 || o->gpu != dev->gpu)
+			continue;
+		ref = nvs_mig_ref(share, o->handle);
+		if (ref && ref->swizz == swizz)
+			return NV_OK;
+	}
+	return NV_ERR_STATE_IN_USE;
+}
+
+/*
+ * osRmCapAcquire() with nv_cap_validate_and_dup_fd(): the capDescriptor
+ * (at 0 in every MIG params, read as an int) must be a cap file of @minor
+ * in the caller's table; RM keeps the duplicate it installs.  The log gets
+ * the number received, what it named, and the duplicate (-1: refused).
+ */
+static u32 nvs_cap_acquire(struct nvs_object *o, int minor, const void *params, u32 psize,
+			   struct nvs_call *c)
+{
+	int fd = (int)*(const u64 *)params;
+	char kind[NVS_KIND_LEN];
+	struct file *f = fget(fd);
+
+	nvs_rx_fd(f);
+	nvs_file_kind(f, kind);
+	if (f)
+		fput(f);
+	nvs_call_add(c, " capfd=%d fdfile=%s fsum=%016llx", fd, kind,
+		     nvs_fnv1a_nofd(params, psize, 0));
+	o->dup_fd = nvs_cap_validate_and_dup(fd, minor);
+	nvs_call_add(c, " dupfd=%d", o->dup_fd);
+	return o->dup_fd < 0 ? NV_ERR_INSUFFICIENT_PERMISSIONS : NV_OK;
+}
+
+/* gisubscriptionConstruct(): AMPERE_SMC_PARTITION_REF under a subdevice. */
+static u32 nvs_gi_subscribe(struct nvs_client *cl, struct nvs_object *o,
+			    const struct nvs_alloc_c637 *p, struct nvs_call *c)
+{
+	struct nvs_gpu *g = &nvs_gpus[o->gpu];
+	struct nvs_object *dev = nvs_obj_device(cl, o);
+	u32 status;
+
+	o->swizz = p->swizzId;
+	o->device = dev->handle;
+	nvs_call_add(c, " swizzid=%u", p->swizzId);
+	if (!g->mig)
+		return NV_ERR_NOT_SUPPORTED;
+	/* Device-level profiling: admins only (RmProfilingAdminOnly), one per GPU. */
+	if (p->swizzId == NVC637_DEVICE_PROFILING_SWIZZID) {
+		if (!capable(CAP_SYS_ADMIN) || cl->nonpriv)
+			return NV_ERR_INSUFFICIENT_PERMISSIONS;
+		if (g->profiling)
+			return NV_ERR_INVALID_STATE;
+		g->profiling = true;
+		o->profiling = true;
+		return NV_OK;
+	}
+	if (!g->gi_mask)
+		return NV_ERR_NOT_SUPPORTED;
+	if (p->swizzId >= NVS_MIG_MAX_GI || !(g->gi_mask & BIT(p->swizzId)))
+		return NV_ERR_INVALID_ARGUMENT;
+	status = nvs_mig_vas_check(cl, dev, p->swizzId);
+	if (status)
+		return status;
+	return nvs_cap_acquire(o, nvs_cap_minor_mig(o->gpu, p->swizzId, -1), p, sizeof(*p), c);
+}
+
+/* cisubscriptionConstruct(): AMPERE_SMC_EXEC_PARTITION_REF under a GI's. */
+static u32 nvs_ci_subscribe(struct nvs_object *gi, struct nvs_object *o,
+			    const struct nvs_alloc_c638 *p, struct nvs_call *c)
+{
+	const struct nvs_gpu *g = &nvs_gpus[o->gpu];
+
+	o->device = gi->device;
+	o->swizz = gi->swizz;
+	o->ci = p->execPartitionId;
+	nvs_call_add(c, " execpartitionid=%u", p->execPartitionId);
+	if (!g->gi_mask)
+		return NV_ERR_NOT_SUPPORTED;
+	if (p->execPartitionId >= NVS_MIG_MAX_CI)
+		return NV_ERR_INVALID_ARGUMENT;
+	if (gi->profiling)
+		return NV_ERR_INVALID_STATE;
+	if (!(g->ci_mask[gi->swizz] & BIT(p->execPartitionId)))
+		return NV_ERR_INVALID_ARGUMENT;
+	return nvs_cap_acquire(o, nvs_cap_minor_mig(o->gpu, gi->swizz, p->execPartitionId), p,
+			       sizeof(*p), c);
+}
+
+/*
+ * What the constructor of the class checks once the resource server has
+ * placed the object, before it exists (RM's order): a status.
+ */
+static u32 nvs_construct(struct nvs_client *cl, struct nvs_object *parent, struct nvs_object *o,
+			 union nvs_alloc_params *p, u32 mem_status, struct nvs_call *c)
+{
+	switch (o->hclass) {
+	case AMPERE_SMC_PARTITION_REF:
+		return nvs_gi_subscribe(cl, o, &p->c637, c);
+	case AMPERE_SMC_EXEC_PARTITION_REF:
+		return nvs_ci_subscribe(parent, o, &p->c638, c);
+	case AMPERE_SMC_CONFIG_SESSION:		/* migconfigsessionConstruct() */
+		return nvs_cap_acquire(o, NVS_CAP_MINOR_MIG_CONFIG, p, sizeof(p->c639), c);
+	case AMPERE_SMC_MONITOR_SESSION:	/* migmonitorsessionConstruct() */
+		return nvs_cap_acquire(o, NVS_CAP_MINOR_MIG_MONITOR, p, sizeof(p->c639), c);
+	case NV01_MEMORY_LOCAL_USER:
+		/*
+		 * vidmemConstruct(): video memory only, not virtual; then the
+		 * heap, which with GPU instances is the instance's the device
+		 * is subscribed to (kmigmgrGetMemoryPartitionHeapFromDevice):
+		 * a user client without one gets none.
+		 */
+		if (NVOS32_ATTR_LOCATION(p->mem.attr) != 0 ||
+		    (p->mem.flags & NVOS32_ALLOC_FLAGS_VIRTUAL))
+			return NV_ERR_INVALID_ARGUMENT;
+		if (nvs_gpus[o->gpu].gi_mask &&
+		    !nvs_mig_ref(cl, nvs_obj_device(cl, parent)->handle)) {
+			nvs_call_add(c, " mig=unsubscribed");
+			return NV_ERR_INVALID_STATE;
+		}
+		return mem_status;
+	}
+	return NV_OK;
+}
+
+static bool nvs_is_mem_class(u32 hclass)
+{
+	return hclass == NV01_MEMORY_SYSTEM || hclass == NV01_MEMORY_LOCAL_USER;
+}
+
+/*
+ * gisubscriptionCleanupOnUnsubscribe(): when a GPU or compute instance
+ * subscription goes, what was made below its device goes too, except
+ * devices, subdevices and subscriptions.
+ */
+static void nvs_mig_unsubscribed(struct nvs_client *cl)
+{
+	struct nvs_object *o, *dev;
+	u32 device = cl->unsub_device;
+
+	cl->unsub_device = 0;
+	if (!device)
+		return;
+again:
+	list_for_each_entry(o, &cl->objects, node) {
+		if (o->hclass == NV01_DEVICE_0 || o->hclass == NV20_SUBDEVICE_0 ||
+		    o->hclass == AMPERE_SMC_PARTITION_REF ||
+		    o->hclass == AMPERE_SMC_EXEC_PARTITION_REF)
+			continue;
+		dev = nvs_obj_device(cl, nvs_obj_find(cl, o->parent));
+		if (dev && dev->handle == device) {
+			nvs_obj_free_tree(cl, o->handle);
+			goto again;
+		}
+	}
+}
+
 static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
 			  u32 *h_new, u32 hclass, union nvs_alloc_params *p,
-			  struct nvs_mem **mem, struct nvs_object **out)
+			  struct nvs_mem **mem, u32 mem_status, struct nvs_object **out,
+			  struct nvs_call *c)
 {
 	struct nvs_object *parent = NULL, *o;
 	struct nvs_osevent *osev = NULL;
@@ -418,6 +672,27 @@ static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
 			return NV_ERR_INVALID_OBJECT_PARENT;
 		gpu = parent->gpu;
 		break;
+	case NV01_MEMORY_LOCAL_USER:
+		if (pclass != NV01_DEVICE_0 && pclass != NV20_SUBDEVICE_0)
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		gpu = parent->gpu;
+		break;
+	/*
+	 * The MIG classes are single-instance (resource_list.h): a second
+	 * under the same parent is refused before the parent's class is.
+	 */
+	case AMPERE_SMC_PARTITION_REF:
+	case AMPERE_SMC_EXEC_PARTITION_REF:
+	case AMPERE_SMC_CONFIG_SESSION:
+	case AMPERE_SMC_MONITOR_SESSION:
+		if (nvs_obj_child(cl, h_parent, hclass))
+			return NV_ERR_STATE_IN_USE;
+		if (pclass != (hclass == AMPERE_SMC_PARTITION_REF ? NV20_SUBDEVICE_0 :
+			       hclass == AMPERE_SMC_EXEC_PARTITION_REF ? AMPERE_SMC_PARTITION_REF :
+			       NV01_ROOT_CLIENT))
+			return NV_ERR_INVALID_OBJECT_PARENT;
+		gpu = parent ? parent->gpu : 0;
+		break;
 	default:
 		return NV_ERR_INVALID_CLASS;
 	}
@@ -438,6 +713,16 @@ static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
 	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return NV_ERR_NO_MEMORY;
+	o->handle = h;
+	o->parent = h_parent;
+	o->hclass = hclass;
+	o->gpu = gpu;
+	o->dup_fd = -1;
+	status = nvs_construct(cl, parent, o, p, mem_status, c);
+	if (status) {
+		kfree(o);
+		return status;
+	}
 	if (hclass == NV20_SUBDEVICE_0) {
 		o->notify = kzalloc(NV2080_NOTIFIERS_MAXCOUNT, GFP_KERNEL);
 		if (!o->notify) {
@@ -445,17 +730,15 @@ static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
 			return NV_ERR_NO_MEMORY;
 		}
 	}
-	o->handle = h;
-	o->parent = h_parent;
-	o->hclass = hclass;
-	o->gpu = gpu;
+	if (hclass == NV01_DEVICE_0)
+		o->client_share = p->dev.hClientShare;
 	if (osev) {
 		o->osev = osev;
 		osev->refs++;
 		o->ev_src = p->ev.hSrcResource;
 		o->ev_index = p->ev.notifyIndex & 0xffff;
 	}
-	if (hclass == NV01_MEMORY_SYSTEM) {
+	if (nvs_is_mem_class(hclass)) {
 		o->mem = *mem;
 		*mem = NULL;
 		p->mem.size = (u64)o->mem->npages << PAGE_SHIFT;
@@ -471,13 +754,13 @@ static u32 nvs_object_new(struct nvs_file *nf, u32 h_root, u32 h_parent,
 }
 
 /* Nv04AllocWithSecInfo(): a status; the object is created or not. */
-static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent,
-		     u32 *h_new, u32 hclass, u64 uparams, u64 urights, struct nvs_call *c)
+static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent, u32 *h_new, u32 hclass,
+		     bool nonpriv, u64 uparams, u64 urights, struct nvs_call *c)
 {
 	const struct nvs_class *k = nvs_class_find(hclass);
 	union nvs_alloc_params p = {};
 	struct nvs_mem *mem = NULL;
-	u32 psize, status;
+	u32 psize, status, mem_status = NV_OK;
 
 	if (!k)
 		return NV_ERR_INVALID_CLASS;
@@ -508,13 +791,16 @@ static u32 nvs_alloc(struct nvs_file *nf, u32 h_root, u32 h_parent,
 		if (!mem)
 			return status;
 	}
+	/* Video memory's size is looked at after the checks of its heap. */
+	if (hclass == NV01_MEMORY_LOCAL_USER)
+		mem = nvs_mem_alloc(p.mem.size, &mem_status);
 
 	mutex_lock(&nvs.lock);
 	if (hclass == NV01_ROOT_CLIENT)
-		status = nvs_client_new(nf, h_new);
+		status = nvs_client_new(nf, h_new, nonpriv);
 	else
 		status = nvs_object_new(nf, h_root, h_parent, h_new, hclass,
-					&p, &mem, NULL);
+					&p, &mem, mem_status, NULL, c);
 	mutex_unlock(&nvs.lock);
 	if (mem)
 		nvs_mem_put(mem);
@@ -551,6 +837,7 @@ static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
 {
 	struct nvs_os21 *a = buf;
 	u32 off = nvs_alloc_status_off(size);
+	bool nonpriv = a->hClass == NV01_ROOT_NON_PRIV;
 	u32 *status;
 
 	if (!off)
@@ -577,12 +864,12 @@ static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
 	}
 	/* Every NVOS64 form has the rights pointer after pAllocParms. */
 	*status = nvs_alloc(nf, a->hRoot, a->hObjectParent, &a->hObjectNew,
-			    a->hClass, a->pAllocParms,
+			    a->hClass, nonpriv, a->pAllocParms,
 			    size != 32 ? ((struct nvs_os64 *)buf)->pRightsRequested : 0, c);
 	return 0;
 }
 
-static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size)
+static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size, struct nvs_call *c)
 {
 	struct nvs_os00 *p = buf;
 	struct nvs_client *cl;
@@ -591,6 +878,7 @@ static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size)
 	if (size != sizeof(*p) || !nvs_is_ctl(nf))
 		return -EINVAL;
 	mutex_lock(&nvs.lock);
+	nvs_cur_call = c;
 	cl = nvs_client_get(nf, p->hRoot, &status);
 	if (!cl) {
 		/* _serverFreeClient(): a client that is not there is a bad handle */
@@ -603,7 +891,9 @@ static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size)
 		status = NV_ERR_INVALID_OBJECT_HANDLE;
 	} else {
 		nvs_obj_free_tree(cl, p->hObjectOld);
+		nvs_mig_unsubscribed(cl);
 	}
+	nvs_cur_call = NULL;
 	mutex_unlock(&nvs.lock);
 	p->status = status;
 	return 0;
@@ -816,7 +1106,7 @@ static u32 nvs_ctrl_gid_info(struct nvs_ctrl *x)
 static bool nvs_obj_on_gpu(const struct nvs_object *o, unsigned int gpu)
 {
 	return (o->hclass == NV01_DEVICE_0 || o->hclass == NV20_SUBDEVICE_0 ||
-		o->hclass == NV01_MEMORY_SYSTEM) && o->gpu == gpu;
+		nvs_is_mem_class(o->hclass)) && o->gpu == gpu;
 }
 
 /*
@@ -970,17 +1260,19 @@ static u32 nvs_ctrl_fabric_status(struct nvs_ctrl *x)
 
 /*
  * SYSTEM_GET_FEATURES: 535 says whether the host booted through UEFI
- * (bit 1); 580 and later say only UUID-based memory sharing (bit 3), on
- * with the driver's default IMEX channel count.
+ * (bit 1); 580 and later not.  UUID-based memory sharing (bit 3) is on
+ * from 550.40.53 while there are IMEX channels (NVreg_ImexChannelCount
+ * not 0; 550.40.07 had it behind a registry key, off by default).
  */
 static u32 nvs_ctrl_features(struct nvs_ctrl *x)
 {
 	u32 *mask = x->params;
 
-	if (nvs_version_at_least(580, 0, 0))
-		*mask = 1u << 3;
-	else
-		*mask = efi_enabled(EFI_BOOT) ? 1u << 1 : 0;
+	*mask = 0;
+	if (!nvs_version_at_least(580, 0, 0) && efi_enabled(EFI_BOOT))
+		*mask |= 1u << 1;
+	if (nvs_imex_channels)
+		*mask |= 1u << 3;
 	return NV_OK;
 }
 
@@ -1197,6 +1489,104 @@ static u32 nvs_ctrl_export_objects(struct nvs_ctrl *x)
 }
 
 /*
+ * CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL (cliresCtrlCmdClientSubscribeToImexChannel):
+ * 550.40.07 answers channel 0 and looks at nothing.  From 550.40.53:
+ * none with no IMEX channels; the devDescriptor (an int) must be an IMEX
+ * channel file in the caller's table (nv_caps_imex_channel_get(): its f_op,
+ * the channel its minor); a client keeps one channel for its life, the
+ * same one again is fine (written back then only from 565.57.01).
+ */
+static u32 nvs_ctrl_imex_subscribe(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_imex_subscribe *p = x->params;
+	int fd = (int)p->devDescriptor, ch;
+	struct file *f;
+
+	if (!nvs_version_at_least(550, 40, 53)) {
+		p->channel = 0;
+		return NV_OK;
+	}
+	if (!nvs_imex_channels)
+		return NV_ERR_NOT_SUPPORTED;
+	nvs_call_add(x->c, " devfd=%d", fd);
+	f = nvs_fd_resolve(fd, x->c, p, sizeof(*p), 0);
+	if (f)
+		fput(f);
+	ch = nvs_imex_channel_get(fd);
+	nvs_call_add(x->c, " channel=%d held=%d", ch, x->cl->imex_channel);
+	if (ch < 0)
+		return NV_ERR_INSUFFICIENT_PERMISSIONS;
+	if (x->cl->imex_channel == ch) {
+		if (nvs_version_at_least(565, 57, 1))
+			p->channel = ch;
+		return NV_OK;
+	}
+	if (x->cl->imex_channel != -1)
+		return NV_ERR_STATE_IN_USE;
+	x->cl->imex_channel = ch;
+	p->channel = ch;
+	return NV_OK;
+}
+
+/* nvGetUuidString(): PREFIX-%08x-%04x-%04x-%04x-%012x of the bytes. */
+static void nvs_mig_uuid_str(const u8 *u, char *str)
+{
+	snprintf(str, NVC637_UUID_STR_LEN, "MIG-%*phN-%*phN-%*phN-%*phN-%*phN",
+		 4, u, 2, u + 4, 2, u + 6, 2, u + 8, 6, u + 10);
+}
+
+/* gisubscriptionCtrlCmdGetUuid(): the GPU instance's, "MIG-" made "MGI-". */
+static u32 nvs_ctrl_gi_uuid(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_mig_uuid *p = x->params;
+
+	if (x->obj->profiling)
+		return NV_ERR_NOT_SUPPORTED;
+	nvs_mig_uuid(x->obj->gpu, x->obj->swizz, 0xff, p->uuid);
+	nvs_mig_uuid_str(p->uuid, p->uuidStr);
+	p->uuidStr[1] = 'G';
+	p->uuidStr[2] = 'I';
+	return NV_OK;
+}
+
+/* cisubscriptionCtrlCmdGetUuid(): the compute instance's. */
+static u32 nvs_ctrl_ci_uuid(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_mig_uuid *p = x->params;
+
+	nvs_mig_uuid(x->obj->gpu, x->obj->swizz, x->obj->ci, p->uuid);
+	nvs_mig_uuid_str(p->uuid, p->uuidStr);
+	return NV_OK;
+}
+
+/*
+ * EXEC_PARTITIONS_GET_ACTIVE_IDS: every compute instance of the GPU
+ * instance, its id and UUID, whatever the client subscribed to.  On a
+ * profiling subscription the driver follows a NULL instance; the stand-in
+ * answers NV_ERR_INVALID_STATE.
+ */
+static u32 nvs_ctrl_ci_active_ids(struct nvs_ctrl *x)
+{
+	struct nvs_ctrl_active_ids *p = x->params;
+	const struct nvs_gpu *g = &nvs_gpus[x->obj->gpu];
+	u8 uuid[16];
+	u32 ci, n = 0;
+
+	if (!g->gi_mask || x->obj->profiling)
+		return NV_ERR_INVALID_STATE;
+	for (ci = 0; ci < NVS_MIG_MAX_CI; ci++) {
+		if (!(g->ci_mask[x->obj->swizz] & BIT(ci)))
+			continue;
+		p->execPartId[n] = ci;
+		nvs_mig_uuid(x->obj->gpu, x->obj->swizz, ci, uuid);
+		nvs_mig_uuid_str(uuid, p->execPartUuid[n]);
+		n++;
+	}
+	p->execPartCount = n;
+	return NV_OK;
+}
+
+/*
  * BIOS_GET_INFO_V2, BUS_GET_INFO_V2: { NvU32 listSize; { index, data }[] }.
  * Each entry's data is made from its index, so that a caller can tell its
  * own entries came back filled; an index past the table is refused.
@@ -1233,6 +1623,7 @@ static const struct nvs_method {
 	u32 (*fn)(struct nvs_ctrl *x);
 	u32 size_old;
 	u32 flags;
+	u16 since[3];		/* the first release that has it, if set */
 } nvs_methods[] = {
 	{ NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, NV01_ROOT_CLIENT, 0,
 	  nvs_ctrl_build_version, 0, NVS_M_ZEROED },
@@ -1300,6 +1691,14 @@ static const struct nvs_method {
 	  4 + 8 * NV2080_CTRL_BIOS_INFO_MAX_SIZE, nvs_ctrl_info_list },
 	{ NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV20_SUBDEVICE_0,
 	  4 + 8 * NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, nvs_ctrl_info_list },
+	{ NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL, NV01_ROOT_CLIENT,
+	  sizeof(struct nvs_ctrl_imex_subscribe), nvs_ctrl_imex_subscribe, 0, 0, { 550, 40, 7 } },
+	{ NVC637_CTRL_CMD_GET_UUID, AMPERE_SMC_PARTITION_REF, sizeof(struct nvs_ctrl_mig_uuid),
+	  nvs_ctrl_gi_uuid, 0, 0, { 550, 40, 7 } },
+	{ NVC637_CTRL_CMD_EXEC_PARTITIONS_GET_ACTIVE_IDS, AMPERE_SMC_PARTITION_REF,
+	  sizeof(struct nvs_ctrl_active_ids), nvs_ctrl_ci_active_ids },
+	{ NVC638_CTRL_CMD_GET_UUID, AMPERE_SMC_EXEC_PARTITION_REF,
+	  sizeof(struct nvs_ctrl_mig_uuid), nvs_ctrl_ci_uuid },
 };
 
 static u32 nvs_method_size(const struct nvs_method *m)
@@ -1321,10 +1720,17 @@ static const struct nvs_method *nvs_method_find(u32 cmd)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(nvs_methods); i++)
-		if (nvs_methods[i].cmd == cmd)
-			return (nvs_methods[i].flags & NVS_M_NEW) &&
-			       !nvs_version_at_least(580, 0, 0) ? NULL : &nvs_methods[i];
+	for (i = 0; i < ARRAY_SIZE(nvs_methods); i++) {
+		const struct nvs_method *m = &nvs_methods[i];
+
+		if (m->cmd != cmd)
+			continue;
+		if ((m->flags & NVS_M_NEW) && !nvs_version_at_least(580, 0, 0))
+			return NULL;
+		if (m->since[0] && !nvs_version_at_least(m->since[0], m->since[1], m->since[2]))
+			return NULL;
+		return m;
+	}
 	return NULL;
 }
 
@@ -1883,7 +2289,7 @@ static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 	mutex_lock(&nvs.lock);
 	h = p->hObjectNew;
 	status = nvs_object_new(nf, p->hRoot, p->hObjectParent, &h,
-				NV01_MEMORY_SYSTEM, &ap, &mem, &mo);
+				NV01_MEMORY_SYSTEM, &ap, &mem, NV_OK, &mo, c);
 	p->status = status;
 	if (status == NV_OK) {
 		p->hObjectNew = h;
@@ -2001,7 +2407,7 @@ int nvs_rm_ioctl(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 	case NVS_ESC_RM_ALLOC:
 		return nvs_esc_rm_alloc(nf, buf, size, c);
 	case NVS_ESC_RM_FREE:
-		return nvs_esc_rm_free(nf, buf, size);
+		return nvs_esc_rm_free(nf, buf, size, c);
 	case NVS_ESC_RM_CONTROL:
 		return nvs_esc_rm_control(nf, buf, size, c);
 	case NVS_ESC_RM_ALLOC_MEMORY:
@@ -2017,10 +2423,11 @@ int nvs_rm_ioctl(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 /**
  * nvs_rm_file_release() - what closing a file undoes (RmFreeUnusedClients()).
  * @nf: the file, already unreachable from user space
+ * @c: log extras (the cap descriptors the frees closed)
  *
  * Return: the control file REGISTER_FD linked it to, for the caller to fput.
  */
-struct file *nvs_rm_file_release(struct nvs_file *nf)
+struct file *nvs_rm_file_release(struct nvs_file *nf, struct nvs_call *c)
 {
 	struct nvs_event_data *ed, *edt;
 	struct nvs_osevent *e, *et;
@@ -2028,6 +2435,7 @@ struct file *nvs_rm_file_release(struct nvs_file *nf)
 	struct file *ctl;
 
 	mutex_lock(&nvs.lock);
+	nvs_cur_call = c;
 	list_del(&nf->node);
 	list_for_each_entry_safe(cl, t, &nvs.clients, node)
 		if (cl->owner == nf)
@@ -2044,6 +2452,7 @@ struct file *nvs_rm_file_release(struct nvs_file *nf)
 	ctl = nf->ctl_link;
 	nf->ctl_link = NULL;
 	nf->ctl_nf = NULL;
+	nvs_cur_call = NULL;
 	mutex_unlock(&nvs.lock);
 
 	list_for_each_entry_safe(ed, edt, &nf->ev_queue, node) {
