@@ -45,7 +45,11 @@
 	(((__u64)(major) << (2 * NVABI_VERSION_PART_BITS)) | \
 	 ((__u64)(minor) << NVABI_VERSION_PART_BITS) | (__u64)(patch))
 
-/* Device node an escape or UVM command is accepted on. */
+/*
+ * Device node an escape or UVM command is accepted on; and (struct nvabi_fd)
+ * the node the driver looks an fd of a payload up as, which may also be a
+ * node of NVIDIA's other drivers (NVABI_NODE_CAP, NVABI_NODE_IMEX).
+ */
 #define NVABI_NODE_CTL		1	/* /dev/nvidiactl */
 #define NVABI_NODE_GPU		2	/* /dev/nvidiaN */
 #define NVABI_NODE_ANY		3	/* either */
@@ -131,9 +135,11 @@ struct nvabi_branch {
  * the control's or class's params, the UVM command's params). @node says how
  * the driver uses the number: it looks it up in the calling process's fd
  * table (fget) and wants a file of that node (NVABI_NODE_CTL, _GPU, _ANY for
- * either, _UVM), as tools/nvabi found in the driver's code of each release;
- * 0: it does not look it up as a file of those nodes (an fd it creates and
- * returns, a number it only keeps, or a file of another driver).
+ * either, _UVM; NVABI_NODE_CAP: a capability node of nvidia-caps, checked by
+ * its file operations and minor and then duplicated into the caller's fd
+ * table; NVABI_NODE_IMEX: an IMEX channel node, whose minor is the channel),
+ * as tools/nvabi found in the driver's code of each release; 0: it does not
+ * look it up (an fd it creates and returns, or a number it only keeps).
  */
 struct nvabi_fd {
 	__u32 off;			/* byte offset in the payload */

@@ -115,6 +115,10 @@ static int node_of(const char *s)
 		return NVABI_NODE_ANY;
 	if (!strcmp(s, "uvm"))
 		return NVABI_NODE_UVM;
+	if (!strcmp(s, "cap"))
+		return NVABI_NODE_CAP;
+	if (!strcmp(s, "imex"))
+		return NVABI_NODE_IMEX;
 	return -1;
 }
 

@@ -20,6 +20,11 @@
 #             (embedded_param_copy.c): a count field, a helper, and a case
 #             under an #ifdef the build does not define
 #   embbad    ... and one more case whose count nvabi cannot read
+#   caps      the driver looks FIX_CHANNEL's capDescriptor up as a capability
+#             node of nvidia-caps (as a class that subscribes to a MIG
+#             instance does) and, with fd, NV2080_CTRL_FIX_FD_PARAMS' memFd
+#             as an IMEX channel; and closes a duplicate of its own
+#   capsbad   ... and passes osRmCapAcquire() a descriptor nvabi cannot follow
 #   bad       a header no longer compiles
 
 fixture_has() {
@@ -683,4 +688,166 @@ static long uvm_tools_unlocked_ioctl(struct file *filp, unsigned int cmd, unsign
     return -EINVAL;
 }
 EOF
+	if fixture_has caps "$@" || fixture_has capsbad "$@"; then
+		fixture_capnodes "$d" "$@"
+	fi
+}
+
+# The lookups of nvidia-caps and IMEX channel nodes, from the fget() back to
+# the payloads (features caps, capsbad).
+fixture_capnodes() {
+	d=$1
+	shift
+	mkdir -p "$d/src/nvidia/src/kernel/gpu/mig_mgr"
+	cat >"$d/kernel-open/nvidia/nv-caps.c" <<'EOF'
+/* fixture: capability nodes */
+static struct file_operations g_nv_cap_drv_fops;
+
+int NV_API_CALL nv_cap_validate_and_dup_fd(const nv_cap_t *cap, int fd)
+{
+    struct file *file;
+    int dup_fd;
+
+    file = fget(fd);
+    if (file == NULL || file->f_op != &g_nv_cap_drv_fops)
+        return -1;
+    dup_fd = get_unused_fd_flags(O_CLOEXEC);
+    fd_install(dup_fd, file);
+    return dup_fd;
+}
+
+void NV_API_CALL nv_cap_close_fd(int fd)
+{
+    struct file *file = fget(fd);
+
+    if (file != NULL && file->f_op == &g_nv_cap_drv_fops)
+        close_fd(fd);
+}
+EOF
+	cat >"$d/kernel-open/nvidia/nv-caps-imex.c" <<'EOF'
+/* fixture: IMEX channels */
+int NV_API_CALL nv_caps_imex_channel_get(int fd)
+{
+    struct file *file;
+    int channel = -1;
+
+    file = fget(fd);
+    if (file == NULL)
+        return channel;
+    if (file->f_op == &g_nv_caps_imex_fops)
+        channel = MINOR(file->f_inode->i_rdev);
+    fput(file);
+    return channel;
+}
+EOF
+	cat >"$d/kernel-open/nvidia/os-interface.c" <<'EOF'
+/* fixture: the OS interface */
+int NV_API_CALL os_nv_cap_validate_and_dup_fd
+(
+    const nv_cap_t *cap,
+    int fd
+)
+{
+    return nv_cap_validate_and_dup_fd(cap, fd);
+}
+
+void NV_API_CALL os_nv_cap_close_fd
+(
+    int fd
+)
+{
+    nv_cap_close_fd(fd);
+}
+
+NvS32 NV_API_CALL os_imex_channel_get
+(
+    NvU64 descriptor
+)
+{
+    return nv_caps_imex_channel_get((int)descriptor);
+}
+EOF
+	cat >"$d/src/nvidia/arch/nvalloc/unix/src/os.c" <<'EOF'
+/* fixture: RM's OS layer */
+NV_STATUS
+osRmCapAcquire
+(
+    OS_RM_CAPS *pOsRmCaps,
+    NvU32       rmCap,
+    NvU64       capDescriptor,
+    NvU64      *dupedCapDescriptor
+)
+{
+    int fd = (int)capDescriptor;
+    int duped_fd;
+
+    duped_fd = os_nv_cap_validate_and_dup_fd(pOsRmCaps->caps[rmCap], fd);
+    if (duped_fd < 0)
+        return NV_ERR_INSUFFICIENT_PERMISSIONS;
+    *dupedCapDescriptor = duped_fd;
+    return NV_OK;
+}
+
+void
+osRmCapRelease
+(
+    NvU64 dupedCapDescriptor
+)
+{
+    os_nv_cap_close_fd((int)dupedCapDescriptor);
+}
+
+NvS32
+osImexChannelGet(NvU64 descriptor)
+{
+    return os_imex_channel_get(descriptor);
+}
+EOF
+	if fixture_has capsbad "$@"; then
+		desc='fixDescriptorOf(pUserParams)'
+	else
+		desc='pUserParams->capDescriptor'
+	fi
+	cat >"$d/src/nvidia/src/kernel/gpu/mig_mgr/gpu_instance_subscription.c" <<EOF
+/* fixture: a class that subscribes to a MIG instance */
+NV_STATUS
+gisubscriptionConstruct_IMPL
+(
+    GPUInstanceSubscription      *pGPUInstanceSubscription,
+    CALL_CONTEXT                 *pCallContext,
+    RS_RES_ALLOC_PARAMS_INTERNAL *pRmAllocParams
+)
+{
+    FIX_CHANNEL_ALLOC_PARAMS *pUserParams = pRmAllocParams->pAllocParams;
+
+    return osRmCapAcquire(pGPUInstanceSubscription->pOsRmCaps, 1,
+                          $desc,
+                          &pGPUInstanceSubscription->dupedCapDescriptor);
+}
+
+void
+gisubscriptionDestruct_IMPL
+(
+    GPUInstanceSubscription *pGPUInstanceSubscription
+)
+{
+    osRmCapRelease(pGPUInstanceSubscription->dupedCapDescriptor);
+}
+EOF
+	if fixture_has fd "$@"; then
+		cat >"$d/src/nvidia/src/kernel/rmapi/client_resource.c" <<'EOF'
+/* fixture: a control that subscribes to an IMEX channel */
+NV_STATUS
+subdeviceCtrlCmdFixFd_IMPL
+(
+    Subdevice *pSubdevice,
+    NV2080_CTRL_FIX_FD_PARAMS *pParams
+)
+{
+    NvS32 channel = osImexChannelGet(pParams->memFd);
+
+    return channel < 0 ? NV_ERR_INSUFFICIENT_PERMISSIONS : NV_OK;
+}
+EOF
+	fi
 }

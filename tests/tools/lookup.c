@@ -12,7 +12,7 @@
 
 #include "nvabi_lookup.h"
 
-static const char *const node_s[] = { "-", "ctl", "gpu", "any", "uvm", "uvm-tools" };
+static const char *const node_s[] = { "-", "ctl", "gpu", "any", "uvm", "uvm-tools", "cap", "imex" };
 static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
 static const char *const kind_s[] = { "exact", "array", "min", "unchecked" };
 

@@ -273,6 +273,32 @@ has "diff: an fd field the driver starts looking up" "$T/out" \
 has "diff: ... and one it no longer looks up" "$T/out" \
 	"fd lookup nv_ioctl_register_fd.ctl_fd (as ctl): no longer looked up"
 
+# fds looked up as nvidia-caps capability nodes and IMEX channels: from the
+# fget() in nv-caps.c and nv-caps-imex.c back through os-interface.c and os.c
+F="$T/capn"
+fixture_tree "$F/t" 100.40.01 fd caps
+fixture_tree "$F/bad" 100.40.02 fd capsbad
+check "extract a fixture whose driver looks up capability nodes and IMEX channels" \
+	"$NVABI" extract --abi "$F/abi" "$F/t"
+has "fd looked up as a capability node (osRmCapAcquire's descriptor)" "$F/abi/releases/100.40.01.abi" \
+	"fdin FIX_CHANNEL_ALLOC_PARAMS capDescriptor cap"
+has "fd looked up as an IMEX channel (osImexChannelGet's descriptor)" "$F/abi/releases/100.40.01.abi" \
+	"fdin NV2080_CTRL_FIX_FD_PARAMS memFd imex"
+if grep -q 'dupedCapDescriptor' "$F/abi/releases/100.40.01.abi"; then
+	nok "the duplicate the driver closes itself is no payload's lookup" "$F/abi/releases/100.40.01.abi"
+else
+	ok "the duplicate the driver closes itself is no payload's lookup"
+fi
+fixture_caps "$F/abi"
+check "... ranges and gen" sh -c "'$NVABI' ranges --abi '$F/abi' && '$NVABI' gen --abi '$F/abi'"
+has "gen: the class's fd field is looked up as a capability node" "$F/abi/generated/nvabi_tables.c" \
+	"{ 8, 4, NVABI_NODE_CAP, 0 },"
+has "gen: the control's fd field is looked up as an IMEX channel" "$F/abi/generated/nvabi_tables.c" \
+	"{ 4, 4, NVABI_NODE_IMEX, 0 },"
+fails_with "a descriptor nvabi cannot follow to a payload stops the extraction" \
+	"gisubscriptionConstruct_IMPL(): the fd of a cap lookup is an expression near 'fixDescriptorOf'" \
+	"$NVABI" extract --abi "$F/abi2" "$F/bad"
+
 # ---- A -> B -> A: three ranges, not one ----------------------------------------
 R="$T/rv"
 fixture_tree "$R/t1" 200.1.1

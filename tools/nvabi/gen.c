@@ -217,9 +217,11 @@ static int caps_apply(struct gctx *g, const char *path)
 static const char *node_c(int n)
 {
 	static const char *const v[] = { "0", "NVABI_NODE_CTL", "NVABI_NODE_GPU", "NVABI_NODE_ANY",
-					 "NVABI_NODE_UVM", "NVABI_NODE_UVM_TOOLS" };
+					 "NVABI_NODE_UVM", "NVABI_NODE_UVM_TOOLS",
+					 "NVABI_NODE_CAP", "NVABI_NODE_IMEX" };
 
-	return n >= 0 && n <= NODE_UVM_TOOLS ? v[n] : "0";
+	_Static_assert(sizeof(v) / sizeof(v[0]) == NODE_MAX + 1, "a name per node");
+	return n >= 0 && n <= NODE_MAX ? v[n] : "0";
 }
 
 static const char *priv_c(int p)

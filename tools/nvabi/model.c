@@ -9,7 +9,7 @@
 
 static const char *const node_names[] = {
 	[NODE_NONE] = "-", [NODE_CTL] = "ctl", [NODE_GPU] = "gpu", [NODE_ANY] = "any",
-	[NODE_UVM] = "uvm", [NODE_UVM_TOOLS] = "uvm-tools",
+	[NODE_UVM] = "uvm", [NODE_UVM_TOOLS] = "uvm-tools", [NODE_CAP] = "cap", [NODE_IMEX] = "imex",
 };
 
 static const char *const priv_names[] = {
@@ -24,14 +24,14 @@ static const char *const kind_names[] = {
 
 const char *node_str(enum node n)
 {
-	return n <= NODE_UVM_TOOLS ? node_names[n] : "?";
+	return n <= NODE_MAX ? node_names[n] : "?";
 }
 
 enum node node_parse(const char *s)
 {
 	int i;
 
-	for (i = 0; i <= NODE_UVM_TOOLS; i++)
+	for (i = 0; i <= NODE_MAX; i++)
 		if (!strcmp(s, node_names[i]))
 			return (enum node)i;
 	return (enum node)-1;

@@ -104,6 +104,9 @@ enum node {
 	NODE_ANY,		/* either */
 	NODE_UVM,		/* /dev/nvidia-uvm */
 	NODE_UVM_TOOLS,		/* /dev/nvidia-uvm-tools */
+	NODE_CAP,		/* a capability node of nvidia-caps (fd lookups only) */
+	NODE_IMEX,		/* an IMEX channel node (fd lookups only) */
+	NODE_MAX = NODE_IMEX,
 };
 
 enum priv {
@@ -403,7 +406,7 @@ struct scan {
 struct fd_hit {
 	char *type;		/* record name, as in layouts.txt without #hash */
 	char *field;		/* top-level field of that record */
-	enum node node;		/* the node the driver wants: CTL, GPU, ANY or UVM */
+	enum node node;		/* the node the driver wants: CTL, GPU, ANY, UVM, CAP or IMEX */
 };
 
 /*

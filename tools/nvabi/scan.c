@@ -44,7 +44,7 @@ struct fn {
 };
 
 struct scanctx {
-	struct tfile files[16];
+	struct tfile files[32];
 	int nfiles;
 	CXIndex idx;
 	const char *root;
@@ -1395,6 +1395,12 @@ void scan_free(struct scan *sc)
  *	major; ctl NV_TRUE: the control node, NV_FALSE: a GPU node, anything
  *	else: either (nv.c)
  *   fget(fd) in nvidia-uvm              a file of nvidia-uvm (uvm.c, uvm_tools.c)
+ *   fget(fd) in nv_cap_validate_and_dup_fd()   a capability node of
+ *	nvidia-caps, which the driver then installs in the caller's table
+ *	(nv-caps.c; reached from osRmCapAcquire() through os-interface.c, and
+ *	for the fabric manager through nv.c and nvlink_caps.c)
+ *   fget(fd) in nv_caps_imex_channel_get()     an IMEX channel node, whose
+ *	minor is the channel (nv-caps-imex.c; from osImexChannelGet())
  * The value is followed back through at most a few steps, each of them
  * read from the token stream: a field access "p->f" or "p.f" (the type of
  * p as declared in scope), a parameter of the function (every call of the
@@ -1402,7 +1408,26 @@ void scan_free(struct scan *sc)
  * local whose address is passed to a function that stores through it
  * ("*out = p->f").  A field named like an fd that no lookup reaches is one
  * the driver writes (an fd it creates) or keeps as a plain number.
+ *
+ * The lookups of nvidia-caps and IMEX channels are followed strictly: every
+ * step must be one of those above and every path must end in a payload
+ * field, or the scan stops (the sources changed in a way nvabi does not
+ * follow). The others, older, leave a path they cannot follow.
  */
+
+#define FD_TRACE_DEPTH	8
+
+/* The lookups followed strictly. */
+static int fd_strict(enum node node)
+{
+	return node == NODE_CAP || node == NODE_IMEX;
+}
+
+/* The lookups of nvidia.ko's own nodes, which one field may reach as either. */
+static int fd_nvidia_node(enum node node)
+{
+	return node == NODE_CTL || node == NODE_GPU || node == NODE_ANY;
+}
 
 static struct fd_hit *fd_find(struct pvec *out, const char *type, const char *field)
 {
@@ -1433,7 +1458,7 @@ static void fd_add(struct pvec *out, const char *type, const char *field, enum n
 	h = fd_find(out, t, field);
 	if (h) {
 		if (h->node != node)
-			h->node = (h->node == NODE_UVM || node == NODE_UVM) ? NODE_NONE : NODE_ANY;
+			h->node = fd_nvidia_node(h->node) && fd_nvidia_node(node) ? NODE_ANY : NODE_NONE;
 		free(t);
 		return;
 	}
@@ -1532,14 +1557,28 @@ static int next_fn(struct tfile *f, size_t *at, struct fn *out)
 	return 0;
 }
 
-static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e, enum node node,
-		     int depth, struct pvec *out);
+static int fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e, enum node node,
+		    int depth, struct pvec *out);
 
-/* The calls of function name with their k-th argument traced in the caller. */
-static void fd_trace_callers(struct scanctx *sc, const char *name, int k, enum node node,
-			     int depth, struct pvec *out)
+/*
+ * A step of a strict lookup (fd_strict()) that nvabi cannot follow: stop.
+ * @fn and @at name the place.
+ */
+static void fd_lost(const struct fn *fn, size_t at, enum node node, const char *why)
 {
-	int fi;
+	if (fd_strict(node))
+		die("%s: %s(): the fd of a %s lookup is %s near '%s'; nvabi does not follow this",
+		    fn->f->rel, fn->name, node_str(node), why, fn->f->t[at].s);
+}
+
+/*
+ * The calls of function name with their k-th argument traced in the caller.
+ * Return: the payload fields found.
+ */
+static int fd_trace_callers(struct scanctx *sc, const struct fn *callee, int k, enum node node,
+			    int depth, struct pvec *out)
+{
+	int fi, found = 0, calls = 0;
 
 	for (fi = 0; fi < sc->nfiles; fi++) {
 		struct tfile *f = &sc->files[fi];
@@ -1551,29 +1590,44 @@ static void fd_trace_callers(struct scanctx *sc, const char *name, int k, enum n
 				size_t ab[16], ae[16];
 				int n;
 
-				if (!is_ident(&f->t[i]) || !teq(&f->t[i], name) ||
+				if (!is_ident(&f->t[i]) || !teq(&f->t[i], callee->name) ||
 				    !teq(&f->t[i + 1], "("))
 					continue;
+				calls++;
 				n = call_args(f, i + 1, ab, ae, 16);
 				if (k < n)
-					fd_trace(sc, &caller, ab[k], ae[k], node, depth + 1, out);
+					found += fd_trace(sc, &caller, ab[k], ae[k], node, depth + 1,
+							  out);
+				else
+					fd_lost(&caller, i, node, "an argument the call lacks");
 			}
 	}
+	if (!calls)
+		fd_lost(callee, callee->pb, node, "a parameter of a function no file read calls");
+	return found;
 }
 
-/* "*p = expr;" in the body of function name, p its k-th parameter: trace expr. */
-static void fd_trace_store(struct scanctx *sc, const char *name, int k, enum node node,
-			   int depth, struct pvec *out)
+/*
+ * "*p = expr;" in the body of function name, p its k-th parameter: trace expr.
+ * Return: the payload fields found.
+ */
+static int fd_trace_store(struct scanctx *sc, const struct fn *from, size_t at, const char *name,
+			  int k, enum node node, int depth, struct pvec *out)
 {
 	struct fn g;
 	const char *p;
 	size_t i;
+	int found = 0, stores = 0;
 
-	if (find_fn(sc, name, &g))
-		return;
+	if (find_fn(sc, name, &g)) {
+		fd_lost(from, at, node, "stored through by a function no file read defines");
+		return 0;
+	}
 	p = param_name(&g, k);
-	if (!p)
-		return;
+	if (!p) {
+		fd_lost(&g, g.pb, node, "stored through an unnamed parameter");
+		return 0;
+	}
 	for (i = g.bb + 1; i + 3 < g.be; i++) {
 		size_t j;
 
@@ -1584,20 +1638,30 @@ static void fd_trace_store(struct scanctx *sc, const char *name, int k, enum nod
 			continue;
 		for (j = i + 3; j < g.be && !teq(&g.f->t[j], ";"); j++)
 			;
-		fd_trace(sc, &g, i + 3, j, node, depth + 1, out);
+		stores++;
+		found += fd_trace(sc, &g, i + 3, j, node, depth + 1, out);
 	}
+	if (!stores)
+		fd_lost(&g, g.bb, node, "stored through a pointer in a way");
+	return found;
 }
 
-static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e, enum node node,
-		     int depth, struct pvec *out)
+/*
+ * Follow the value of the expression [b, e) in @fn back to payload fields
+ * and record them with @node. Return: the payload fields found.
+ */
+static int fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e, enum node node,
+		    int depth, struct pvec *out)
 {
 	const struct tfile *f = fn->f;
 	const char *v;
 	size_t i;
-	int k;
+	int k, found = 0, sources = 0;
 
-	if (depth > 5)
-		return;
+	if (depth > FD_TRACE_DEPTH) {
+		fd_lost(fn, b, node, "more calls deep than nvabi follows");
+		return 0;
+	}
 	/* casts and parentheses: "(NvS32)x", "(x)" */
 	while (b < e && teq(&f->t[b], "(")) {
 		size_t c = match(f, b);
@@ -1615,32 +1679,38 @@ static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e
 			break;
 		b = c + 1;
 	}
+	if (b >= e) {
+		fd_lost(fn, e, node, "an empty expression");
+		return 0;
+	}
 	if (e - b == 3 && is_ident(&f->t[b]) && is_ident(&f->t[b + 2]) &&
 	    (teq(&f->t[b + 1], "->") || teq(&f->t[b + 1], "."))) {
 		char *ty = decl_before(fn, b, f->t[b].s, teq(&f->t[b + 1], "->"));
 
 		if (ty)
 			fd_add(out, ty, f->t[b + 2].s, node);
-		else
+		else {
 			note("%s: %s(): no declaration of %s", f->rel, fn->name, f->t[b].s);
+			fd_lost(fn, b, node, "a field of a variable not declared in scope");
+		}
 		free(ty);
-		return;
+		return ty != NULL;
 	}
 	/* "((TYPE *)p)->f" */
 	if (e - b == 9 && teq(&f->t[b], "(") && match(f, b) == b + 6 &&
 	    teq(&f->t[b + 1], "(") && is_ident(&f->t[b + 2]) && teq(&f->t[b + 3], "*") &&
 	    teq(&f->t[b + 4], ")") && teq(&f->t[b + 7], "->") && is_ident(&f->t[b + 8])) {
 		fd_add(out, f->t[b + 2].s, f->t[b + 8].s, node);
-		return;
+		return 1;
 	}
-	if (e - b != 1 || !is_ident(&f->t[b]))
-		return;
+	if (e - b != 1 || !is_ident(&f->t[b])) {
+		fd_lost(fn, b, node, "an expression");
+		return 0;
+	}
 	v = f->t[b].s;
 	for (k = 0; param_name(fn, k); k++)
-		if (!strcmp(param_name(fn, k), v)) {
-			fd_trace_callers(sc, fn->name, k, node, depth, out);
-			return;
-		}
+		if (!strcmp(param_name(fn, k), v))
+			return fd_trace_callers(sc, fn, k, node, depth, out);
 	/* a local: "v = expr;" and "g(..., &v, ...)" storing through the pointer */
 	for (i = fn->bb + 1; i + 2 < fn->be; i++) {
 		if (!teq(&f->t[i], v))
@@ -1651,7 +1721,8 @@ static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e
 
 			for (j = i + 2; j < fn->be && !teq(&f->t[j], ";"); j++)
 				;
-			fd_trace(sc, fn, i + 2, j, node, depth + 1, out);
+			sources++;
+			found += fd_trace(sc, fn, i + 2, j, node, depth + 1, out);
 		} else if (teq(&f->t[i - 1], "&")) {
 			size_t o, ab[16], ae[16];
 			int n, a;
@@ -1664,10 +1735,25 @@ static void fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e
 				continue;
 			n = call_args(f, o, ab, ae, 16);
 			for (a = 0; a < n; a++)
-				if (ab[a] == i - 1 && ae[a] == i + 1)
-					fd_trace_store(sc, f->t[o - 1].s, a, node, depth, out);
+				if (ab[a] == i - 1 && ae[a] == i + 1) {
+					sources++;
+					found += fd_trace_store(sc, fn, o - 1, f->t[o - 1].s, a,
+								node, depth, out);
+				}
 		}
 	}
+	if (!sources)
+		fd_lost(fn, b, node, "a variable never assigned");
+	return found;
+}
+
+/* The nvidia-caps and IMEX channel files: which of their fget()s is a lookup. */
+static int fd_caps_file(const struct tfile *f)
+{
+	const char *base = strrchr(f->rel, '/');
+
+	base = base ? base + 1 : f->rel;
+	return !strcmp(base, "nv-caps.c") || !strcmp(base, "nv-caps-imex.c");
 }
 
 static void fd_sites(struct scanctx *sc, struct pvec *out)
@@ -1677,6 +1763,7 @@ static void fd_sites(struct scanctx *sc, struct pvec *out)
 	for (fi = 0; fi < sc->nfiles; fi++) {
 		struct tfile *f = &sc->files[fi];
 		int uvm = strstr(f->rel, "nvidia-uvm/") != NULL;
+		int caps = fd_caps_file(f);
 		size_t at = 0, i;
 		struct fn fn;
 
@@ -1702,11 +1789,32 @@ static void fd_sites(struct scanctx *sc, struct pvec *out)
 					if (n != 1)
 						continue;
 					node = NODE_UVM;
+				} else if (caps && teq(&f->t[i], "fget")) {
+					/*
+					 * nv_cap_close_fd() looks up the fd the driver
+					 * duplicated itself (osRmCapRelease() of an
+					 * object's dupedCapDescriptor), not a payload's.
+					 */
+					if (!strcmp(fn.name, "nv_cap_close_fd"))
+						continue;
+					if (!strcmp(fn.name, "nv_cap_validate_and_dup_fd"))
+						node = NODE_CAP;
+					else if (!strcmp(fn.name, "nv_caps_imex_channel_get"))
+						node = NODE_IMEX;
+					else
+						die("%s: %s(): an fget() nvabi does not know", f->rel,
+						    fn.name);
+					if (call_args(f, i + 1, ab, ae, 4) != 1)
+						die("%s: %s(): fget() without one argument", f->rel,
+						    fn.name);
 				} else {
 					continue;
 				}
 				n = (int)out->n;
-				fd_trace(sc, &fn, ab[0], ae[0], node, 0, out);
+				if (!fd_trace(sc, &fn, ab[0], ae[0], node, 0, out) &&
+				    fd_strict(node))
+					die("%s: %s(): a %s lookup no payload field was followed to",
+					    f->rel, fn.name, node_str(node));
 				if ((int)out->n == n)
 					note("%s: %s(): a lookup no payload field was followed to",
 					     f->rel, fn.name);
@@ -1779,6 +1887,18 @@ const char *const scan_fd_files[] = {
 	"kernel-open/nvidia-uvm/uvm.c",
 	"kernel-open/nvidia-uvm/uvm_tools.c",
 	"kernel-open/nvidia-uvm/uvm_ioctl.h",	/* typedef X_V2_PARAMS of X_PARAMS */
+	/* nvidia-caps capability nodes and IMEX channels, from the lookup back */
+	"kernel-open/nvidia/nv-caps.c",
+	"kernel-open/nvidia/nv-caps-imex.c",		/* 560 on */
+	"kernel-open/nvidia/os-interface.c",
+	"kernel-open/nvidia/nvlink_caps.c",
+	"src/nvidia/src/kernel/gpu/mig_mgr/gpu_instance_subscription.c",
+	"src/nvidia/src/kernel/gpu/mig_mgr/compute_instance_subscription.c",
+	"src/nvidia/src/kernel/gpu/mig_mgr/mig_config_session.c",
+	"src/nvidia/src/kernel/gpu/mig_mgr/mig_monitor_session.c",
+	"src/nvidia/src/kernel/compute/fm_session_api.c",
+	"src/nvidia/src/kernel/compute/imex_session_api.c",	/* 550 on */
+	"src/nvidia/src/kernel/rmapi/client_resource.c",
 	NULL,
 };
 
@@ -1816,6 +1936,8 @@ void scan_fds(const char *root, struct pvec *out)
 	sc.root = root;
 	sc.idx = clang_createIndex(0, 0);
 	for (k = 0; files[k]; k++) {
+		if (sc.nfiles == (int)(sizeof(sc.files) / sizeof(sc.files[0])))
+			die("scan_fds: more files than it holds");
 		if (lex_file(&sc, files[k], &sc.files[sc.nfiles], NULL)) {
 			if (k == 0)
 				die("%s: cannot read %s", root, files[k]);

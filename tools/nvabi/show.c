@@ -26,6 +26,8 @@ static const char *node_json(enum node n)
 	case NODE_ANY: return "either";
 	case NODE_UVM: return "uvm";
 	case NODE_UVM_TOOLS: return "uvm-tools";
+	case NODE_CAP: return "cap";
+	case NODE_IMEX: return "imex";
 	default: return "none";
 	}
 }

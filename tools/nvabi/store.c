@@ -784,6 +784,7 @@ int abi_parse(const char *text, const char *what, struct abi *a)
 
 			pv_push(&a->esc, e);
 			if (parse_u32(tok[1], &nr) || (int)(e->node = node_parse(tok[2])) < 0 ||
+			    e->node == NODE_NONE || e->node > NODE_ANY ||
 			    (int)(e->priv = priv_parse(tok[3])) < 0 ||
 			    (int)(e->kind = kind_parse(tok[4])) < 0)
 				BAD("%s:%d: bad escape", what, lineno);
@@ -877,6 +878,7 @@ int abi_parse(const char *text, const char *what, struct abi *a)
 
 			pv_push(&a->uvm, c);
 			if (parse_u32(tok[1], &c->cmd) || (int)(c->node = node_parse(tok[2])) < 0 ||
+			    (c->node != NODE_UVM && c->node != NODE_UVM_TOOLS) ||
 			    parse_ll(tok[3], &v))
 				BAD("%s:%d: bad UVM command", what, lineno);
 			parse_ptype(tok[4], v, &c->type);
