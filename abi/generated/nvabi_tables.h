@@ -12,10 +12,10 @@
 #define NVABI_NR_RANGES		79
 #define NVABI_NR_ABIS		62
 #define NVABI_SET_WORDS		1
-#define NVABI_NR_SETS		218
-#define NVABI_NR_FDS		48
+#define NVABI_NR_SETS		219
+#define NVABI_NR_FDS		49
 #define NVABI_NR_ESCS		83
-#define NVABI_NR_CTRLS		2018
+#define NVABI_NR_CTRLS		2019
 #define NVABI_NR_CLASSES	416
 #define NVABI_NR_UVMS		64
 #define NVABI_NR_DEPS		19
