@@ -216,8 +216,20 @@ assert e[0]["capabilities"] == "compute utility", e'
 	has "... the escape" "$T/out" "escape 0x2a:"
 	has "... the UVM command" "$T/out" "uvm 0x2a:"
 	npc_rc "escape with an fd field (0x27)" 0 $X explain 0x27 --version $V --family escape
-	has "... fd offset" "$T/out" "fds:       yes, at offsets 48(4 bytes)"
+	has "... fd offset, and the node the driver looks it up as" "$T/out" \
+		"fds:       yes, at offsets 48(4 bytes, looked up as either)"
 	has "... GPU node" "$T/out" "node:      gpu (/dev/nvidiaN)"
+	npc_rc "MIG GPU instance subscription class 0xc637" 0 $X explain 0xc637 --version $V --family class
+	has "... its capDescriptor is looked up as a capability node" "$T/out" \
+		"fds:       yes, at offsets 0(8 bytes, looked up as cap)"
+	$X explain 0xd08 --version $V --family control --json >"$T/j" 2>&1
+	npc_py "explain --json: SUBSCRIBE_TO_IMEX_CHANNEL's devDescriptor is an IMEX channel" "$T/j" '
+e = j["entries"][0]
+assert e["fd_offsets"] == [0] and e["fd_nodes"] == ["imex"], e'
+	$X explain 0x27 --version $V --family escape --json >"$T/j" 2>&1
+	npc_py "explain --json: an fd the driver looks up on either node" "$T/j" '
+e = j["entries"][0]
+assert e["fd_offsets"] == [48] and e["fd_nodes"] == ["either"], e'
 	npc_rc "administrator-only escape (0x5f)" 0 $X explain 0x5f --version $V --family escape
 	has "... refused: esc-root" "$T/out" "admitted:  no: administrator-only: EPERM (esc-root)"
 

@@ -36,6 +36,18 @@ static const char *const node_s[] = { "-", "control (/dev/nvidiactl)", "gpu (/de
 				      "either (/dev/nvidiactl or /dev/nvidiaN)",
 				      "uvm (/dev/nvidia-uvm)", "uvm-tools (/dev/nvidia-uvm-tools)" };
 static const char *const priv_s[] = { "unknown", "user", "root", "kernel", "internal", "none" };
+/*
+ * The node the driver looks an fd field's number up as (struct nvabi_fd's
+ * node), as show's JSON names nodes: nvidia's own, UVM, a capability node of
+ * nvidia-caps, an IMEX channel; "none": the driver does not look it up.
+ */
+static const char *const fd_node_s[] = { "none", "control", "gpu", "either", "uvm", "uvm-tools",
+					 "cap", "imex" };
+
+static const char *fd_node(unsigned int node)
+{
+	return node < sizeof(fd_node_s) / sizeof(fd_node_s[0]) ? fd_node_s[node] : "?";
+}
 
 /* ---- versions and ranges ------------------------------------------------ */
 
@@ -282,9 +294,13 @@ static void fds_desc(char *buf, size_t len, unsigned int fd, unsigned int nfd)
 	unsigned int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < nfd && fd + i < NVABI_NR_FDS && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%u(%u bytes)", i ? ", " : "",
-				      nvabi_fds[fd + i].off, nvabi_fds[fd + i].size);
+	for (i = 0; i < nfd && fd + i < NVABI_NR_FDS && o < len; i++) {
+		const struct nvabi_fd *f = &nvabi_fds[fd + i];
+
+		o += (size_t)snprintf(buf + o, len - o, "%s%u(%u bytes, %s%s)", i ? ", " : "",
+				      f->off, f->size, f->node ? "looked up as " : "not looked up",
+				      f->node ? fd_node(f->node) : "");
+	}
 }
 
 struct explain_out {
@@ -295,7 +311,7 @@ struct explain_out {
 static void print_flags(const struct explain_out *o, unsigned int flags, unsigned int fd,
 			unsigned int nfd)
 {
-	char fds[512];
+	char fds[1024];
 
 	fds_desc(fds, sizeof(fds), fd, nfd);
 	if (o->json) {
@@ -305,6 +321,9 @@ static void print_flags(const struct explain_out *o, unsigned int flags, unsigne
 		       flags & NVABI_F_FD_NESTED ? "true" : "false");
 		for (unsigned int i = 0; i < nfd && fd + i < NVABI_NR_FDS; i++)
 			printf("%s%u", i ? "," : "", nvabi_fds[fd + i].off);
+		printf("],\"fd_nodes\":[");
+		for (unsigned int i = 0; i < nfd && fd + i < NVABI_NR_FDS; i++)
+			printf("%s\"%s\"", i ? "," : "", fd_node(nvabi_fds[fd + i].node));
 		printf("]");
 		return;
 	}
