@@ -86,7 +86,7 @@
  * uapi/nvmediate.h; NVABI_CAP_BASE admits the call for every profile.
  * 0: no capability admits it (only a profile's explicit allow entry does).
  */
-#define NVABI_CAP_BASE		0x80
+#define NVABI_CAP_BASE		0x8000
 
 /* Class parameters. */
 #define NVABI_PARAMS_NONE	0
@@ -162,7 +162,9 @@ struct nvabi_esc {			/* frontend escape, keyed by _IOC_NR */
 	__u8 early_kind;		/* NVABI_SIZE_EXACT, _ARRAY, or _UNCHECKED: none */
 	__u8 flags;			/* NVABI_F_* */
 	__u8 nfd;
-	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
+	__u8 rsvd8;
+	__u16 caps;			/* capabilities: see NVABI_CAP_BASE */
+	__u16 rsvd16;
 };
 
 struct nvabi_ctrl {			/* RM control command, keyed by NVOS54 cmd */
@@ -174,8 +176,7 @@ struct nvabi_ctrl {			/* RM control command, keyed by NVOS54 cmd */
 	__u8 flags;
 	__u8 nfd;
 	__u8 access;			/* access right required, 0: none */
-	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
-	__u8 rsvd8;
+	__u16 caps;			/* capabilities: see NVABI_CAP_BASE */
 	__u16 rsvd16;
 };
 
@@ -188,8 +189,7 @@ struct nvabi_class {			/* allocation class, keyed by hClass */
 	__u8 flags;
 	__u8 nfd;
 	__u8 params;			/* NVABI_PARAMS_* */
-	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
-	__u8 rsvd8;
+	__u16 caps;			/* capabilities: see NVABI_CAP_BASE */
 	__u16 rsvd16;
 };
 
@@ -201,7 +201,9 @@ struct nvabi_uvm {			/* UVM command, keyed by the ioctl cmd */
 	__u8 node;			/* NVABI_NODE_UVM or NVABI_NODE_UVM_TOOLS */
 	__u8 flags;
 	__u8 nfd;
-	__u8 caps;			/* capabilities: see NVABI_CAP_BASE */
+	__u8 rsvd8;
+	__u16 caps;			/* capabilities: see NVABI_CAP_BASE */
+	__u16 rsvd16;
 };
 
 /*

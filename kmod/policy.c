@@ -32,7 +32,7 @@ static const char *const nvm_cap_names[] = NVM_CAP_NAMES;
 
 static_assert(ARRAY_SIZE(nvm_family_names) == NVM_FAM_CALLS);
 static_assert(ARRAY_SIZE(nvm_cap_names) == NVM_NR_CAPS && NVM_CAP_ALL == (1U << NVM_NR_CAPS) - 1);
-static_assert(NVM_CAP_BASE == NVABI_CAP_BASE);
+static_assert(NVM_CAP_BASE == NVABI_CAP_BASE && NVM_CAP_ALL < NVM_CAP_BASE);
 
 /**
  * nvm_family_name() - the name of a family in logs, records and profiles

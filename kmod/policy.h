@@ -17,8 +17,9 @@
 #define NVM_CAP_PROFILING	0x10
 #define NVM_CAP_FABRIC_IMEX	0x20
 #define NVM_CAP_RDMA		0x40
-#define NVM_CAP_ALL		0x7f
-#define NVM_CAP_BASE		0x80	/* every profile has it */
+#define NVM_CAP_MIG		0x80
+#define NVM_CAP_ALL		0xff
+#define NVM_CAP_BASE		0x8000	/* every profile has it */
 #define NVM_CAP_DEFAULT		(NVM_CAP_COMPUTE | NVM_CAP_UTILITY)
 
 #define NVM_ALLOW_MAX		1024
@@ -128,7 +129,7 @@ void nvm_record_clear(struct nvm_record *r);
  * profile has an allow entry for the call.
  */
 static inline bool nvm_profile_admits(const struct nvm_profile *p, unsigned int family, u32 nr,
-				      u8 caps)
+				      u16 caps)
 {
 	return (caps & (p->caps | NVM_CAP_BASE)) || nvm_profile_listed(p, family, nr);
 }
@@ -147,7 +148,7 @@ static inline bool nvm_profile_admits(const struct nvm_profile *p, unsigned int 
  * Return: true when the call may be forwarded.
  */
 static inline bool nvm_profile_check(const struct nvm_call *c, struct nvm_verdict *v,
-				     unsigned int family, u32 nr, u8 caps)
+				     unsigned int family, u32 nr, u16 caps)
 {
 	v->family = family;
 	v->number = nr;

@@ -49,7 +49,7 @@
 char *nvm_sets_param = "";
 module_param_named(sets, nvm_sets_param, charp, 0444);
 MODULE_PARM_DESC(sets,
-		 "Node sets to create at load besides the default one: name:cap+cap,name2:cap,... (caps: compute utility graphics video profiling fabric-imex rdma, none, all; default compute+utility)");
+		 "Node sets to create at load besides the default one: name:cap+cap,name2:cap,... (caps: compute utility graphics video profiling fabric-imex rdma mig, none, all; default compute+utility)");
 
 unsigned int nvm_num_gpus = 8;
 module_param_named(num_gpus, nvm_num_gpus, uint, 0444);

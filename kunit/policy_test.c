@@ -24,7 +24,7 @@ static struct nvm_profile *nvm_test_profile(struct kunit *test, u32 caps, const 
 struct nvm_test_ent {
 	unsigned int family;
 	u32 nr;
-	u8 caps;
+	u16 caps;
 	const char *name;
 };
 
@@ -58,7 +58,7 @@ static bool nvm_test_ent(unsigned int i, struct nvm_test_ent *t)
 }
 
 /* The capabilities of a call's entries (0: none has it). */
-static u8 nvm_test_caps_of(unsigned int family, u32 nr)
+static u16 nvm_test_caps_of(unsigned int family, u32 nr)
 {
 	struct nvm_test_ent t;
 	unsigned int i;
@@ -104,7 +104,7 @@ static void policy_test_table_caps(struct kunit *test)
 
 static const u32 nvm_test_caps[] = {
 	0, NVM_CAP_COMPUTE, NVM_CAP_UTILITY, NVM_CAP_GRAPHICS, NVM_CAP_VIDEO, NVM_CAP_PROFILING,
-	NVM_CAP_FABRIC_IMEX, NVM_CAP_RDMA, NVM_CAP_DEFAULT, NVM_CAP_ALL,
+	NVM_CAP_FABRIC_IMEX, NVM_CAP_RDMA, NVM_CAP_MIG, NVM_CAP_DEFAULT, NVM_CAP_ALL,
 };
 
 static void nvm_test_caps_desc(const u32 *caps, char *desc)
@@ -351,7 +351,7 @@ static void policy_test_caps_names(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nvm_caps_parse("computer", &caps), -EINVAL);
 	nvm_caps_format(NVM_CAP_ALL, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "compute utility graphics video profiling fabric-imex rdma");
+			   "compute utility graphics video profiling fabric-imex rdma mig");
 	KUNIT_EXPECT_EQ(test, nvm_caps_parse(buf, &caps), 0);
 	KUNIT_EXPECT_EQ(test, caps, (u32)NVM_CAP_ALL);
 	nvm_caps_format(0, buf, sizeof(buf));

@@ -40,7 +40,7 @@
 #define NVM_NR_OUTCOMES		4
 /* The capabilities of a profile, bit 0 up ("base" is every profile's). */
 #define NVM_CAP_NAMES		{ "compute", "utility", "graphics", "video", "profiling", \
-				  "fabric-imex", "rdma" }
-#define NVM_NR_CAPS		7
+				  "fabric-imex", "rdma", "mig" }
+#define NVM_NR_CAPS		8
 
 #endif /* _UAPI_LINUX_NVMEDIATE_H */

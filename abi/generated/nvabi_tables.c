@@ -584,2601 +584,2601 @@ const struct nvabi_fd nvabi_fds[NVABI_NR_FDS] = {
 
 const struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {
 	/* size, size2, early, early2, set, fd, nr, node, priv, kind, early_kind,
-	 * flags, nfd, caps */
-	{ 56, 0, 0, 0, 0, 1, 0x27, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR | NVABI_F_FD, 1, 0x07 },	/* 515.43.04..590.48.01 nv_ioctl_nvos02_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
-	{ 56, 0, 56, 0, 1, 2, 0x27, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR | NVABI_F_FD, 1, 0x07 },	/* 595.44.02..595.45.04 nv_ioctl_nvos02_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
-	{ 20, 0, 0, 0, 0, 0, 0x28, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 515.43.04..590.48.01 NVOS05_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 20, 0, 20, 0, 1, 0, 0x28, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x00 },	/* 595.44.02..595.45.04 NVOS05_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 16, 0, 0, 0, 0, 0, 0x29, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x83 },	/* 515.43.04..590.48.01 NVOS00_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 16, 0, 16, 0, 1, 0, 0x29, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x83 },	/* 595.44.02..595.45.04 NVOS00_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 0, 0, 0, 0, 0, 0x2a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x83 },	/* 515.43.04..590.48.01 NVOS54_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 0, 32, 0, 1, 0, 0x2a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x83 },	/* 595.44.02..595.45.04 NVOS54_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 40, 0, 0, 2, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x83 },	/* 515.43.04..520.61.07 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 40, 0, 0, 3, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x83 },	/* 525.47.04..530.41.03 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 48, 0, 0, 4, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x83 },	/* 535.43.02..590.48.01 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 48, 32, 48, 1, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x83 },	/* 595.44.02..595.45.04 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 28, 0, 0, 0, 0, 0, 0x34, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x03 },	/* 515.43.04..590.48.01 NVOS55_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 28, 0, 28, 0, 1, 0, 0x34, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x03 },	/* 595.44.02..595.45.04 NVOS55_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 24, 0, 0, 0, 0, 0, 0x35, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x03 },	/* 515.43.04..590.48.01 NVOS57_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 24, 0, 24, 0, 1, 0, 0x35, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x03 },	/* 595.44.02..595.45.04 NVOS57_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 0, 0, 0, 0, 0, 0x39, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x00 },	/* 515.43.04..590.48.01 NVOS_I2C_ACCESS_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 0, 32, 0, 1, 0, 0x39, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x00 },	/* 595.44.02..595.45.04 NVOS_I2C_ACCESS_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 56, 0, 0, 0, 0, 0, 0x41, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x04 },	/* 515.43.04..590.48.01 NVOS30_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 56, 0, 56, 0, 1, 0, 0x41, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x04 },	/* 595.44.02..595.45.04 NVOS30_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 184, 0, 0, 0, 5, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 515.43.04..525.147.05 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 184, 0, 0, 0, 6, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 530.30.02..545.29.06 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 184, 0, 0, 0, 7, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 550.40.07..570.211.01 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 184, 0, 0, 0, 8, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 575.51.02..590.48.01 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 184, 0, 184, 0, 1, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x03 },	/* 595.44.02..595.45.04 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 72, 0, 0, 0, 0, 0, 0x4d, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x00 },	/* 515.43.04..590.48.01 NVOS38_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 72, 0, 72, 0, 1, 0, 0x4d, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x00 },	/* 595.44.02..595.45.04 NVOS38_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 56, 0, 0, 0, 0, 3, 0x4e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR | NVABI_F_FD, 1, 0x03 },	/* 515.43.04..590.48.01 nv_ioctl_nvos33_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
-	{ 56, 0, 56, 0, 1, 4, 0x4e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR | NVABI_F_FD, 1, 0x03 },	/* 595.44.02..595.45.04 nv_ioctl_nvos33_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
-	{ 32, 0, 0, 0, 0, 0, 0x4f, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 515.43.04..590.48.01 NVOS34_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 32, 0, 32, 0, 1, 0, 0x4f, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x03 },	/* 595.44.02..595.45.04 NVOS34_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 16, 0, 0, 0, 0, 0, 0x52, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 515.43.04..590.48.01 NVOS41_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 16, 0, 16, 0, 1, 0, 0x52, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x03 },	/* 595.44.02..595.45.04 NVOS41_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 56, 0, 0, 0, 0, 0, 0x54, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x04 },	/* 515.43.04..590.48.01 NVOS39_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 56, 0, 56, 0, 1, 0, 0x54, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x04 },	/* 595.44.02..595.45.04 NVOS39_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 56, 0, 0, 0, 9, 0, 0x57, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x0c },	/* 515.43.04..575.64.05 NVOS46_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 64, 0, 0, 0, 10, 0, 0x57, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x0c },	/* 580.65.06..590.48.01 NVOS46_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 64, 0, 64, 0, 1, 0, 0x57, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x0c },	/* 595.44.02..595.45.04 NVOS46_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 40, 0, 0, 0, 11, 0, 0x58, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x0c },	/* 515.43.04..545.29.06 NVOS47_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 48, 0, 0, 0, 12, 0, 0x58, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x0c },	/* 550.40.07..590.48.01 NVOS47_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 48, 0, 48, 0, 1, 0, 0x58, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x0c },	/* 595.44.02..595.45.04 NVOS47_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 16, 0, 0, 0, 0, 0, 0x59, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 515.43.04..590.48.01 NVOS49_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 16, 0, 16, 0, 1, 0, 0x59, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x00 },	/* 595.44.02..595.45.04 NVOS49_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 40, 0, 0, 0, 0, 0, 0x5e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x03 },	/* 515.43.04..590.48.01 NVOS56_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 40, 0, 40, 0, 1, 0, 0x5e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x03 },	/* 595.44.02..595.45.04 NVOS56_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 4024, 0, 0, 0, 13, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 525.125.06..535.216.03 NV_NVLOG_CTRL_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-nvlog.h */
-	{ 15412, 0, 0, 0, 14, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 535.230.02..535.288.01 NV_NVLOG_CTRL_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-nvlog.h */
-	{ 4024, 0, 0, 0, 15, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 545.23.06..565.77 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
-	{ 15412, 0, 0, 0, 16, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 550.142..570.211.01 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
-	{ 15412, 0, 0, 0, 8, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 575.51.02..590.48.01 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
-	{ 15412, 0, 15412, 0, 1, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x00 },	/* 595.44.02..595.45.04 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
-	{ 72, 0, 0, 0, 0, 0, 0xc8, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_UNCHECKED, 0, 0, 0x83 },	/* 515.43.04..590.48.01 nv_ioctl_card_info kernel-open/common/inc/nv-ioctl.h */
-	{ 72, 0, 72, 0, 1, 0, 0xc8, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_ARRAY, 0, 0, 0x83 },	/* 595.44.02..595.45.04 nv_ioctl_card_info kernel-open/common/inc/nv-ioctl.h */
-	{ 4, 0, 0, 0, 0, 5, 0xc9, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0x83 },	/* 515.43.04..590.48.01 nv_ioctl_register_fd kernel-open/common/inc/nv-ioctl.h */
-	{ 4, 0, 4, 0, 1, 6, 0xc9, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0x83 },	/* 595.44.02..595.45.04 nv_ioctl_register_fd kernel-open/common/inc/nv-ioctl.h */
-	{ 16, 0, 0, 0, 0, 7, 0xce, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0x03 },	/* 515.43.04..590.48.01 nv_ioctl_alloc_os_event kernel-open/common/inc/nv-ioctl.h */
-	{ 16, 0, 16, 0, 1, 8, 0xce, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0x03 },	/* 595.44.02..595.45.04 nv_ioctl_alloc_os_event kernel-open/common/inc/nv-ioctl.h */
-	{ 16, 0, 0, 0, 0, 9, 0xcf, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0x03 },	/* 515.43.04..590.48.01 nv_ioctl_free_os_event kernel-open/common/inc/nv-ioctl.h */
-	{ 16, 0, 16, 0, 1, 10, 0xcf, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0x03 },	/* 595.44.02..595.45.04 nv_ioctl_free_os_event kernel-open/common/inc/nv-ioctl.h */
-	{ 12, 0, 0, 0, 0, 0, 0xd1, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 515.43.04..590.48.01 nv_ioctl_status_code kernel-open/common/inc/nv-ioctl.h */
-	{ 12, 0, 12, 0, 1, 0, 0xd1, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x00 },	/* 595.44.02..595.45.04 nv_ioctl_status_code kernel-open/common/inc/nv-ioctl.h */
-	{ 72, 0, 0, 0, 0, 0, 0xd2, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x83 },	/* 515.43.04..590.48.01 nv_ioctl_rm_api_version kernel-open/common/inc/nv-ioctl.h */
-	{ 72, 0, 72, 0, 1, 0, 0xd2, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x83 },	/* 595.44.02..595.45.04 nv_ioctl_rm_api_version kernel-open/common/inc/nv-ioctl.h */
-	{ 16, 0, 0, 0, 0, 0, 0xd3, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0x80 },	/* 515.43.04..590.48.01 nv_ioctl_xfer kernel-open/common/inc/nv-ioctl.h */
-	{ 16, 0, 16, 0, 1, 0, 0xd3, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0x80 },	/* 595.44.02..595.45.04 nv_ioctl_xfer kernel-open/common/inc/nv-ioctl.h */
-	{ 4, 0, 0, 0, 0, 0, 0xd4, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_UNCHECKED, 0, 0, 0x83 },	/* 515.43.04..590.48.01 NvU32 */
-	{ 4, 0, 4, 0, 1, 0, 0xd4, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_ARRAY, 0, 0, 0x83 },	/* 595.44.02..595.45.04 NvU32 */
-	{ 8, 0, 0, 0, 0, 0, 0xd5, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_MIN, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 515.43.04..590.48.01 nv_ioctl_query_device_intr kernel-open/common/inc/nv-ioctl.h */
-	{ 8, 0, 8, 0, 1, 0, 0xd5, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_MIN, NVABI_SIZE_EXACT, 0, 0, 0x00 },	/* 595.44.02..595.45.04 nv_ioctl_query_device_intr kernel-open/common/inc/nv-ioctl.h */
-	{ 8, 0, 0, 0, 0, 0, 0xd6, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x03 },	/* 515.43.04..590.48.01 nv_ioctl_sys_params kernel-open/common/inc/nv-ioctl.h */
-	{ 8, 0, 8, 0, 1, 0, 0xd6, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x03 },	/* 595.44.02..595.45.04 nv_ioctl_sys_params kernel-open/common/inc/nv-ioctl.h */
-	{ 552, 0, 0, 0, 17, 0, 0xd7, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x03 },	/* 515.43.04..530.41.03 nv_ioctl_numa_info kernel-open/common/inc/nv-ioctl-numa.h */
-	{ 560, 0, 0, 0, 4, 0, 0xd7, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x03 },	/* 535.43.02..590.48.01 nv_ioctl_numa_info kernel-open/common/inc/nv-ioctl-numa.h */
-	{ 560, 0, 560, 0, 1, 0, 0xd7, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x03 },	/* 595.44.02..595.45.04 nv_ioctl_numa_info kernel-open/common/inc/nv-ioctl-numa.h */
-	{ 4, 0, 0, 0, 0, 0, 0xd8, NVABI_NODE_GPU, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x00 },	/* 515.43.04..590.48.01 nv_ioctl_set_numa_status kernel-open/common/inc/nv-ioctl-numa.h */
-	{ 4, 0, 4, 0, 1, 0, 0xd8, NVABI_NODE_GPU, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x00 },	/* 595.44.02..595.45.04 nv_ioctl_set_numa_status kernel-open/common/inc/nv-ioctl-numa.h */
-	{ 2600, 0, 0, 0, 18, 11, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0x40 },	/* 515.43.04..565.77 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
-	{ 2608, 0, 0, 0, 19, 12, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0x40 },	/* 570.86.15..575.64.05 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
-	{ 2608, 0, 0, 0, 10, 13, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0x40 },	/* 580.65.06..590.48.01 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
-	{ 2608, 0, 2608, 0, 1, 14, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0x40 },	/* 595.44.02..595.45.04 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
-	{ 8, 0, 0, 0, 20, 0, 0xda, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0x83 },	/* 550.40.07..580.82.09 nv_ioctl_wait_open_complete kernel-open/common/inc/nv-ioctl.h */
-	{ 8, 0, 0, 0, 21, 0, 0xda, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0x83 },	/* 570.195.03..590.48.01 nv_ioctl_wait_open_complete kernel-open/common/inc/nv-ioctl.h */
-	{ 8, 0, 8, 0, 1, 0, 0xda, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0x83 },	/* 595.44.02..595.45.04 nv_ioctl_wait_open_complete kernel-open/common/inc/nv-ioctl.h */
+	 * flags, nfd, rsvd8, caps, rsvd16 */
+	{ 56, 0, 0, 0, 0, 1, 0x27, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR | NVABI_F_FD, 1, 0, 0x0007, 0 },	/* 515.43.04..590.48.01 nv_ioctl_nvos02_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
+	{ 56, 0, 56, 0, 1, 2, 0x27, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR | NVABI_F_FD, 1, 0, 0x0007, 0 },	/* 595.44.02..595.45.04 nv_ioctl_nvos02_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
+	{ 20, 0, 0, 0, 0, 0, 0x28, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 NVOS05_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 20, 0, 20, 0, 1, 0, 0x28, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVOS05_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 16, 0, 0, 0, 0, 0, 0x29, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x8003, 0 },	/* 515.43.04..590.48.01 NVOS00_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 16, 0, 16, 0, 1, 0, 0x29, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 NVOS00_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 0, 0, 0, 0, 0, 0x2a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x8003, 0 },	/* 515.43.04..590.48.01 NVOS54_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 0, 32, 0, 1, 0, 0x2a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 NVOS54_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 40, 0, 0, 2, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x8003, 0 },	/* 515.43.04..520.61.07 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 40, 0, 0, 3, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x8003, 0 },	/* 525.47.04..530.41.03 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 48, 0, 0, 4, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x8003, 0 },	/* 535.43.02..590.48.01 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 48, 32, 48, 1, 0, 0x2b, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 NVOS21_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 28, 0, 0, 0, 0, 0, 0x34, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NVOS55_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 28, 0, 28, 0, 1, 0, 0x34, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NVOS55_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 24, 0, 0, 0, 0, 0, 0x35, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NVOS57_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 24, 0, 24, 0, 1, 0, 0x35, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NVOS57_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 0, 0, 0, 0, 0, 0x39, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 NVOS_I2C_ACCESS_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 0, 32, 0, 1, 0, 0x39, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVOS_I2C_ACCESS_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 56, 0, 0, 0, 0, 0, 0x41, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 515.43.04..590.48.01 NVOS30_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 56, 0, 56, 0, 1, 0, 0x41, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 595.44.02..595.45.04 NVOS30_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 184, 0, 0, 0, 5, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..525.147.05 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 184, 0, 0, 0, 6, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 530.30.02..545.29.06 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 184, 0, 0, 0, 7, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 550.40.07..570.211.01 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 184, 0, 0, 0, 8, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 575.51.02..590.48.01 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 184, 0, 184, 0, 1, 0, 0x4a, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NVOS32_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 72, 0, 0, 0, 0, 0, 0x4d, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 NVOS38_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 72, 0, 72, 0, 1, 0, 0x4d, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVOS38_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 56, 0, 0, 0, 0, 3, 0x4e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR | NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_nvos33_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
+	{ 56, 0, 56, 0, 1, 4, 0x4e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR | NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_nvos33_parameters_with_fd src/nvidia/arch/nvalloc/unix/include/nv-unix-nvos-params-wrappers.h */
+	{ 32, 0, 0, 0, 0, 0, 0x4f, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NVOS34_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 32, 0, 32, 0, 1, 0, 0x4f, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NVOS34_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 16, 0, 0, 0, 0, 0, 0x52, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NVOS41_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 16, 0, 16, 0, 1, 0, 0x52, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NVOS41_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 56, 0, 0, 0, 0, 0, 0x54, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..590.48.01 NVOS39_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 56, 0, 56, 0, 1, 0, 0x54, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0004, 0 },	/* 595.44.02..595.45.04 NVOS39_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 56, 0, 0, 0, 9, 0, 0x57, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x000c, 0 },	/* 515.43.04..575.64.05 NVOS46_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 64, 0, 0, 0, 10, 0, 0x57, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x000c, 0 },	/* 580.65.06..590.48.01 NVOS46_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 64, 0, 64, 0, 1, 0, 0x57, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x000c, 0 },	/* 595.44.02..595.45.04 NVOS46_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 40, 0, 0, 0, 11, 0, 0x58, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x000c, 0 },	/* 515.43.04..545.29.06 NVOS47_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 48, 0, 0, 0, 12, 0, 0x58, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x000c, 0 },	/* 550.40.07..590.48.01 NVOS47_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 48, 0, 48, 0, 1, 0, 0x58, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x000c, 0 },	/* 595.44.02..595.45.04 NVOS47_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 16, 0, 0, 0, 0, 0, 0x59, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 NVOS49_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 16, 0, 16, 0, 1, 0, 0x59, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVOS49_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 40, 0, 0, 0, 0, 0, 0x5e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NVOS56_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 40, 0, 40, 0, 1, 0, 0x5e, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NVOS56_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 4024, 0, 0, 0, 13, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 525.125.06..535.216.03 NV_NVLOG_CTRL_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-nvlog.h */
+	{ 15412, 0, 0, 0, 14, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 535.230.02..535.288.01 NV_NVLOG_CTRL_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-nvlog.h */
+	{ 4024, 0, 0, 0, 15, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..565.77 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
+	{ 15412, 0, 0, 0, 16, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 550.142..570.211.01 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
+	{ 15412, 0, 0, 0, 8, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..590.48.01 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
+	{ 15412, 0, 15412, 0, 1, 0, 0x5f, NVABI_NODE_CTL, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV_LOCKLESS_DIAGNOSTIC_PARAMS src/nvidia/arch/nvalloc/unix/include/nv-ioctl-lockless-diag.h */
+	{ 72, 0, 0, 0, 0, 0, 0xc8, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x8003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_card_info kernel-open/common/inc/nv-ioctl.h */
+	{ 72, 0, 72, 0, 1, 0, 0xc8, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_ARRAY, 0, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_card_info kernel-open/common/inc/nv-ioctl.h */
+	{ 4, 0, 0, 0, 0, 5, 0xc9, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0, 0x8003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_register_fd kernel-open/common/inc/nv-ioctl.h */
+	{ 4, 0, 4, 0, 1, 6, 0xc9, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_register_fd kernel-open/common/inc/nv-ioctl.h */
+	{ 16, 0, 0, 0, 0, 7, 0xce, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_alloc_os_event kernel-open/common/inc/nv-ioctl.h */
+	{ 16, 0, 16, 0, 1, 8, 0xce, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_alloc_os_event kernel-open/common/inc/nv-ioctl.h */
+	{ 16, 0, 0, 0, 0, 9, 0xcf, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_free_os_event kernel-open/common/inc/nv-ioctl.h */
+	{ 16, 0, 16, 0, 1, 10, 0xcf, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_free_os_event kernel-open/common/inc/nv-ioctl.h */
+	{ 12, 0, 0, 0, 0, 0, 0xd1, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 nv_ioctl_status_code kernel-open/common/inc/nv-ioctl.h */
+	{ 12, 0, 12, 0, 1, 0, 0xd1, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 nv_ioctl_status_code kernel-open/common/inc/nv-ioctl.h */
+	{ 72, 0, 0, 0, 0, 0, 0xd2, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x8003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_rm_api_version kernel-open/common/inc/nv-ioctl.h */
+	{ 72, 0, 72, 0, 1, 0, 0xd2, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_rm_api_version kernel-open/common/inc/nv-ioctl.h */
+	{ 16, 0, 0, 0, 0, 0, 0xd3, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_PTR, 0, 0, 0x8000, 0 },	/* 515.43.04..590.48.01 nv_ioctl_xfer kernel-open/common/inc/nv-ioctl.h */
+	{ 16, 0, 16, 0, 1, 0, 0xd3, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_PTR, 0, 0, 0x8000, 0 },	/* 595.44.02..595.45.04 nv_ioctl_xfer kernel-open/common/inc/nv-ioctl.h */
+	{ 4, 0, 0, 0, 0, 0, 0xd4, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x8003, 0 },	/* 515.43.04..590.48.01 NvU32 */
+	{ 4, 0, 4, 0, 1, 0, 0xd4, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_ARRAY, NVABI_SIZE_ARRAY, 0, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 NvU32 */
+	{ 8, 0, 0, 0, 0, 0, 0xd5, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_MIN, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 nv_ioctl_query_device_intr kernel-open/common/inc/nv-ioctl.h */
+	{ 8, 0, 8, 0, 1, 0, 0xd5, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_MIN, NVABI_SIZE_EXACT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 nv_ioctl_query_device_intr kernel-open/common/inc/nv-ioctl.h */
+	{ 8, 0, 0, 0, 0, 0, 0xd6, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 nv_ioctl_sys_params kernel-open/common/inc/nv-ioctl.h */
+	{ 8, 0, 8, 0, 1, 0, 0xd6, NVABI_NODE_CTL, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_sys_params kernel-open/common/inc/nv-ioctl.h */
+	{ 552, 0, 0, 0, 17, 0, 0xd7, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..530.41.03 nv_ioctl_numa_info kernel-open/common/inc/nv-ioctl-numa.h */
+	{ 560, 0, 0, 0, 4, 0, 0xd7, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0003, 0 },	/* 535.43.02..590.48.01 nv_ioctl_numa_info kernel-open/common/inc/nv-ioctl-numa.h */
+	{ 560, 0, 560, 0, 1, 0, 0xd7, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_numa_info kernel-open/common/inc/nv-ioctl-numa.h */
+	{ 4, 0, 0, 0, 0, 0, 0xd8, NVABI_NODE_GPU, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 nv_ioctl_set_numa_status kernel-open/common/inc/nv-ioctl-numa.h */
+	{ 4, 0, 4, 0, 1, 0, 0xd8, NVABI_NODE_GPU, NVABI_PRIV_ROOT, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 nv_ioctl_set_numa_status kernel-open/common/inc/nv-ioctl-numa.h */
+	{ 2600, 0, 0, 0, 18, 11, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0, 0x0040, 0 },	/* 515.43.04..565.77 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
+	{ 2608, 0, 0, 0, 19, 12, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0, 0x0040, 0 },	/* 570.86.15..575.64.05 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
+	{ 2608, 0, 0, 0, 10, 13, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, NVABI_F_FD, 1, 0, 0x0040, 0 },	/* 580.65.06..590.48.01 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
+	{ 2608, 0, 2608, 0, 1, 14, 0xd9, NVABI_NODE_GPU, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, NVABI_F_FD, 1, 0, 0x0040, 0 },	/* 595.44.02..595.45.04 nv_ioctl_export_to_dma_buf_fd kernel-open/common/inc/nv-ioctl.h */
+	{ 8, 0, 0, 0, 20, 0, 0xda, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_UNCHECKED, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x8003, 0 },	/* 550.40.07..580.82.09 nv_ioctl_wait_open_complete kernel-open/common/inc/nv-ioctl.h */
+	{ 8, 0, 0, 0, 21, 0, 0xda, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_UNCHECKED, 0, 0, 0, 0x8003, 0 },	/* 570.195.03..590.48.01 nv_ioctl_wait_open_complete kernel-open/common/inc/nv-ioctl.h */
+	{ 8, 0, 8, 0, 1, 0, 0xda, NVABI_NODE_ANY, NVABI_PRIV_USER, NVABI_SIZE_EXACT, NVABI_SIZE_EXACT, 0, 0, 0, 0x8003, 0 },	/* 595.44.02..595.45.04 nv_ioctl_wait_open_complete kernel-open/common/inc/nv-ioctl.h */
 };
 
 const struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {
-	/* cmd, size, set, fd, priv, flags, nfd, access */
-	{ 0x00000102, 100, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..520.61.07 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000102, 104, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 525.47.04..545.29.06 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000102, 104, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 550.40.07..560.35.03 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000102, 108, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 565.57.01..595.45.04 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000104, 152, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000107, NVABI_SIZE_UNKNOWN, 26, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00000108, 132, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000109, 40, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV0000_CTRL_SYSTEM_GET_LOCK_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000110, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_NOTIFY_EVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000111, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_SYSTEM_GET_PLATFORM_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000121, 520, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_DEBUG_RMMSG_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000122, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000123, 136, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_BATCH_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000124, 2048, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV0000_CTRL_SYSTEM_GET_HWBC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000127, 168, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..545.29.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000127, 176, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012a, 28, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012b, 4252, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..545.29.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012b, 8348, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012c, 148, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GPS_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012d, 1164, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_CALL_ACPI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012e, 148, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GPS_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000012f, 514, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_GET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000130, 40, 31, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000132, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_SET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000133, 1288, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_SYSTEM_GET_VGX_SYSTEM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000134, 65, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_GPUS_POWER_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000135, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_PRIVILEGED_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000136, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_FABRIC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000137, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_VGPU_GET_VGPU_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000138, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_VGPU_SET_VGPU_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000139, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_RM_INSTANCE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013a, 1352, 0, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..590.48.01 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013a, 1352, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 595.44.02..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 32, 32, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.78.01 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 52, 33, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.07..535.288.01 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 52, 34, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..555.58.02 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 76, 35, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..560.35.03 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 860, 36, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..570.148.08 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 864, 37, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..570.211.01 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 872, 38, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.51.03 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 876, 39, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.57.08..580.142 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 880, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..590.48.01 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013b, 884, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013c, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_SYSTEM_SYNC_EXTERNAL_FABRIC_MGMT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013d, 16, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV0000_CTRL_SYSTEM_GET_CLIENT_DATABASE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013d, 16, 42, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 NV0000_CTRL_SYSTEM_GET_CLIENT_DATABASE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013e, 776, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..555.58.02 NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013e, 1032, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 560.28.03..595.45.04 NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x0000013f, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_RMCTRL_CACHE_MODE_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000140, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000141, 136, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_BATCH_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000142, 28, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000143, 1164, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_CALL_ACPI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000144, 514, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_GET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000145, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_SET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000146, 148, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000147, 148, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x000001f0, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
-	{ 0x00000201, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000202, 40, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_ID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000203, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_INIT_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000204, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_DEVICE_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000205, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000214, 256, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..575.64.05 NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000214, 384, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000215, 132, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_ATTACH_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000216, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_DETACH_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000219, 1152, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0000_CTRL_GPU_GET_VIDEO_LINKS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x0000021b, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_PCI_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000240, 8, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV0000_CTRL_GPU_GET_SVM_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000274, 272, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_UUID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000275, 268, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_UUID_FROM_GPU_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000278, 12, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_MODIFY_DRAIN_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000279, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_QUERY_DRAIN_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x0000027b, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_MEMOP_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000281, 12, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 NV0000_CTRL_GPU_DISABLE_NVLINK_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000281, 32, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0000_CTRL_GPU_DISABLE_NVLINK_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000282, 396, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0000_CTRL_GPU_LEGACY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000282, 396, 47, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..570.211.01 NV0000_CTRL_GPU_LEGACY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000282, 396, 8, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..590.48.01 NV0000_CTRL_GPU_LEGACY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000283, 48, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_IDLE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000285, 24, 48, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 525.47.04..565.77 NV0000_CTRL_GPU_PUSH_GSP_UCODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000285, 24, 49, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0000_CTRL_GPU_PUSH_UCODE_IMAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000286, 1, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0000_CTRL_GPU_SET_NVLINK_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000287, 1, 50, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV0000_CTRL_GPU_GET_NVLINK_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000287, 2, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV0000_CTRL_GPU_GET_NVLINK_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000288, 3076, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV0000_CTRL_GPU_GET_ACTIVE_DEVICE_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000289, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_GPU_ASYNC_ATTACH_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000290, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_GPU_WAIT_ATTACH_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
-	{ 0x00000301, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GSYNC_GET_ATTACHED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gsync.h */
-	{ 0x00000302, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GSYNC_GET_ID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gsync.h */
-	{ 0x00000488, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_DIAG_PROFILE_RPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000diag.h */
-	{ 0x00000489, 3224, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_DIAG_DUMP_RPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000diag.h */
-	{ 0x00000501, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000event.h */
-	{ 0x00000502, 8, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..570.211.01 NV0000_CTRL_GET_SYSTEM_EVENT_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000event.h */
-	{ 0x00000502, 12, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV0000_CTRL_GET_SYSTEM_EVENT_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000event.h */
-	{ 0x00000601, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_DUMP_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000602, 16, 5, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0000_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000602, 16, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0000_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000603, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_TIMESTAMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000604, 1068, 53, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 NV0000_CTRL_NVD_GET_NVLOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000604, 15404, 54, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.230.02..595.45.04 NV0000_CTRL_NVD_GET_NVLOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000605, 28, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_NVLOG_BUFFER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000606, 4016, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_NVLOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000607, 2436, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_NVD_GET_RCERR_RPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
-	{ 0x00000901, 104, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SET_SUB_PROCESS_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000proc.h */
-	{ 0x00000902, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_DISABLE_SUB_PROCESS_USERD_ISOLATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000proc.h */
-	{ 0x00000a01, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
-	{ 0x00000a02, 140, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_GROUP_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
-	{ 0x00000a03, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_GROUP_DESTROY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
-	{ 0x00000a04, 2244, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_GROUP_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
-	{ 0x00000b01, 12, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_SET_ACCOUNTING_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
-	{ 0x00000b02, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_GET_ACCOUNTING_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
-	{ 0x00000b03, 48, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_GET_PROC_ACCOUNTING_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
-	{ 0x00000b04, 16012, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_GET_ACCOUNTING_PIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
-	{ 0x00000b05, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_CLEAR_ACCOUNTING_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
-	{ 0x00000c01, 1056, 55, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.78 NV0000_CTRL_VGPU_GET_START_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000vgpu.h */
-	{ 0x00000c05, 8, 56, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.216.01..595.45.04 NV0000_CTRL_VGPU_VFIO_NOTIFY_RM_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000vgpu.h */
-	{ 0x00000d01, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d02, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_GET_HANDLE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d03, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_GET_ACCESS_RIGHTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d04, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d05, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_CLIENT_GET_CHILD_HANDLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d06, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_SHARE_OBJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d07, 12, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_CLIENT_OBJECTS_ARE_DUPLICATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d08, 16, 57, 15, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x00, 0, 0 },	/* 550.40.07..550.40.07 NV0000_CTRL_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00000d08, 16, 58, 16, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 NV0000_CTRL_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
-	{ 0x00003d02, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_FLUSH_USER_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d05, 24, 25, 17, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d06, 20, 25, 18, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_IMPORT_OBJECT_FROM_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d08, 76, 59, 19, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 515.43.04..535.288.01 NV0000_CTRL_OS_UNIX_GET_EXPORT_OBJECT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d08, 80, 27, 20, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV0000_CTRL_OS_UNIX_GET_EXPORT_OBJECT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d0a, 76, 25, 21, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_CREATE_EXPORT_OBJECT_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d0b, 2128, 25, 22, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_EXPORT_OBJECTS_TO_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00003d0c, 652, 25, 23, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_IMPORT_OBJECTS_FROM_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
-	{ 0x00020101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00020102, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0002_CTRL_BIND_CONTEXTDMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0002.h */
-	{ 0x00020103, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0002_CTRL_UNBIND_CONTEXTDMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0002.h */
-	{ 0x00040110, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0004_CTRL_TMR_SET_ALARM_NOTIFY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0004.h */
-	{ 0x000f0101, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x000f0102, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00200101, 256, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0020_CTRL_GPU_MGMT_SET_SHUTDOWN_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0020.h */
-	{ 0x003e0102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x003e0103, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00410103, NVABI_SIZE_UNKNOWN, 60, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..575.64.05 */
-	{ 0x00410103, 48, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0041_CTRL_GET_SURFACE_PHYS_ATTR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410105, 4, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0041_CTRL_GET_SURFACE_PARTITION_STRIDE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410110, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_GET_SURFACE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410112, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_GET_SURFACE_COMPRESSION_COVERAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410116, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_SURFACE_FLUSH_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410118, 4, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 NV0041_CTRL_GET_MEM_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410118, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0041_CTRL_GET_MEM_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410120, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_CMD_SET_TAG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410121, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_CMD_GET_TAG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
-	{ 0x00410122, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x00410153, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x00500101, 48, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0050_CTRL_MEMSET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0050.h */
-	{ 0x00500102, 48, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0050_CTRL_MEMCOPY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0050.h */
-	{ 0x00500103, 16, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0050_CTRL_CHECK_PROGRESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0050.h */
-	{ 0x00730101, 2, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730102, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SYSTEM_GET_NUM_HEADS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730104, 20, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SCANLINE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730105, 12, 62, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..555.58 NV0073_CTRL_SYSTEM_GET_VBLANK_COUNTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730105, 16, 63, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.58.02..595.45.04 NV0073_CTRL_SYSTEM_GET_VBLANK_COUNTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730106, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_VBLANK_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730107, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730108, 20, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_SCANLINE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730108, 16, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_CONNECT_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730109, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_VBLANK_COUNTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730109, 24, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SET_HOTPLUG_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073010a, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_VBLANK_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073010a, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_HOTPLUG_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073010b, 20, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_HEAD_ROUTING_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073010c, 16, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_ACTIVE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730115, 196, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_ACPI_ID_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730116, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_INTERNAL_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730117, 4, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_ACPI_SUBSYSTEM_ACTIVATED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730118, 3600, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_VALIDATE_SRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730119, 8, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SRM_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073011b, 3596, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_HDCP_REVOCATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073011c, 3596, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_UPDATE_SRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073011d, 272, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_CONNECTOR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073011e, 8, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_BOOT_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730120, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730120, 40, 61, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730122, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_CONNECT_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730123, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_GET_SET_HOTPLUG_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730123, 24, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_GET_SET_HOTPLUG_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730124, 12, 66, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..550.163.01 NV0073_CTRL_SYSTEM_GET_HOTPLUG_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730125, 20, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_HEAD_ROUTING_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730126, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_ACTIVE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073012c, 12, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_VRR_DISPLAY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073012d, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x0073012e, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x0073012f, NVABI_SIZE_UNKNOWN, 67, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..575.64.05 */
-	{ 0x0073012f, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SYSTEM_ARM_LIGHTWEIGHT_SUPERVISOR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730134, NVABI_SIZE_UNKNOWN, 67, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..575.64.05 */
-	{ 0x00730134, 24, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SYSTEM_CONFIG_VRR_PSTATE_SWITCH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730138, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073013d, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x00730143, NVABI_SIZE_UNKNOWN, 67, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..575.64.05 */
-	{ 0x00730143, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SYSTEM_ALLOCATE_DISPLAY_BANDWIDTH_PARAMS_TYPE src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730144, 16, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730145, 16, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073014a, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x0073014b, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x0073014c, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x0073014d, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x0073014e, NVABI_SIZE_UNKNOWN, 68, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 */
-	{ 0x0073014f, NVABI_SIZE_UNKNOWN, 68, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 */
-	{ 0x00730150, NVABI_SIZE_UNKNOWN, 68, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 */
-	{ 0x00730154, 12, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..570.211.01 NV0073_CTRL_CMD_SYSTEM_GET_LOADV_COUNTER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730154, NVABI_SIZE_UNKNOWN, 70, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 */
-	{ 0x00730154, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SYSTEM_GET_LOADV_COUNTER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730157, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x00730158, 12, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NV0073_CTRL_CMD_SYSTEM_NOTIFY_DRR_MSCG_WAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730159, 12, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_CMD_SYSTEM_NOTIFY_DRR_MSCG_WAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073015a, 196, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NV0073_CTRL_SYSTEM_GET_ACPI_ID_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073015a, 196, 72, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..550.163.01 NV0073_CTRL_SYSTEM_GET_ACPI_ID_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073015b, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_INTERNAL_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073015c, 4, 72, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..550.163.01 NV0073_CTRL_SYSTEM_ACPI_SUBSYSTEM_ACTIVATED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730160, 12, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_CMD_SYSTEM_GET_CRASH_LOCK_COUNTER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730161, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_QUERY_UEFI_DISPLAY_BANDWIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730165, 272, 66, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..550.163.01 NV0073_CTRL_SYSTEM_GET_CONNECTOR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730166, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_GET_BOOT_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730166, 8, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_GET_BOOT_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730168, 40, 65, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073017b, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x0073017d, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x0073017e, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x00730184, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x00730185, 12, 72, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..550.163.01 NV0073_CTRL_SYSTEM_VRR_DISPLAY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730190, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x00730196, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x00730197, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730197, 16, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730198, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x00730198, 16, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
-	{ 0x0073019b, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x0073019c, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 */
-	{ 0x0073019d, NVABI_SIZE_UNKNOWN, 65, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 */
-	{ 0x0073019e, NVABI_SIZE_UNKNOWN, 72, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..550.163.01 */
-	{ 0x0073019f, NVABI_SIZE_UNKNOWN, 73, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 */
-	{ 0x007301a2, NVABI_SIZE_UNKNOWN, 73, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 */
-	{ 0x00730211, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_I2C_PORTID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730240, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_GET_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730240, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730243, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_SPECIFIC_FAKE_DEVICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730243, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_SPECIFIC_FAKE_DEVICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730245, 2064, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_GET_EDID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730245, 2064, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_EDID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730246, 2060, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SPECIFIC_SET_EDID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730250, 72, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_CONNECTOR_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730260, 712, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDCP_REPEATER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730273, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x00730273, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730274, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_CTRL_HDMI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730274, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_CTRL_HDMI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730275, 12, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0073_CTRL_CMD_SPECIFIC_SET_HDMI_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730280, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDCP_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730281, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDCP_DIAGNOSTICS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730282, 2608, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_HDCP_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730284, 256, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_SET_ACPI_ID_MAPPING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730285, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_GET_ACPI_DOD_DISPLAY_PORT_ATTACHMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730287, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_GET_ALL_HEAD_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730287, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_ALL_HEAD_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730288, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x00730288, 60, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_OD_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730289, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x0073028a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x0073028b, 56, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_OR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x0073028b, 56, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_OR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x0073028d, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_HDCP_KSVLIST_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x0073028e, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_HDCP_UPDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730291, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x00730292, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x00730293, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x00730293, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_SINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x00730295, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x0073029a, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x0073029a, 16, 74, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..580.82.09 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x0073029a, 16, 75, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..580.95.05 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x0073029a, 16, 76, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.10..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x0073029b, 12, 77, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302a0, 48, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SPECIFIC_GET_REGIONAL_CRCS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302a1, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x007302a2, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x007302a4, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x007302a6, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x007302a6, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDMI_SCDC_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302a7, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x007302a8, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x007302a8, 132, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDMI_FRL_CAPACITY_COMPUTATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302a9, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x007302a9, 56, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_SHARED_GENERIC_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302aa, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x007302aa, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_ACQUIRE_SHARED_GENERIC_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302ab, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x007302ab, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_RELEASE_SHARED_GENERIC_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302ac, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..575.64.05 */
-	{ 0x007302ac, 276, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_DISP_I2C_READ_WRITE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302ad, 36, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_VALID_HEAD_WINDOW_ASSIGNMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
-	{ 0x007302ae, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00730401, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00730402, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x00730404, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x00730405, NVABI_SIZE_UNKNOWN, 79, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..565.77 */
-	{ 0x00730406, NVABI_SIZE_UNKNOWN, 80, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..555.58.02 */
-	{ 0x00730460, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x00730502, 24, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0073_CTRL_CMD_FRL_CONFIG_MACRO_PAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073common.h */
-	{ 0x00731140, 12, 81, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731140, 12, 82, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731140, 16, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..535.288.01 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731140, 16, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731142, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_DFP_GET_DISPLAYPORT_DONGLE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731144, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x00731144, 120, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DFP_SET_ELD_AUDIO_CAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x0073114c, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_GET_SPREAD_SPECTRUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x0073114c, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_GET_SPREAD_SPECTRUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x0073114e, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_UPDATE_DYNAMIC_DFP_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x0073114e, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_UPDATE_DYNAMIC_DFP_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731150, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00731152, 80, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_ASSIGN_SOR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731152, 80, 84, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_ASSIGN_SOR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731152, NVABI_SIZE_UNKNOWN, 85, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..575.64.05 */
-	{ 0x00731153, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_GET_PADLINK_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731153, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_GET_PADLINK_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731154, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_GET_LCD_GPIO_PIN_NUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731154, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_GET_LCD_GPIO_PIN_NUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731156, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_CONFIG_TWO_HEAD_ONE_OR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731156, 20, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_CONFIG_TWO_HEAD_ONE_OR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731157, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_DSC_CRC_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731157, 20, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_DSC_CRC_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731158, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00731160, 20, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_CMD_DFP_SWITCH_DISP_MUX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731161, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00731162, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00731163, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00731166, 24, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731166, 116, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..520.61.07 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731166, 248, 3, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731166, 248, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731172, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..575.64.05 */
-	{ 0x00731172, 72, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DFP_GET_FIXED_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731174, 8, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV0073_CTRL_DFP_EDP_DRIVER_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731174, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x00731175, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x00731176, 8, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_DFP_EDP_DRIVER_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731177, 168, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SYSTEM_SET_REGION_RAM_RECTANGLES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731178, 52, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SYSTEM_CONFIGURE_SAFETY_INTERRUPTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731179, 16, 87, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..575.64.05 NV0073_CTRL_DFP_SET_FORCE_BLACK_PIXELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731179, 12, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DFP_SET_FORCE_BLACK_PIXELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731180, 268, 77, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..595.45.04 NV0073_CTRL_DFP_GET_DISP_PHY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
-	{ 0x00731341, 48, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_AUXCH_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731341, 48, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_AUXCH_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731342, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_AUXCH_SET_SEMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731342, 12, 48, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..565.77 NV0073_CTRL_DP_AUXCH_SET_SEMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731343, 28, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731343, 28, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731345, 44, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731345, 44, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731346, 44, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731346, 44, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731347, 32, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731347, 32, 22, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..545.29.06 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731347, 56, 79, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..565.77 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731347, 56, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731348, 12, 71, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NV0073_CTRL_DP_GET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731348, 48, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_GET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731351, 1032, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_SET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731351, 1032, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_SET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731352, 1032, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731352, 1032, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731356, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_MAIN_LINK_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731356, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_MAIN_LINK_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731358, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731358, 12, 88, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..555.58.02 NV0073_CTRL_DP_GET_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731359, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x00731359, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DP_SET_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073135a, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_ASSR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073135a, 20, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_ASSR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073135b, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_TOPOLOGY_ALLOCATE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073135b, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_TOPOLOGY_ALLOCATE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073135c, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_TOPOLOGY_FREE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073135c, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_TOPOLOGY_FREE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731360, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731360, 16, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731360, 20, 90, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..570.211.01 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731360, 24, 52, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731361, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_EDP_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731361, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_EDP_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731362, 116, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731362, 116, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_CMD_DP_CONFIG_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731362, 84, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731363, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_RATE_GOV_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731363, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_RATE_GOV_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731365, 4, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_MANUAL_DISPLAYPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731365, 4, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_MANUAL_DISPLAYPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731366, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_ECF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731366, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_ECF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731367, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SEND_ACT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731367, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SEND_ACT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 52, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 52, 3, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 56, 83, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..535.288.01 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 56, 91, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..550.163.01 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 60, 68, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 64, 69, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..570.211.01 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 60, 70, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731369, 60, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136a, 64, 41, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136b, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_GENERATE_FAKE_INTERRUPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136b, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_GENERATE_FAKE_INTERRUPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136c, 28, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_RAD_SCRATCH_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136c, 28, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_RAD_SCRATCH_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136e, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_SINGLE_HEAD_MULTI_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136e, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_SINGLE_HEAD_MULTI_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136f, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_TRIGGER_SELECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073136f, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_TRIGGER_SELECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731370, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_TRIGGER_ALL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731370, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_TRIGGER_ALL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731371, NVABI_SIZE_UNKNOWN, 52, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x00731373, 2412, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 NV0073_CTRL_CMD_DP_GET_AUXLOGGER_BUFFER_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731373, 2412, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0073_CTRL_CMD_DP_GET_AUXLOGGER_BUFFER_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731377, 36, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_INDEXED_LINK_RATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731377, 36, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV0073_CTRL_CMD_DP_CONFIG_INDEXED_LINK_RATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731377, 44, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_INDEXED_LINK_RATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731378, 52, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_STEREO_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731378, 52, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_STEREO_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137a, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIGURE_FEC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137a, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIGURE_FEC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137b, 36, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_MACRO_PAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137b, 36, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_MACRO_PAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x0073137d, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_ENABLE_VRR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137d, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_ENABLE_VRR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137e, 52, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_GENERIC_INFOFRAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137e, 52, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_GENERIC_INFOFRAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137f, 36, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_MSA_ATTRIBUTES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073137f, 36, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_MSA_ATTRIBUTES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731380, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_CMD_DP_AUXCH_OD_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731381, 80, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..520.61.07 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731381, 80, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731382, NVABI_SIZE_UNKNOWN, 92, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..555.58.02 */
-	{ 0x00731383, 24, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_CMD_DP2X_LINK_TRAINING_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731384, 44, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731385, 44, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731386, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x00731387, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_SET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731388, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_GET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x00731389, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_SET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073138a, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_GET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073138b, NVABI_SIZE_UNKNOWN, 93, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..570.133.20 */
-	{ 0x0073138c, NVABI_SIZE_UNKNOWN, 94, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 570.123.11..595.45.04 */
-	{ 0x0073138d, 20, 52, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV0073_CTRL_DP_USBC_CABLEID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
-	{ 0x0073138f, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 */
-	{ 0x00731602, 12, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0073_CTRL_PSR_GET_SR_PANEL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073psr.h */
-	{ 0x00731702, 16, 92, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..555.58.02 NV0073_CTRL_STEREO_DONGLE_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073stereo.h */
-	{ 0x00760101, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x00800102, 4, 95, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 NV0080_CTRL_BIF_RESET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080bif.h */
-	{ 0x00800103, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x00800104, NVABI_SIZE_UNKNOWN, 29, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 */
-	{ 0x00800105, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x00800106, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00800201, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800280, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800287, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_MODIFY_SW_STATE_PERSISTENCE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800288, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_QUERY_SW_STATE_PERSISTENCE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800289, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..550.163.01 NV0080_CTRL_GPU_GET_VIRTUALIZATION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800289, 8, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 555.42.02..595.45.04 NV0080_CTRL_GPU_GET_VIRTUALIZATION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x0080028c, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_SPARSE_TEXTURE_COMPUTE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x0080028d, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_SET_SPARSE_TEXTURE_COMPUTE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x0080028e, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_VGX_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800290, 0, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x00800291, 72, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV0080_CTRL_GPU_GET_SRIOV_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800291, 72, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..545.29.06 NV0080_CTRL_GPU_GET_SRIOV_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800291, 80, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV0080_CTRL_GPU_GET_SRIOV_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800292, 468, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800292, 644, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 525.47.04..545.29.06 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800292, 700, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..550.163.01 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800292, 404, 67, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 555.42.02..575.64.05 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800292, 804, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800293, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_FIND_SUBDEVICE_HANDLE_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800294, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_BRAND_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800296, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_SET_VGPU_VF_BAR1_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800297, 1, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..570.211.01 NV0080_CTRL_GPU_SET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800297, 8, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV0080_CTRL_GPU_SET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800298, 1, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..570.211.01 NV0080_CTRL_GPU_GET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00800298, 8, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV0080_CTRL_GPU_GET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
-	{ 0x00801102, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801104, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801107, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801108, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801109, 48, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 424, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 432, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 440, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 448, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..535.288.01 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 472, 99, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..565.77 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 488, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801110, 496, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x00801301, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FB_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
-	{ 0x00801306, 72, 59, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..535.288.01 NV0080_CTRL_FB_GET_COMPBIT_STORE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
-	{ 0x00801306, 80, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV0080_CTRL_FB_GET_COMPBIT_STORE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
-	{ 0x00801307, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FB_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
-	{ 0x00801308, 4, 102, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.24..595.45.04 NV0080_CTRL_FB_SET_DEFAULT_VIDMEM_PHYSICALITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
-	{ 0x00801401, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_HOST_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080host.h */
-	{ 0x00801402, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_HOST_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080host.h */
-	{ 0x00801701, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801705, 48, 2, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_FIFO_START_SELECTED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801705, 48, 103, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 525.47.04..560.35.03 NV0080_CTRL_FIFO_START_SELECTED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801707, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_ENGINE_CONTEXT_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x0080170d, 24, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x0080170e, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_LATENCY_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x0080170f, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_SET_CHANNEL_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801711, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_STOP_RUNLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801712, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_START_RUNLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801713, 2, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x08, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801714, 16396, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_IDLE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
-	{ 0x00801801, 152, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801801, 152, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801801, 184, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801805, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_FLUSH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801806, 192, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..530.41.03 NV0080_CTRL_DMA_ADV_SCHED_GET_VA_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801806, 192, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_ADV_SCHED_GET_VA_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801809, 176, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801809, 208, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180a, 152, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0080_CTRL_DMA_SET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180a, 152, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_DMA_SET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180a, 184, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_SET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180c, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_INVALIDATE_TLB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180d, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180e, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_SET_VA_SPACE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x0080180f, 64, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_UPDATE_PDE_2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801810, 4, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV0080_CTRL_DMA_ENABLE_PRIVILEGED_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801812, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00801813, 32, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_SET_PAGE_DIRECTORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801814, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_UNSET_PAGE_DIRECTORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
-	{ 0x00801909, 1, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV0080_CTRL_PERF_CUDA_LIMIT_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080perf.h */
-	{ 0x00801b01, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801b02, 8, 104, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 550.40.07..580.82.09 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801b02, 12, 105, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 580.94.02..580.142 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801b02, 12, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
-	{ 0x00801c02, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_BSP_GET_CAPS_PARAMS_V2 src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080bsp.h */
-	{ 0x00801e01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00801e02, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00801f02, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x08, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_NVJPG_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080nvjpg.h */
-	{ 0x00802004, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00802006, NVABI_SIZE_UNKNOWN, 11, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 */
-	{ 0x00802009, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x0080200a, 1, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NV0080_CTRL_INTERNAL_MEMSYS_SET_ZBC_REFERENCED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080internal.h */
-	{ 0x0080200a, 8, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV0080_CTRL_INTERNAL_MEMSYS_SET_ZBC_REFERENCED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080internal.h */
-	{ 0x00802046, NVABI_SIZE_UNKNOWN, 106, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.142..595.45.04 */
-	{ 0x00900101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
-	{ 0x00900103, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
-	{ 0x00900105, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_GET_MMU_DEBUG_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
-	{ 0x00900107, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
-	{ 0x0090010b, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV0090_CTRL_SET_LG_SECTOR_PROMOTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
-	{ 0x00da0001, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_REF_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00da0002, 24, 107, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 535.43.02..555.58.02 NV_SEMAPHORE_SURFACE_CTRL_BIND_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00da0002, 40, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 560.28.03..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_BIND_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00da0003, 32, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_REGISTER_WAITER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00da0004, 16, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_SET_VALUE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00da0005, 24, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_UNREGISTER_WAITER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00da0006, 40, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 560.28.03..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_UNBIND_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
-	{ 0x00de0001, 8, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00de.h */
-	{ 0x00de0002, 4, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV00DE_CTRL_REQUEST_POLL_INTERVAL_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl00de.h */
-	{ 0x00e00101, 1048, 30, 24, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV00E0_CTRL_EXPORT_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00e0.h */
-	{ 0x00e00102, 1540, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00E0_CTRL_IMPORT_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00e0.h */
-	{ 0x00e00103, 244, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV00E0_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00e0.h */
-	{ 0x00f10001, 8200, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..575.64.05 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
-	{ 0x00f10001, 10248, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 580.65.06..580.142 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
-	{ 0x00f10001, 11272, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 590.44.01..590.48.01 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
-	{ 0x00f10001, 11272, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 595.44.02..595.45.04 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
-	{ 0x00f10002, 2056, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00F1_CTRL_FINISH_MEM_UNIMPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
-	{ 0x00f10003, 2, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00F1_CTRL_DISABLE_IMPORTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
-	{ 0x00f80101, 16, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV00F8_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80101, 24, 110, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..530.41.03 NV00F8_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80101, 32, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV00F8_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80102, NVABI_SIZE_UNKNOWN, 2, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x20, 0, 0 },	/* 515.43.04..520.61.07 */
-	{ 0x00f80102, 2072, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x20, 0, 0 },	/* 525.47.04..535.288.01 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80102, 2120, 60, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 545.23.06..575.64.05 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80102, 2136, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 580.65.06..590.48.01 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80102, 2136, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 595.44.02..595.45.04 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80103, 2064, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 525.47.04..595.45.04 NV00F8_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80104, 528, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV00F8_CTRL_DETACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80105, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV00F8_CTRL_GET_NUM_ATTACHED_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80106, 2064, 111, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..565.77 NV00F8_CTRL_GET_ATTACHED_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
-	{ 0x00f80107, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x00f90101, 32, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV00F9_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f9.h */
-	{ 0x00fb0101, 2120, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..575.64.05 NV00FB_CTRL_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fb.h */
-	{ 0x00fb0101, 2136, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 580.65.06..590.48.01 NV00FB_CTRL_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fb.h */
-	{ 0x00fb0101, 2136, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 595.44.02..595.45.04 NV00FB_CTRL_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fb.h */
-	{ 0x00fd0101, 32, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 525.47.04..595.45.04 NV00FD_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0102, 48, 82, 25, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 525.47.04..525.147.05 NV00FD_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0102, 40, 85, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..575.64.05 NV00FD_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0102, 40, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV00FD_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0103, 8, 31, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV00FD_CTRL_REGISTER_EVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0104, 16, 46, 26, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV00FD_CTRL_ATTACH_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0105, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV00FD_CTRL_DETACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0106, 24, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..575.64.05 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0106, 32, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 580.65.06..580.142 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0106, 40, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 590.44.01..590.48.01 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0106, 40, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 595.44.02..595.45.04 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fd0107, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00FD_CTRL_SET_FAILURE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
-	{ 0x00fe0002, 16, 22, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 525.47.04..545.29.06 NV00FE_CTRL_SUBMIT_PAGING_OPERATIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
-	{ 0x00fe0101, 229392, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..575.64.05 NV00FE_CTRL_SUBMIT_OPERATIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
-	{ 0x00fe0101, 229392, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV00FE_CTRL_SUBMIT_OPERATIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
-	{ 0x00fe0102, 4, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV00FE_CTRL_RESIZE_QUEUE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
-	{ 0x01000101, 0, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x01000102, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000103, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000104, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000105, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000106, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000107, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000108, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x01000109, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x0100010a, 16, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_GET_LOCK_STRESS_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x0100010b, 1, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0100_CTRL_CMD_RECURSIVE_GPU_LOCK_TEST_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x0100010c, 1, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0100_CTRL_CMD_RECURSIVE_GPU_LOCK_TEST_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x0100010d, 1, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV0100_CTRL_CMD_RECURSIVE_GPU_LOCK_TEST_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
-	{ 0x20800102, 500, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800102, 508, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..530.41.03 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800102, 516, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 535.43.02..535.288.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800102, 524, 90, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..570.211.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800102, 532, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800102, 564, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800110, 132, 0, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..590.48.01 NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800110, 68, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800111, 64, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800112, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_POWER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800118, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_SDM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800119, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_SIMULATION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800120, 4, 96, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_GPU_SET_SDM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800122, 48, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800123, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800124, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800125, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800128, 4, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_GPU_QUERY_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012b, 560, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_PROMOTE_CTX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080012d, 56, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_INITIALIZE_CTX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 904, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 984, 112, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 1024, 91, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..550.163.01 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 1224, 80, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 555.42.02..555.58.02 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 1264, 35, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 560.28.03..560.35.03 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 1464, 113, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 565.57.01..580.142 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080012f, 1664, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800130, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_COMPUTE_MODE_RULES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800131, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_QUERY_COMPUTE_MODE_RULES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800133, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_QUERY_ECC_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800134, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_ECC_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800136, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_RESET_ECC_ERROR_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800137, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_FERMI_GPC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800138, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_FERMI_TPC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800139, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_FERMI_ZCULL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080013f, 116, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_OEM_BOARD_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080013f, 136, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_OEM_BOARD_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800142, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800145, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800146, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800147, 144, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_PARTNERLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080014a, 268, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_GID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080014b, 5, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_INFOROM_OBJECT_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080014c, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_OPTIMUS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080014d, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_IP_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800153, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_QUERY_ILLUM_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800154, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_ILLUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800155, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_ILLUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800156, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_INFOROM_IMAGE_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800157, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080015a, 1204, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PHYSICAL_BRIDGE_VERSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080015b, 2004, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ALL_BRIDGES_UPSTREAM_OF_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080015f, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_QUERY_SCRUBBER_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800160, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_VPR_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800167, 0, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 */
-	{ 0x20800167, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800168, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PES_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800169, 504, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_OEM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080016b, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_VPR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080016c, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x08, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENCODER_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080016d, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080016e, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080016f, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_FABRIC_BASE_ADDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800170, 212, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800170, 252, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800170, 256, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800170, 260, 114, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800170, 340, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800171, 4, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_INTERRUPT_FUNCTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800173, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_QUERY_FUNCTION_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800174, 264, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_GPU_SET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800174, 392, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_SET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800175, 1160, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800175, 1736, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..520.61.07 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800175, 1800, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800175, 1864, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800177, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800179, 416, 2, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800179, 496, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800179, 504, 97, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800179, 512, 114, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800179, 672, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..565.77 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800179, 1008, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017a, 416, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017a, 496, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017a, 504, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017a, 512, 114, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017a, 672, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017b, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVFBC_SW_SESSION_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017c, 13316, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVFBC_SW_SESSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080017e, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_VMMU_SEGMENT_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800181, 280, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PARTITION_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800182, 500, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800182, 508, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..530.41.03 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800182, 516, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..535.288.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800182, 524, 90, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..570.211.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800182, 532, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800182, 564, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800183, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_PARTITIONING_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800185, 392, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800185, 520, 110, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..530.41.03 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800185, 1288, 116, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..560.35.03 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800185, 2568, 117, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..570.153.02 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800185, 5768, 118, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.158.01..595.45.04 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800188, 4, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..530.41.03 NV2080_CTRL_GPU_GET_MAX_SUPPORTED_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800188, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV2080_CTRL_GPU_GET_MAX_SUPPORTED_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080018b, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ACTIVE_PARTITION_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080018d, 3812, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080018e, 14408, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800192, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_CMD_GPU_HANDLE_VF_PRI_FAULT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800194, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_COMPUTE_POLICY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800195, 260, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_COMPUTE_POLICY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800196, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_GPU_GET_GFID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800197, 8, 119, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NV2080_CTRL_CMD_GPU_UPDATE_GFID_P2P_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800197, 12, 120, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.22..595.45.04 NV2080_CTRL_CMD_GPU_UPDATE_GFID_P2P_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800198, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800199, 8, 121, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..575.64.05 NV2080_CTRL_GPU_SET_EGM_GPA_FABRIC_BASE_ADDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080019b, 1880, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080019b, 2088, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080019b, 2504, 122, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..545.29.06 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080019b, 2608, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080019f, 220, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 580.65.06..580.142 NV2080_CTRL_GPU_GET_SKYLINE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080019f, 400, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_GET_SKYLINE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a0, 1544, 65, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.163.01 NV2080_CTRL_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a0, 1672, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV2080_CTRL_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a2, 124, 123, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..560.35.03 NV2080_CTRL_GPU_GET_COMPUTE_PROFILES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a2, 164, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NV2080_CTRL_GPU_GET_COMPUTE_PROFILES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a2, 168, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_COMPUTE_PROFILES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a3, 40, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a3, 48, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a3, 48, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..575.64.05 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a3, 56, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a4, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_GPU_GET_CHIP_DETAILS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a6, 1832, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_GPU_MIGRATABLE_OPS_CMN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a9, 16388, 124, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.22..525.147.05 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001a9, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x208001aa, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x208001ab, 1, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_RESET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001ac, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x208001ad, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x208001ae, 1, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_DRAIN_AND_RESET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001af, 16388, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001b0, 1284, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_CONSTRUCTED_FALCON_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001b1, 16, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GPU_GET_VF_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001b2, NVABI_SIZE_UNKNOWN, 125, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x04, 0, 0 },	/* 535.43.08..545.29.06 */
-	{ 0x208001b2, 4, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_GPU_GET_RECOVERY_ACTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001e3, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x208001e4, 1, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_FIPS_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001e5, 152, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_COMPUTE_PROFILE_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001e6, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_FIRST_ASYNC_CE_IDX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001e8, 32, 52, 0, NVABI_PRIV_USER, NVABI_F_PTR | NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GPU_RPC_GSP_TEST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001e9, 4, 126, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.181..570.211.01 NV2080_CTRL_GPU_FORCE_GSP_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001e9, 24, 52, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GPU_RPC_GSP_QUERY_SIZES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001ea, 4, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_RUSD_GET_SUPPORTED_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001eb, 4, 127, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.76.05..580.142 NV2080_CTRL_GPU_FORCE_GSP_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001eb, 8, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_RUSD_SET_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001ec, 4, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_FORCE_GSP_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001ef, 4, 1, 0, NVABI_PRIV_ROOT, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_ERROR_INJECTION_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001f0, 4, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_CHECK_MEM_SUBSYS_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x208001f1, 4, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_GET_DEFAULT_TIMEOUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x20800301, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x20800302, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800303, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_MEMORY_NOTIFIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x20800304, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_SEMAPHORE_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x20800306, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_SEMA_MEM_VALIDATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x20800308, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_TRIGGER_FIFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x20800309, 20, 128, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.29.06..595.45.04 NV2080_CTRL_EVENT_VIDEO_BIND_EVTBUF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x2080030a, 24, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_EVENT_RATS_GSP_TRACE_BIND_EVTBUF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
-	{ 0x20800401, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_TIMER_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
-	{ 0x20800402, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800403, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_TIMER_GET_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
-	{ 0x20800404, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_TIMER_GET_REGISTER_OFFSET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
-	{ 0x20800406, 264, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
-	{ 0x20800407, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_TIMER_SET_GR_TICK_FREQ_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
-	{ 0x20800513, 1432, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_THERMAL_SYSTEM_EXECUTE_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080thermal.h */
-	{ 0x20800601, 532, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_READ_BUFFER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
-	{ 0x20800602, 276, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_WRITE_BUFFER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
-	{ 0x20800603, 276, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_RW_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
-	{ 0x20800604, 276, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_RW_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
-	{ 0x20800808, 32, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_BIOS_GET_SKU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800808, 48, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_BIOS_GET_SKU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800809, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BIOS_GET_POST_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x2080080b, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BIOS_GET_UEFI_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x2080080e, 1308, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_BIOS_GET_NBSI_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800810, 124, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800810, 124, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
-	{ 0x20800a00, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 */
-	{ 0x20800a01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a14, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x20800a18, NVABI_SIZE_UNKNOWN, 129, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.123.07..570.211.01 */
-	{ 0x20800a1c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a1d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a1e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a1f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a21, NVABI_SIZE_UNKNOWN, 130, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a22, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a24, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x20800a25, NVABI_SIZE_UNKNOWN, 131, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a26, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a28, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a29, NVABI_SIZE_UNKNOWN, 132, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a2a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a2c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a2e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a30, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a32, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a34, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a36, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a37, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 */
-	{ 0x20800a38, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 */
-	{ 0x20800a39, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 */
-	{ 0x20800a3a, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 */
-	{ 0x20800a3b, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 */
-	{ 0x20800a3d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a3e, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..595.45.04 */
-	{ 0x20800a3f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a40, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a41, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a42, NVABI_SIZE_UNKNOWN, 133, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a44, NVABI_SIZE_UNKNOWN, 134, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.09..595.45.04 */
-	{ 0x20800a45, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x20800a46, NVABI_SIZE_UNKNOWN, 135, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.183.01..595.45.04 */
-	{ 0x20800a48, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a49, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a4a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a4b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a4c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a4d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a4e, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x20800a50, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x20800a51, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a53, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a54, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a55, NVABI_SIZE_UNKNOWN, 136, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a56, NVABI_SIZE_UNKNOWN, 137, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a57, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20800a58, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a59, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a5b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a5c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a5d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a5f, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a61, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a62, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a63, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a64, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a65, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a66, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a67, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a69, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_INTERNAL_MEMSYS_SET_ZBC_REFERENCED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080internal.h */
-	{ 0x20800a6a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a6b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a6c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a6d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a6e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a6f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a70, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a71, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a72, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a73, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a74, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a75, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a76, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800a77, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800a78, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a79, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 */
-	{ 0x20800a7a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a7b, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800a7c, NVABI_SIZE_UNKNOWN, 51, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..570.211.01 */
-	{ 0x20800a7d, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a7e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a7f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a80, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a81, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800a82, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a83, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a84, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a85, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a86, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a87, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a88, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a89, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20800a8a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a8b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a8c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a8d, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800a8e, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a8f, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a90, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a91, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a92, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a93, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a94, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a95, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a96, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a97, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800a98, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a99, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a9a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a9b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a9c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a9d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a9e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800a9f, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800aa0, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800aa1, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800aa7, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800aa9, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800aab, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x20800aac, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800aad, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800aae, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800ab0, NVABI_SIZE_UNKNOWN, 29, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 */
-	{ 0x20800ab1, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800ab2, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x20800ab3, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x20800ab4, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x20800ab5, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ab6, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ab8, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20800ab9, NVABI_SIZE_UNKNOWN, 138, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.48.07..595.45.04 */
-	{ 0x20800aba, NVABI_SIZE_UNKNOWN, 139, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.49.06..595.45.04 */
-	{ 0x20800abd, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800abe, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800abf, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac0, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac1, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac2, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac3, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac4, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac5, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac6, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac7, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac8, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800ac9, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800aca, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20800acb, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800acc, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800acd, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ace, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800acf, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad0, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad1, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad2, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad3, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad4, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad5, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad6, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ad8, NVABI_SIZE_UNKNOWN, 140, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x20800ad9, NVABI_SIZE_UNKNOWN, 141, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x20800ada, NVABI_SIZE_UNKNOWN, 142, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..550.163.01 */
-	{ 0x20800ada, 9220, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_INTERNAL_SPDM_RETRIEVE_TRANSCRIPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080spdm.h */
-	{ 0x20800adb, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20800adc, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20800add, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20800ade, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20800adf, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800ae1, NVABI_SIZE_UNKNOWN, 143, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.08..595.45.04 */
-	{ 0x20800ae2, NVABI_SIZE_UNKNOWN, 143, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.08..595.45.04 */
-	{ 0x20800ae5, NVABI_SIZE_UNKNOWN, 144, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.63..595.45.04 */
-	{ 0x20800ae6, NVABI_SIZE_UNKNOWN, 144, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.63..595.45.04 */
-	{ 0x20800ae7, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x20800ae8, NVABI_SIZE_UNKNOWN, 145, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.65..595.45.04 */
-	{ 0x20800ae9, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x20800aea, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 */
-	{ 0x20800aeb, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x20800aec, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 */
-	{ 0x20800aed, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x20800aee, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x20800aef, NVABI_SIZE_UNKNOWN, 80, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..555.58.02 */
-	{ 0x20800af0, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800af1, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800af2, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800af3, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800afa, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800afb, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800afc, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800afd, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x20800afe, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 */
-	{ 0x20800aff, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 */
-	{ 0x20800b01, NVABI_SIZE_UNKNOWN, 146, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.123.01..595.45.04 */
-	{ 0x20800b03, NVABI_SIZE_UNKNOWN, 52, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x20800b05, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x20800b06, NVABI_SIZE_UNKNOWN, 40, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..590.48.01 */
-	{ 0x20800b07, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 */
-	{ 0x20800b08, NVABI_SIZE_UNKNOWN, 147, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.13..595.45.04 */
-	{ 0x20801102, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_SET_GPFIFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801103, 132, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_FIFO_BIND_ENGINES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801104, 4, 29, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_CMD_SET_OPERATIONAL_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801108, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_GET_PHYSICAL_CHANNEL_COUNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801109, 2056, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_FIFO_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801109, 2056, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_FIFO_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080110b, 536, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080110c, 112, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FIFO_GET_CHANNEL_MEM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080110d, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FIFO_GET_USERD_LOCATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080110e, 20824, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..575.64.05 NV2080_CTRL_FIFO_OBJSCHED_SW_GET_LOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080110e, 22424, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..590.48.01 NV2080_CTRL_FIFO_OBJSCHED_SW_GET_LOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080110e, 24024, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_SW_GET_LOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801110, 8, 148, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.06..595.45.04 NV2080_CTRL_FIFO_CONFIG_CTXSW_TIMEOUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801112, 3212, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FIFO_GET_DEVICE_INFO_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801112, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x20801113, 12, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FIFO_CLEAR_FAULTED_BIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801115, 8, 25, 0, NVABI_PRIV_USER, NVABI_F_ROOT_NO_RIGHTS, 0, 2, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801116, 32, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_UPDATE_CHANNEL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801117, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801118, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_FIFO_SETUP_VF_ZOMBIE_SUBCTX_PDB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801119, 516, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_FIFO_GET_ALLOCATED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080111a, 520, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_DISABLE_CHANNELS_FOR_KEY_ROTATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x2080111b, NVABI_SIZE_UNKNOWN, 149, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.65..595.45.04 */
-	{ 0x2080111c, 520, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_FIFO_ROTATE_KEYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801120, 20, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_GET_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801121, 24, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_SET_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801122, 44, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801123, 1552, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FIFO_GET_CHANNEL_GROUP_UNIQUE_ID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801124, 1540, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FIFO_QUERY_CHANNEL_UNIQUE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
-	{ 0x20801201, 32, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801205, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_ZCULL_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801206, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ZCULL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801207, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_PM_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801208, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_ZCULL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801209, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_PM_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080120a, 152, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_SET_GPC_TILE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080120e, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_SMPC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080120f, 1176, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..555.58.02 NV2080_CTRL_GR_GET_SM_TO_GPC_TPC_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080120f, 1944, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GR_GET_SM_TO_GPC_TPC_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801210, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801211, 104, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801211, 112, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801212, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_PC_SAMPLING_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801213, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ROP_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801215, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_CTXSW_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801218, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_CTX_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801219, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080121b, 6168, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..570.211.01 NV2080_CTRL_GR_GET_GLOBAL_SM_ORDER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121b, 7192, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GR_GET_GLOBAL_SM_ORDER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121b, 9240, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GR_GET_GLOBAL_SM_ORDER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121c, 24, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_CMD_GR_GET_CURRENT_RESIDENT_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121c, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GR_GET_CURRENT_RESIDENT_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121d, 3208, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_GR_GET_VAT_ALARM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121e, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ATTRIBUTE_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080121f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801220, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801221, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801222, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801227, 48, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 424, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 432, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 440, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 448, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..535.288.01 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 472, 99, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..565.77 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 488, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x20801228, 496, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x2080122a, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_GPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080122b, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_TPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080122c, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
-	{ 0x2080122d, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ENGINE_CONTEXT_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801230, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_RATE_MODIFIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801231, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_FECS_BIND_EVTBUF_FOR_UID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801232, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_PHYS_GPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801233, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_PPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801234, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_NUM_TPCS_FOR_GPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801235, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_CTXSW_MODES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801236, 152, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_SET_GPC_TILE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801237, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ZCULL_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801238, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_FECS_BIND_EVTBUF_FOR_UID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801239, 24, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 NV2080_CTRL_GR_GET_GFX_GPC_AND_TPC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080123a, 16, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GR_CTXSW_SETUP_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080123c, 2044, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_RATE_MODIFIER_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080123d, 2044, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_THROTTLE_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x2080123e, 8, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GR_TEST_CTXSW_ERROR_LOGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
-	{ 0x20801301, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 436, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 436, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 530.30.02..535.288.01 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 444, 34, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 545.23.06..555.58.02 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 460, 151, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 560.28.03..575.64.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801303, 1028, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080130b, 16, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GET_SYSTEM_CARVEOUT_ADDRESS_SPACE_INFO src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080130c, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CALIBRATION_LOCK_FAILED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080130e, 4024, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_FLUSH_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080130f, 8, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801310, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_BAR1_OFFSET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801312, 8, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801313, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_IS_KIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801315, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_GPU_CACHE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801318, 92, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801319, 92, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801320, 776, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..575.64.05 NV2080_CTRL_CMD_FB_GET_FB_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801320, 904, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 580.65.06..590.48.01 NV2080_CTRL_CMD_FB_GET_FB_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801320, 904, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_FB_GET_FB_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801322, 2056, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_OFFLINED_PAGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801328, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_LTC_INFO_FOR_FBP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801337, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FB_CBC_OP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801338, 512, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CTAGS_FOR_CBC_EVICTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080133b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080133c, 264, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CLI_MANAGED_OFFLINED_PAGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080133d, 56, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FB_GET_COMPBITCOPY_CONSTRUCT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080133e, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_SET_RRD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x2080133f, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_SET_READ_WRITE_LIMIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801340, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_SET_READ_WRITE_LIMIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801341, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_PATCH_PBR_FOR_MINING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801342, 88, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..570.211.01 NV2080_CTRL_FB_GET_MEM_ALIGNMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801342, 56, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_GET_MEM_ALIGNMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801344, 6152, 0, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..590.48.01 NV2080_CTRL_FB_GET_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801344, 6152, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801346, 3080, 59, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..535.288.01 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801346, 3848, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801346, 3848, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 550.40.07..550.163.01 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801346, 3848, 152, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 555.42.02..560.35.03 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801346, 3848, 153, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 565.57.01..570.211.01 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801346, 3848, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801347, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_ROW_REMAPPER_HISTOGRAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801348, 1040, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_DYNAMIC_OFFLINED_PAGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801350, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801351, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20801352, 32, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 535.43.02..595.45.04 NV2080_CTRL_FB_GET_SEMAPHORE_SURFACE_LAYOUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801353, 8, 61, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV2080_CTRL_GMMU_COMMIT_TLB_INVALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801354, 16, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801354, 24, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801354, 24, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801355, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FB_QUERY_DRAM_ENCRYPTION_PENDING_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801356, 4, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FB_SET_DRAM_ENCRYPTION_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801357, 4, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 570.86.15..570.211.01 NV2080_CTRL_FB_GET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801357, 4, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_DRAM_ENCRYPTION_INFOROM_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801358, 4, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 570.86.15..570.211.01 NV2080_CTRL_FB_DRAM_ENCRYPTION_INFOROM_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801358, 4, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_QUERY_DRAM_ENCRYPTION_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801359, 4, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 570.86.15..570.211.01 NV2080_CTRL_FB_QUERY_DRAM_ENCRYPTION_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801360, 200, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_CARVEOUT_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801361, 16, 154, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.16..580.142 NV2080_CTRL_FB_GET_CPU_COHERENT_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801361, 8208, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_REMAPPED_BANKS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801362, 40, 154, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.16..580.142 NV2080_CTRL_FB_GET_WPR_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801362, 48, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_FB_GET_UGPU_MEMORY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801363, 16, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_CPU_COHERENT_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801364, 40, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_WPR_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
-	{ 0x20801701, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x20801702, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_SERVICE_INTERRUPTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x20801703, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_GET_MANUFACTURER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x20801708, 1, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_MC_QUERY_HOSTCLK_SLOWDOWN_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x20801709, 1, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_MC_SET_HOSTCLK_SLOWDOWN_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x2080170c, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_CHANGE_REPLAYABLE_FAULT_OWNERSHIP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x2080170d, 2052, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_MC_GET_ENGINE_NOTIFICATION_INTR_VECTORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x2080170e, 516, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_MC_GET_STATIC_INTR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x2080170f, 56, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_MC_GET_INTR_CATEGORY_SUBTREE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
-	{ 0x20801801, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801802, 16, 64, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801803, 200, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PCI_BAR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801804, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SET_PCIE_LINK_WIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801805, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SET_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801806, 8, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_SET_HWBC_UPSTREAM_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801807, 8, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_GET_HWBC_UPSTREAM_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080180e, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_HWBC_GET_UPSTREAM_BAR0_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801812, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SERVICE_GPU_MULTIFUNC_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801813, 76, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PEX_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801814, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_CLEAR_PEX_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801815, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_FREEZE_PEX_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801816, 18, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_GET_PEX_LANE_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801817, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_LTR_LATENCY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801818, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_SET_PCIE_LTR_LATENCY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801819, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PEX_UTIL_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801820, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_CLEAR_PEX_UTIL_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801821, 640, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_BUS_GET_BFD_PARAMSARR src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801822, 9, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..580.142 NV2080_CTRL_BUS_GET_ASPM_DISABLE_FLAGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801823, 420, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0b, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801823, 420, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0b, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801824, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_CONTROL_PUBLIC_ASPM_BITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801825, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_NVLINK_PEER_ID_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801826, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_SET_EOM_PARAMETERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801827, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_GET_UPHY_DLN_CFG_SPACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801828, 76, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_EOM_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801829, 4, 155, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 520.56.06..555.58.02 NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801829, 12, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182a, 104, 155, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 520.56.06..555.58.02 NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182a, 112, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182b, 20, 156, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 520.56.06..525.147.05 NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182b, 28, 157, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 530.30.02..570.211.01 NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182b, 28, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080182d, 120, 112, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_BUS_GET_C2C_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182d, 168, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_BUS_GET_C2C_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080182e, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x2080182f, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20801830, 4, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801831, 80, 158, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..580.142 NV2080_CTRL_CMD_BUS_GET_C2C_LPWR_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801831, 88, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_CMD_BUS_GET_C2C_LPWR_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801832, 8, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_CMD_BUS_SET_C2C_LPWR_STATE_VOTE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801836, 8, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_CMD_BUS_SET_C2C_LPWR_IDLE_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x20801837, 56, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_BUS_GET_C2C_PACKET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
-	{ 0x2080200a, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_PERF_BOOST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080200b, 780, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_LEVEL_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080205a, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_POWERSTATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080205b, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_PERF_SET_POWERSTATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080205d, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_NOTIFY_VIDEOEVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802068, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_CURRENT_PSTATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802069, 8, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_PERF_GET_TEGRA_PERFMON_SAMPLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080206e, 8, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..555.58.02 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080206e, 12, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080206f, 8, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..555.58.02 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x2080206f, 12, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802087, 12, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_VID_ENG_PERFMON_SAMPLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802092, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_PERF_SET_AUX_POWER_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802093, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_PERF_RESERVE_PERFMON_HW_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802096, 47216, 159, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802096, 34000, 160, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.86.01..545.29.06 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802096, 50704, 79, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..565.77 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802096, 55888, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
-	{ 0x20802204, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802205, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_GET_ERROR_COUNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x20802207, 0, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802209, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x2080220a, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080220b, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080220c, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080220d, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_RECOVERY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x2080220e, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_RECOVERY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x20802210, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802211, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x20802212, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x20802213, 8200, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_GET_ERROR_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x20802214, 24, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_RC_WATCHDOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
-	{ 0x20802300, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20802301, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20802302, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20802303, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x20802401, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVD_GET_DUMP_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x20802402, 16, 25, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x20802409, 15608, 11, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_NVD_GET_NOCAT_JOURNAL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x20802409, 15656, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_NVD_GET_NOCAT_JOURNAL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x2080240b, 176, 59, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..535.288.01 NV2080_CTRL_NVD_SET_NOCAT_JOURNAL_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x2080240b, 176, 97, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_NVD_SET_NOCAT_JOURNAL_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x2080240b, 104, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_NVD_SET_NOCAT_JOURNAL_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x2080240c, 1208, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_CMD_NVD_INSERT_NOCAT_JOURNAL_RECORD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
-	{ 0x20802502, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_DMA_INVALIDATE_TLB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080dma.h */
-	{ 0x20802503, 2052, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_DMA_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080dma.h */
-	{ 0x20802503, 2052, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_DMA_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080dma.h */
-	{ 0x20802609, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_PMGR_MODULE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080pmgr.h */
-	{ 0x2080270c, 0, 60, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..575.64.05 */
-	{ 0x2080270d, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 */
-	{ 0x2080270e, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 */
-	{ 0x20802801, 4, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_CMD_LPWR_DIFR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080lpwr.h */
-	{ 0x20802802, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20802a01, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a02, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CE_PCE_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a03, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x07, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a05, 88, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a05, 144, 112, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a05, 152, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a06, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802a07, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802a08, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802a09, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802a0a, 40, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_CE_GET_ALL_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a0a, 68, 112, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_CE_GET_ALL_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a0a, 136, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_CE_GET_ALL_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a0b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20802a0c, 12, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_GET_LCE_SHIM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a0d, 156, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a0e, 136, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_GET_HUB_PCE_MASK_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a0f, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 */
-	{ 0x20802a11, 16, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_GET_DECOMP_LCE_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a12, 8, 24, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_CE_IS_DECOMP_LCE_ENABLED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
-	{ 0x20802a13, NVABI_SIZE_UNKNOWN, 101, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 */
-	{ 0x20802a14, NVABI_SIZE_UNKNOWN, 101, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 */
-	{ 0x20803001, 16, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..565.77 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803001, 32, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803001, 48, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803002, 5896, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803002, 5896, 142, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 520.56.06..550.163.01 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803002, 6152, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 555.42.02..565.77 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803002, 13320, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803002, 13344, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..580.142 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803002, 13864, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803003, 3620, 48, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..565.77 NV2080_CTRL_NVLINK_GET_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803003, 7204, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803003, 7224, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803004, 8464, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 NV2080_CTRL_NVLINK_GET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803004, 16912, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803004, 16928, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803005, 16, 9, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803005, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803009, 80, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVLINK_GET_LINK_FATAL_ERROR_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080300c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080300e, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVLINK_GET_POWER_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803011, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_CMD_NVLINK_GET_LINK_FOM_VALUES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803014, 1796, 48, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..565.77 NV2080_CTRL_NVLINK_GET_NVLINK_ECC_ERRORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803014, 3588, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_NVLINK_ECC_ERRORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803014, 3608, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_NVLINK_ECC_ERRORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803015, 1040, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 NV2080_CTRL_NVLINK_READ_TP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803015, 2064, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_READ_TP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803015, 2080, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_READ_TP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803017, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x20803018, 32, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_NVLINK_GET_LP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803018, 72, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_NVLINK_GET_LP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803019, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x2080301a, NVABI_SIZE_UNKNOWN, 123, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..560.35.03 */
-	{ 0x2080301b, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x2080301c, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x2080301d, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x2080301e, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 */
-	{ 0x2080301f, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803020, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803021, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803022, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803023, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20803024, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803025, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803026, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803027, NVABI_SIZE_UNKNOWN, 161, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..565.77 */
-	{ 0x20803028, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20803029, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080302a, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x2080302b, NVABI_SIZE_UNKNOWN, 161, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..565.77 */
-	{ 0x2080302c, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x2080302d, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x2080302e, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x2080302f, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803030, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803031, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803032, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803033, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803034, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803035, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803036, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803037, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x20803038, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20803039, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080303a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080303b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x2080303c, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0x2080303e, 8, 32, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.78.01 NV2080_CTRL_NVLINK_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080303e, 4, 162, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.07..550.163.01 NV2080_CTRL_NVLINK_SET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080303e, 8, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NV2080_CTRL_NVLINK_SET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080303f, NVABI_SIZE_UNKNOWN, 32, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.78.01 */
-	{ 0x2080303f, 4, 162, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.07..550.163.01 NV2080_CTRL_NVLINK_GET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080303f, 8, 163, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..590.48.01 NV2080_CTRL_NVLINK_GET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080303f, 12, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803040, NVABI_SIZE_UNKNOWN, 164, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.07..595.45.04 */
-	{ 0x20803041, 12, 165, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.78.01 NV2080_CTRL_NVLINK_DIRECT_CONNECT_CHECK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803041, 8, 24, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_NVLINK_IS_GPU_DEGRADED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803042, NVABI_SIZE_UNKNOWN, 166, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.06..525.78.01 */
-	{ 0x20803042, 12, 164, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.07..595.45.04 NV2080_CTRL_NVLINK_DIRECT_CONNECT_CHECK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803043, NVABI_SIZE_UNKNOWN, 164, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.07..595.45.04 */
-	{ 0x20803044, NVABI_SIZE_UNKNOWN, 167, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 525.125.06..535.183.01 */
-	{ 0x20803044, 1560, 168, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.183.06..595.45.04 NV2080_CTRL_NVLINK_GET_PORT_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803045, 4, 169, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.183.06..595.45.04 NV2080_CTRL_NVLINK_CYCLE_LINK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803046, NVABI_SIZE_UNKNOWN, 168, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 535.183.06..595.45.04 */
-	{ 0x20803047, 510, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803047, 513, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803050, 14360, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 NV2080_CTRL_NVLINK_GET_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803050, 28696, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803050, 28712, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803051, 24, 67, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..575.64.05 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803051, 40, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803052, 72, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_NVLINK_GET_LP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803053, 503, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PLTC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803054, 526, 173, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..570.133.20 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803054, 532, 174, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.123.11..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803054, 546, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803055, 520, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPSLC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803055, 528, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPSLC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803056, 499, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MCAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080305c, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTECR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080305d, 497, 35, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..560.35.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MTWE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080305e, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTEWE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080305f, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTSDE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803060, 508, 175, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..560.28.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MGCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803061, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTCAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803062, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PMTU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803063, 648, 35, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..560.35.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MCIA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803064, 503, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PMLP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803064, 504, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PMLP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803065, 502, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_GHPKT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803066, 504, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PDDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803066, 505, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PDDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803067, 512, 175, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..560.28.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MTMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803068, 512, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPTT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803069, 509, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPCNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306a, 497, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MGIR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306b, 504, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306b, 507, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306c, 503, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPHCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306d, 505, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_SLTP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306d, 506, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_SLTP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306e, 501, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_PRM_ACCESS_PGUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306e, 500, 100, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PGUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306f, 514, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080306f, 512, 100, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803070, 524, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PTYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803071, 502, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_SLRG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803072, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PMAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803073, 506, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803073, 508, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803074, 16, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_NVLINK_GET_SUPPORTED_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803075, 544, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MORD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803076, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTRC_CAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803077, 500, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTRC_CONF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803078, 502, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTRC_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803079, 497, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTEIM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307a, 532, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTIE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307b, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTIM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307c, 504, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_PRM_ACCESS_MPSCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307c, 502, 176, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_MPSCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307c, 504, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MPSCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307d, 497, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTSR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307e, 499, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPSLS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080307f, 520, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MLPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803080, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PLIB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803081, 520, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_SET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803081, 1032, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_SET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803081, 1048, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_SET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803082, 648, 115, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_GET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803082, 1288, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803082, 1304, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803083, 37, 87, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 565.57.01..575.64.05 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803083, 39, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 580.65.06..580.142 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803083, 38, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 590.44.01..590.48.01 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803083, 39, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x20, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803085, 24, 177, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..590.48.01 NV2080_CTRL_NVLINK_GET_SUPPORTED_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803085, 48, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_SUPPORTED_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803086, 1, 177, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..590.48.01 NV2080_CTRL_NVLINK_SET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803086, 2, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_SET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803087, 1, 177, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..590.48.01 NV2080_CTRL_NVLINK_GET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803087, 2, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803088, 56, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_NVLINK_GET_LOCAL_DEVICE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803089, 8, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_INJECT_SW_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803089, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_INJECT_SW_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308a, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x2080308b, 1, 158, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..580.142 NV2080_CTRL_NVLINK_GET_NVLE_ENCRYPT_EN_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308b, 2, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_NVLINK_GET_NVLE_ENCRYPT_EN_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308c, 16, 178, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_NVLINK_UPDATE_NVLE_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308c, 272, 40, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..590.48.01 NV2080_CTRL_NVLINK_UPDATE_NVLE_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308d, 12, 158, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..580.142 NV2080_CTRL_NVLINK_GET_NVLE_LIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308d, 264, 40, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..590.48.01 NV2080_CTRL_NVLINK_GET_UPDATE_NVLE_LIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308d, 276, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_UPDATE_NVLE_LIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308e, 12, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_CONFIGURE_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308e, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_CONFIGURE_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308f, 260, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080308f, 536, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803090, 496, 179, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..575.64.05 NV2080_CTRL_NVLINK_PRM_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803090, 572, 109, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MCSR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803091, 516, 179, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..575.64.05 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803091, 264, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_FIRMWARE_VERSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803092, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x20803093, 512, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PTASV2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803094, 508, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_SLLM_5NM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803095, 496, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_PRM_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803096, 516, 109, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080309a, 64, 77, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..595.45.04 NV2080_CTRL_NVLINK_SAVE_NODE_HOSTNAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080309b, 64, 77, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..595.45.04 NV2080_CTRL_NVLINK_GET_SAVED_NODE_HOSTNAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080309c, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 */
-	{ 0x2080309d, 16, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x20, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_LOCK_REMAP_TABLE_AND_MSE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x2080309e, 260, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_REMAP_TABLE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
-	{ 0x20803101, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_GET_DMEM_USAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803112, 32, 41, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803113, 32, 41, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803114, 8, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803115, 8, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803116, 8, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803117, 4, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_RECALIBRATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803118, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_GET_ENGINE_ARCH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803120, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_USTREAMER_QUEUE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803122, 44, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_USTREAMER_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803123, 44, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_USTREAMER_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803124, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20803125, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_GET_CTX_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
-	{ 0x20803400, 40, 180, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_ECC_GET_CLIENT_EXPOSED_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803400, 96, 181, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.247.01..595.45.04 NV2080_CTRL_ECC_GET_CLIENT_EXPOSED_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803401, 96, 182, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.161.07..560.35.03 NV2080_CTRL_ECC_GET_ECI_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803401, 40, 181, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.247.01..595.45.04 NV2080_CTRL_ECC_GET_VOLATILE_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803402, 40, 182, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.161.07..560.35.03 NV2080_CTRL_ECC_GET_VOLATILE_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803402, 16804, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803403, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_ECC_INJECT_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803404, 2, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_ECC_GET_REPAIR_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803405, 8, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_ECC_INJECTION_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803406, 1, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_ECC_GET_UNREPAIRABLE_MEMORY_FLAG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
-	{ 0x20803501, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
-	{ 0x20803502, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_SETUP_INSTANCE_MEM_BLOCK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
-	{ 0x20803503, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_GET_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
-	{ 0x20803504, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_GET_FABRIC_MEM_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
-	{ 0x20803601, 72, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GSP_GET_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803602, 72, 116, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..560.35.03 NV2080_CTRL_GSP_GET_RM_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803602, 80, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NV2080_CTRL_GSP_GET_RM_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803602, 88, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GSP_GET_RM_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803603, 40, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_CMD_GSP_GET_VGPU_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803604, 1040, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_CMD_GSP_GET_LIBOS_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803605, 16, 1, 0, NVABI_PRIV_ROOT, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_GSP_GDMA_FUZZ_TEST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
-	{ 0x20803801, 1928, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..575.64.05 NV2080_CTRL_GRMGR_GET_GR_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080grmgr.h */
-	{ 0x20803801, 1928, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GRMGR_GET_GR_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080grmgr.h */
-	{ 0x20803b01, 268, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_BIF_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bif.h */
-	{ 0x20803d01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20803d02, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_OS_UNIX_ALLOW_DISALLOW_GCOFF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080unix.h */
-	{ 0x20803d03, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x20803d07, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_OS_UNIX_VIDMEM_PERSISTENCE_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080unix.h */
-	{ 0x20803d08, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_OS_UNIX_UPDATE_TGP_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080unix.h */
-	{ 0x20804001, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804002, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804003, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804004, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804005, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804006, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804007, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804008, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x20804009, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x2080400a, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x2080400b, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0x2080400c, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x2080400d, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0x2080400e, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x2080400f, NVABI_SIZE_UNKNOWN, 52, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x20804101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_HSHUB_GET_AVAILABLE_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080hshub.h */
-	{ 0x20804102, 8, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_CMD_HSHUB_SET_EC_THROTTLE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080hshub.h */
-	{ 0x208081ea, 4, 158, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..580.142 NV2080_CTRL_RUSD_GET_SUPPORTED_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
-	{ 0x2080a083, 24, 64, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_GPUMON_SAMPLES src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpumon.h */
-	{ 0x2080a7d7, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x208f0401, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_FIFO_CHECK_ENGINE_CONTEXT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffifo.h */
-	{ 0x208f0402, 4, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 NV208F_CTRL_FIFO_ENABLE_VIRTUAL_CONTEXT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffifo.h */
-	{ 0x208f0403, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_FIFO_GET_CHANNEL_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffifo.h */
-	{ 0x208f0506, 28, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_FB_CTRL_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f050e, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV208F_CTRL_FB_ECC_SET_KILL_PTR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f050e, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV208F_CTRL_FB_ECC_SET_KILL_PTR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f0510, 3, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV208F_CTRL_FB_ECC_INJECTION_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f0511, 16, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV208F_CTRL_FB_ECC_SET_WRITE_KILL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f0515, 4, 3, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NV208F_CTRL_FB_CLEAR_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f0515, 8, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV208F_CTRL_FB_CLEAR_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f051b, 8, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_FB_CLEAR_REMAPPED_BANKS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
-	{ 0x208f0701, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_PBI_WRITE_COMMAND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
-	{ 0x208f0702, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_CONFIG_REG_READ_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
-	{ 0x208f0703, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_CONFIG_REG_WRITE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
-	{ 0x208f0704, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
-	{ 0x208f0b03, 4, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV208F_CTRL_MMU_GET_NUM_HSHUBMMUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fmmu.h */
-	{ 0x208f1101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_GPU_RAM_SVOP_VALUES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgpu.h */
-	{ 0x208f1102, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_GPU_RAM_SVOP_VALUES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgpu.h */
-	{ 0x208f1105, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_GPU_VERIFY_INFOROM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgpu.h */
-	{ 0x208f1206, 12, 49, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV208F_CTRL_GR_INJECT_CTXSW_UCODE_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgr.h */
-	{ 0x208f1901, 12, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
-	{ 0x208f1901, 16, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
-	{ 0x208f1901, 16, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_UCODE_INSTRUMENTATION_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodeinstrumentation.h */
-	{ 0x208f1902, 12, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
-	{ 0x208f1902, 16, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
-	{ 0x208f1902, 16, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_UCODE_INSTRUMENTATION_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodeinstrumentation.h */
-	{ 0x208f1903, 65548, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..565.77 NV208F_CTRL_UCODE_COVERAGE_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
-	{ 0x208f1903, 65552, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NV208F_CTRL_UCODE_COVERAGE_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
-	{ 0x208f1903, 65552, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_UCODE_INSTRUMENTATION_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodeinstrumentation.h */
-	{ 0x30f10101, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10102, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_STATUS_SIGNALS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10103, 28, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10103, 32, 157, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..570.211.01 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10103, 36, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10104, 28, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10104, 32, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10104, 32, 90, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..570.211.01 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10104, 36, 52, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10105, 48, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10105, 52, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10106, 52, 183, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..590.48.01 NV30F1_CTRL_GET_GSYNC_GPU_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10106, 68, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV30F1_CTRL_GET_GSYNC_GPU_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10110, 24, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10110, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10111, 24, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10111, 24, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_GSYNC_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10111, 24, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10112, 16, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_SET_CONTROL_UNSYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10112, 16, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_SET_CONTROL_UNSYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10113, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_STATUS_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10114, 64, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10120, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10120, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10121, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10121, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10130, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_SET_CONTROL_WATCHDOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10140, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10140, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10141, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10141, 4, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_GSYNC_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10141, 4, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10150, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10150, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10151, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10151, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10153, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_CONTROL_SWAP_LOCK_WINDOW_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10160, 88, 184, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..545.23.08 NV30F1_CTRL_GSYNC_GET_OPTIMIZED_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10160, 88, 185, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.24..565.77 NV30F1_CTRL_GSYNC_GET_OPTIMIZED_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10160, 96, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV30F1_CTRL_GSYNC_GET_OPTIMIZED_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10170, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_SET_EVENT_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10172, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_CMD_GSYNC_SET_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10172, 8, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_CMD_GSYNC_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10172, 8, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_CMD_GSYNC_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10173, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_CMD_GSYNC_SET_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10173, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_CMD_GSYNC_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10180, 8, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_READ_REGISTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10180, 8, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_READ_REGISTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10181, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_WRITE_REGISTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10185, 32, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_SET_LOCAL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10185, 32, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_SET_LOCAL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10186, 8, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_CMD_GSYNC_CONFIG_FLASH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10186, 8, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_CMD_GSYNC_CONFIG_FLASH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10187, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_HOUSE_SYNC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10188, 1, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_HOUSE_SYNC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x30f10188, 1, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_HOUSE_SYNC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
-	{ 0x402c0101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_GET_PORT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
-	{ 0x402c0102, 32, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_INDEXED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
-	{ 0x402c0103, 64, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_GET_PORT_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
-	{ 0x402c0104, 194, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_TABLE_GET_DEV_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
-	{ 0x402c0105, 96, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_TRANSACTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
-	{ 0x503c0102, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_REGISTER_VA_SPACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
-	{ 0x503c0103, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_UNREGISTER_VA_SPACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
-	{ 0x503c0104, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_REGISTER_VIDMEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
-	{ 0x503c0105, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_UNREGISTER_VIDMEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
-	{ 0x503c0106, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_REGISTER_PID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
-	{ 0x506f0105, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV506F_CTRL_CMD_RESET_ISOLATED_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl506f.h */
-	{ 0x506f0106, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x50700115, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_GET_PINSET_COUNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
-	{ 0x50700116, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_GET_PINSET_PEER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
-	{ 0x50700117, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x50700118, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_IMP_SET_GET_PARAMETER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
-	{ 0x50700119, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_SET_MEMPOOL_WAR_FOR_BLIT_TEARING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
-	{ 0x50700202, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..575.64.05 */
-	{ 0x50700202, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_CMD_GET_RG_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x50700203, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV5070_CTRL_CMD_GET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x50700203, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV5070_CTRL_CMD_GET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x50700204, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV5070_CTRL_CMD_SET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x50700204, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV5070_CTRL_CMD_SET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x50700205, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_CMD_GET_RG_FLIPLOCK_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x50700206, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x50700207, 24, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV5070_CTRL_CMD_GET_RG_CONNECTED_LOCKPIN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x5070020a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x5070020b, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_GET_PINSET_LOCKPINS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x5070020c, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_CMD_GET_RG_SCAN_LINE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
-	{ 0x5070020d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x50700301, 104, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_GET_SOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
-	{ 0x50700302, 104, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_SET_SOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
-	{ 0x50700303, 72, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_GET_PIOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
-	{ 0x50700304, 72, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_SET_PIOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
-	{ 0x50700305, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_SEQ_PROG_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
-	{ 0x50700420, 36, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_GET_SOR_PWM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700420, NVABI_SIZE_UNKNOWN, 155, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..555.58.02 */
-	{ 0x50700421, 36, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_SET_SOR_PWM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700421, NVABI_SIZE_UNKNOWN, 155, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..555.58.02 */
-	{ 0x50700422, 76, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_GET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700422, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..575.64.05 */
-	{ 0x50700422, 76, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_CMD_GET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700423, 76, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_SET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700423, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..575.64.05 */
-	{ 0x50700423, 76, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_CMD_SET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700430, 44, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..555.58.02 NV5070_CTRL_CMD_GET_PIOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700431, 52, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..555.58.02 NV5070_CTRL_CMD_SET_PIOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700457, 20, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_SET_SOR_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700457, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..575.64.05 */
-	{ 0x50700457, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_SET_SOR_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
-	{ 0x50700709, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_SYSTEM_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070system.h */
-	{ 0x50700902, 0, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 */
-	{ 0x50700903, 8, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..565.77 NV5070_CTRL_EVENT_SET_MEMORY_NOTIFIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070event.h */
-	{ 0x50800101, 584, 96, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV5080_CTRL_DEFERRED_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800101, 584, 153, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 565.57.01..570.211.01 NV5080_CTRL_DEFERRED_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800101, 584, 52, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV5080_CTRL_DEFERRED_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800102, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV5080_CTRL_REMOVE_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800103, 584, 96, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..560.35.03 NV5080_CTRL_DEFERRED_API_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800103, 584, 153, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 565.57.01..570.211.01 NV5080_CTRL_DEFERRED_API_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800103, 584, 52, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV5080_CTRL_DEFERRED_API_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
-	{ 0x50800104, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x83de0301, NVABI_SIZE_UNKNOWN, 122, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..545.29.06 */
-	{ 0x83de0301, 0, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x83de0302, NVABI_SIZE_UNKNOWN, 122, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..545.29.06 */
-	{ 0x83de0302, 0, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x83de0307, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_MODE_MMU_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0308, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_MODE_MMU_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0309, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_EXCEPTION_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de030b, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_SINGLE_SM_ERROR_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de030c, 4824, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_ALL_SM_ERROR_STATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de030f, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_CLEAR_SINGLE_SM_ERROR_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0310, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_CLEAR_ALL_SM_ERROR_STATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0313, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_NEXT_STOP_TRIGGER_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0314, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_STEP_INTERRUPT_HANDLING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0315, 24, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0316, 24, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_WRITE_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0317, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_CMD_DEBUG_SUSPEND_ALL_CONTEXTS_FOR_CLIENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0318, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x83de031a, 1544, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_SURFACE_PARAMETERS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de031b, 1544, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_SURFACE_PARAMETERS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de031c, 1048, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_MAPPINGS_PARAMETERS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de031d, 3208, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de031f, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_MODE_ERRBAR_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0320, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_MODE_ERRBAR_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0321, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_SINGLE_STEP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0322, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_STOP_TRIGGER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0323, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_RUN_TRIGGER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0324, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_SKIP_IDLE_WARP_DETECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0325, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_SINGLE_SM_DEBUGGER_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0326, 3616, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0327, 3616, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0328, 72, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de0329, 1, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..595.45.04 NV83DE_CTRL_DEBUG_SET_DROP_DEFERRED_RC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de032a, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV83DE_CTRL_DEBUG_SET_MODE_MMU_GCC_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x83de032b, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV83DE_CTRL_DEBUG_GET_MODE_MMU_GCC_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
-	{ 0x90100101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90670102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90670201, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90670202, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x906f0101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0x906f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0x906f0102, 16, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0x906f0105, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV906F_CTRL_CMD_GET_DEFER_RC_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0x906f0106, 104, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV906F_CTRL_GET_MMU_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0x906f0203, 8, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..570.211.01 NV906F_CTRL_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0x90720101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9072_CTRL_CMD_NOTIFY_ON_VBLANK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9072.h */
-	{ 0x90740101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9074_CTRL_CMD_FLUSH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9074.h */
-	{ 0x90740102, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9074_CTRL_CMD_GET_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9074.h */
-	{ 0x90740103, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9074_CTRL_CMD_RELEASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9074.h */
-	{ 0x90960101, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_COLOR_CLEAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90960102, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_DEPTH_CLEAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90960103, 64, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_GET_ZBC_CLEAR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90960104, 60, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_CLEAR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90960105, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_STENCIL_CLEAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90960106, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_GET_ZBC_CLEAR_TABLE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90960107, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_GET_ZBC_CLEAR_TABLE_ENTRY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
-	{ 0x90cc0101, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90cc0102, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90cc0103, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV90CC_CTRL_HWPM_GET_RESERVATION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cc/ctrl90cchwpm.h */
-	{ 0x90cc0301, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NV90CC_CTRL_POWER_REQUEST_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cc/ctrl90ccpower.h */
-	{ 0x90cc0302, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NV90CC_CTRL_POWER_RELEASE_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cc/ctrl90ccpower.h */
-	{ 0x90cd0101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV_EVENT_BUFFER_CTRL_CMD_ENABLE_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cd.h */
-	{ 0x90cd0102, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV_EVENT_BUFFER_CTRL_CMD_UPDATE_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cd.h */
-	{ 0x90cd0104, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90cd0105, 524, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV_EVENT_BUFFER_CTRL_CMD_POST_TELEMETRY_EVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cd.h */
-	{ 0x90e60101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV90E6_CTRL_MASTER_GET_ERROR_INTR_OFFSET_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e6.h */
-	{ 0x90e60102, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NV90E6_CTRL_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e6.h */
-	{ 0x90e70102, 20, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NV90E7_CTRL_BBX_GET_TIME_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e7/ctrl90e7bbx.h */
-	{ 0x90e70113, 16, 186, 0, NVABI_PRIV_USER, 0, 0, 0, 0x04, 0, 0 },	/* 535.43.24..595.45.04 NV90E7_CTRL_BBX_GET_LAST_FLUSH_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e7.h */
-	{ 0x90e70119, 8, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV90E7_CTRL_BBX_IS_NVM_FLUSH_ENABLED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e7/ctrl90e7bbx.h */
-	{ 0x90f10101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90f10102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90f10103, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90f10104, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x90f10106, 184, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NV90F1_CTRL_VASPACE_COPY_SERVER_RESERVED_PDES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90f1.h */
-	{ 0x90f10107, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..595.45.04 */
-	{ 0xa06c0101, 2, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..570.211.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06c0101, 3, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06c0102, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06c0103, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_TIMESLICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c0104, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_TIMESLICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c0105, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_PREEMPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c0106, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c0107, 4, 25, 0, NVABI_PRIV_USER, NVABI_F_ROOT_NO_RIGHTS, 0, 2, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c0109, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c010a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xa06c0110, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 2, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_MAKE_REALTIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
-	{ 0xa06c0201, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xa06c0202, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xa06f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa06f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa06f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa06f0103, 2, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..570.211.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0103, 3, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0104, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0107, 104, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_MMU_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa06f0108, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0109, 4, 25, 0, NVABI_PRIV_USER, NVABI_F_ROOT_NO_RIGHTS, 0, 2, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0111, 2, 25, 0, NVABI_PRIV_USER, 0, 0, 2, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_RESTART_RUNLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0112, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_STOP_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa06f0113, 4, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 555.42.02..595.45.04 NVA06F_CTRL_GET_CONTEXT_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa0800103, 76, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA080_CTRL_VGPU_DISPLAY_SET_SURFACE_PROPERTIES src/common/sdk/nvidia/inc/ctrl/ctrla080.h */
-	{ 0xa0800104, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA080_CTRL_VGPU_DISPLAY_CLEANUP_SURFACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla080.h */
-	{ 0xa0800301, 72, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA080_CTRL_VGPU_GET_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla080.h */
-	{ 0xa0810101, 4968, 187, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..545.29.06 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 4968, 188, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.183.01..535.288.01 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5104, 189, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..555.42.06 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5104, 190, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.65..565.77 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5240, 69, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..570.211.01 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5240, 70, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5432, 74, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..580.82.09 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5440, 191, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..590.48.01 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810101, 5440, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810102, 10760, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..545.29.06 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810102, 10760, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..560.35.03 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810102, 10760, 87, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..575.64.05 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810102, 19592, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 4960, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..545.29.06 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 5096, 79, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..565.77 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 5232, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 5232, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 5424, 74, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..580.82.09 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 5432, 191, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.94.02..590.48.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810103, 5432, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810104, 264, 47, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810104, 412, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810104, 524, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810105, 264, 47, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810105, 412, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810105, 524, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810106, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810107, 164, 55, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..550.78 NVA081_CTRL_VGPU_CONFIG_NOTIFY_START_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810109, 0, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 */
-	{ 0xa0810110, 20, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_VGPU_INSTANCE_ENCODER_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810111, 776, 192, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_FB_USAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810111, 1160, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_FB_USAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810112, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_CMD_VGPU_CONFIG_GET_MIGRATION_CAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810113, 32, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_HOST_FB_RESERVATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810114, 256, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_PGPU_METADATA_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810115, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_DOORBELL_EMULATION_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810116, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_FREE_SWIZZID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810117, 12, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_PGPU_GET_MULTI_VGPU_SUPPORT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810118, 4, 88, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..555.58.02 NVA081_CTRL_GET_VGPU_DRIVER_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810118, 8, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NVA081_CTRL_GET_VGPU_DRIVER_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810119, 4, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_SET_PGPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011a, 8, 143, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.08..595.45.04 NVA081_CTRL_VGPU_CONFIG_VALIDATE_SWIZZID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011b, 32, 23, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..560.35.03 NVA081_CTRL_VGPU_CONFIG_UPDATE_HETEROGENEOUS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011b, 40, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NVA081_CTRL_VGPU_CONFIG_UPDATE_HETEROGENEOUS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011b, 56, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NVA081_CTRL_VGPU_CONFIG_UPDATE_PLACEMENT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011c, 140, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_CREATABLE_PLACEMENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011c, 144, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_CREATABLE_PLACEMENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011c, 208, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_CREATABLE_PLACEMENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011d, 1, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA081_CTRL_PGPU_GET_VGPU_STREAMING_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011e, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA081_CTRL_VGPU_SET_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011f, 8, 193, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.53..560.35.03 NVA081_CTRL_VGPU_GET_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa081011f, 8, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NVA081_CTRL_VGPU_GET_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810120, 144, 194, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.216.01..560.35.03 NVA081_CTRL_VGPU_SET_VM_NAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810120, 152, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NVA081_CTRL_VGPU_SET_VM_NAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810122, 4, 195, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.65..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_MIGRATION_BANDWIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0810124, 56, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_GPU_INSTANCE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
-	{ 0xa0830101, 8, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_NUM_HEADS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
-	{ 0xa0830102, 12, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_MAX_RESOLUTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
-	{ 0xa0830103, 16, 1, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_DEFAULT_EDID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
-	{ 0xa0830104, 1, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_IS_ACTIVE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
-	{ 0xa0830105, 4, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_IS_CONNECTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
-	{ 0xa0830106, 8, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_MAX_PIXELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
-	{ 0xa0840101, 260, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_VGPU_DEVICE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840101, 256, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_VGPU_DEVICE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840102, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_VGPU_GUEST_LIFE_CYCLE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840103, 776, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_OFFLINED_PAGE_PATCHINFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840104, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_VF_CONFIG_SPACE_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840105, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_BIND_FECS_EVTBUF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840106, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_TRIGGER_PRIV_DOORBELL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840107, 12, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840108, 4, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_SRIOV_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0840109, 32, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..530.41.03 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_GUEST_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa084010a, 184, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_GET_BAR_MAPPING_RANGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa084010b, 0, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0xa084010c, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_FREE_STATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa084010d, 1608, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_BOOTLOAD_VGPU_TASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa084010e, 8, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NVA084_CTRL_CMD_KERNEL_HOST_VGPU_DEVICE_SET_PLACEMENT_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
-	{ 0xa0bc0101, 32, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA0BC_CTRL_NVENC_SW_SESSION_UPDATE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bc.h */
-	{ 0xa0bc0102, 984, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA0BC_CTRL_NVENC_SW_SESSION_UPDATE_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bc.h */
-	{ 0xa0bd0101, 992, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA0BD_CTRL_NVFBC_SW_SESSION_UPDATE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bd.h */
-	{ 0xa16f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa16f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa16f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa16f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xa26f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa26f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa26f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xa26f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xb0690105, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVB069_CTRL_FAULTBUFFER_GET_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb069.h */
-	{ 0xb0690106, 64, 5, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVB069_CTRL_CMD_FAULTBUFFER_GET_REGISTER_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb069.h */
-	{ 0xb0690106, 72, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB069_CTRL_CMD_FAULTBUFFER_GET_REGISTER_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb069.h */
-	{ 0xb06f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xb06f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xb06f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xb06f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xb06f0104, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xb06f010b, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f010c, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f010d, 16, 25, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f010e, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f010f, 4, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVB06F_CTRL_GET_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f010f, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB06F_CTRL_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f0110, 4, 5, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVB06F_CTRL_GET_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f0110, 4, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB06F_CTRL_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f0111, 4104, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 NVB06F_CTRL_SAVE_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb06f0112, 4104, 42, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 NVB06F_CTRL_SAVE_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
-	{ 0xb0cc0101, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_RESERVE_HWPM_LEGACY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0102, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xb0cc0103, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_RESERVE_PM_AREA_SMPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0104, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xb0cc0105, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_ALLOC_PMA_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0106, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_FREE_PMA_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0107, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xb0cc0108, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xb0cc0109, 48, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..525.147.05 NVB0CC_CTRL_PMA_STREAM_UPDATE_GET_PUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0109, 48, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_PMA_STREAM_UPDATE_GET_PUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc010a, 3980, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc010b, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xb0cc010c, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xb0cc010d, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_GET_TOTAL_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc010e, 256, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 515.43.04..525.147.05 NVB0CC_CTRL_SET_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc010e, 256, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc010f, 256, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVB0CC_CTRL_SET_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc010f, 256, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0113, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_RESERVE_HES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0114, 4, 196, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..590.48.01 NVB0CC_CTRL_RELEASE_HES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0114, 4, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVB0CC_CTRL_RELEASE_HES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0115, 124, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 560.28.03..595.45.04 NVB0CC_CTRL_GET_CHIPLET_HS_CREDIT_POOL src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0116, 194, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 560.28.03..595.45.04 NVB0CC_CTRL_GET_HS_CREDITS_POOL_MAPPING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0117, 1, 186, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.24..595.45.04 NVB0CC_CTRL_DISABLE_DYNAMIC_MMA_BOOST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0118, 1, 186, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.24..595.45.04 NVB0CC_CTRL_GET_DYNAMIC_MMA_BOOST_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc0119, 1, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 570.86.15..595.45.04 NVB0CC_CTRL_RESERVE_CCUPROF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
-	{ 0xb0cc011a, 0, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0xb0cc0200, NVABI_SIZE_UNKNOWN, 5, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0xb0cc0201, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVB0CC_CTRL_INTERNAL_QUIESCE_PMA_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0202, 48, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVB0CC_CTRL_INTERNAL_SRIOV_PROMOTE_PMA_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0203, NVABI_SIZE_UNKNOWN, 11, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 */
-	{ 0xb0cc0203, 3, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..560.35.03 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0203, 4, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..565.77 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0203, 5, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..580.142 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0203, 6, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 590.44.01..590.48.01 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0203, 7, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 595.44.02..595.45.04 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
-	{ 0xb0cc0204, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0xb0cc0206, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.105.01..595.45.04 */
-	{ 0xb0cc0207, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.105.01..595.45.04 */
-	{ 0xb0cc0208, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.105.01..595.45.04 */
-	{ 0xb0cc0209, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.105.01..595.45.04 */
-	{ 0xb0cc020a, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.105.01..595.45.04 */
-	{ 0xb0cc0301, 12, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 535.43.02..595.45.04 NVB0CC_CTRL_POWER_REQUEST_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccpower.h */
-	{ 0xb0cc0302, 4, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x10, 0, 0 },	/* 535.43.02..595.45.04 NVB0CC_CTRL_POWER_RELEASE_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccpower.h */
-	{ 0xc06f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xc06f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xc06f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xc06f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xc06f0104, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xc3650101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650103, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650104, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650105, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650106, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650107, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650108, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3650109, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc365010b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3690101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3690102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3690103, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0xc3690104, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0xc36f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xc36f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xc36f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
-	{ 0xc36f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xc36f0104, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
-	{ 0xc36f0108, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 515.43.04..595.45.04 NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc36f.h */
-	{ 0xc36f0109, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC36F_CTRL_GPFIFO_UPDATE_FAULT_METHOD_BUFFER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc36f.h */
-	{ 0xc36f010a, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0c, 0, 0 },	/* 515.43.04..595.45.04 NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc36f.h */
-	{ 0xc36f0301, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 */
-	{ 0xc3700101, 28, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC370_CTRL_IDLE_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
-	{ 0xc3700102, 20, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVC370_CTRL_SET_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
-	{ 0xc3700102, 20, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVC370_CTRL_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
-	{ 0xc3700103, 20, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVC370_CTRL_SET_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
-	{ 0xc3700103, 20, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVC370_CTRL_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
-	{ 0xc3700104, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc3700105, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0xc3700201, 36, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC370_CTRL_GET_LOCKPINS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370rg.h */
-	{ 0xc3700202, NVABI_SIZE_UNKNOWN, 0, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..590.48.01 */
-	{ 0xc3700401, NVABI_SIZE_UNKNOWN, 19, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 570.86.15..575.64.05 */
-	{ 0xc3700401, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVC370_CTRL_SET_SOR_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370or.h */
-	{ 0xc3700602, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC370_CTRL_CMD_SET_FORCE_MODESWITCH_FLAGS_OVERRIDES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370verif.h */
-	{ 0xc3720101, 1852, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720101, 1924, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..535.288.01 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720101, 2016, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 545.23.06..545.29.06 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720101, 2048, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..560.35.03 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720101, 2048, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720102, 220, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC372_CTRL_IS_MODE_POSSIBLE_OR_SETTINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720103, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC372_CTRL_CMD_VIDEO_ADAPTIVE_REFRESH_RATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc3720104, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC372_CTRL_CMD_GET_ACTIVE_VIEWPORT_POINT_IN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
-	{ 0xc56f010b, 124, 122, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 535.43.02..545.29.06 NVC56F_CTRL_CMD_GET_KMB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
-	{ 0xc56f010b, 128, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..570.211.01 NVC56F_CTRL_CMD_GET_KMB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
-	{ 0xc56f010b, 144, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 575.51.02..595.45.04 NVC56F_CTRL_CMD_GET_KMB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
-	{ 0xc56f010c, 128, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NVC56F_CTRL_ROTATE_SECURE_CHANNEL_IV_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
-	{ 0xc56f010d, 8, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV_CONF_COMPUTE_CTRL_SET_SECURITY_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
-	{ 0xc56f010e, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV_CONF_COMPUTE_CTRL_GET_SECURITY_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
-	{ 0xc6370101, 332, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NVC637_CTRL_EXEC_PARTITIONS_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370101, 364, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..520.61.07 NVC637_CTRL_EXEC_PARTITIONS_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370101, 460, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370102, 36, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_DELETE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370103, 324, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..515.105.01 NVC637_CTRL_EXEC_PARTITIONS_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370103, 356, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..520.61.07 NVC637_CTRL_EXEC_PARTITIONS_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370103, 452, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370104, 364, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_GET_ACTIVE_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370105, NVABI_SIZE_UNKNOWN, 198, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..570.124.06 */
-	{ 0xc6370105, 96, 199, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 570.123.07..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_IMPORT_EXPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6370106, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0xc63701a9, 280, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_GET_PROFILE_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc63701aa, 57, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVC637_CTRL_GET_UUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
-	{ 0xc6380101, 57, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 515.43.04..595.45.04 NVC638_CTRL_GET_UUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc638.h */
-	{ 0xc7630103, NVABI_SIZE_UNKNOWN, 50, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x00, 0, 0 },	/* 530.30.02..560.35.03 */
-	{ 0xc7630103, 536, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NVC763_CTRL_VIDMEM_ACCESS_BIT_BUFFER_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc763.h */
-	{ 0xcb330101, 5, 122, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 535.43.02..545.29.06 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb330101, 6, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.07..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb330104, 1, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_GPUS_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb330105, 1, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_SET_GPUS_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb330106, 24, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_GET_VIDMEM_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb330107, 24, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_SET_VIDMEM_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb330109, 9228, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GET_GPU_CERTIFICATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb33010a, 12336, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GET_GPU_ATTESTATION_REPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb33010b, 12, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_GET_NUM_SECURE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcb33010c, 8, 149, 0, NVABI_PRIV_USER, 0, 0, 0, 0x03, 0, 0 },	/* 550.40.65..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_GET_KEY_ROTATION_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
-	{ 0xcbca0101, 16, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 NV_COUNTER_COLLECTION_UNIT_SUBSCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcbca.h */
-	{ 0xcbca0102, 0, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 520.56.06..595.45.04 */
-	{ 0xcbca0103, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV_COUNTER_COLLECTION_UNIT_STREAM_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcbca.h */
-	{ 0xcbca0104, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x00, 0, 0 },	/* 525.47.04..595.45.04 NV_COUNTER_COLLECTION_UNIT_STREAM_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcbca.h */
+	/* cmd, size, set, fd, priv, flags, nfd, access, caps, rsvd16 */
+	{ 0x00000102, 100, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..520.61.07 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000102, 104, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 525.47.04..545.29.06 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000102, 104, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 550.40.07..560.35.03 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000102, 108, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 565.57.01..595.45.04 NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000104, 152, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000107, NVABI_SIZE_UNKNOWN, 26, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00000108, 132, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000109, 40, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV0000_CTRL_SYSTEM_GET_LOCK_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000110, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_NOTIFY_EVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000111, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_SYSTEM_GET_PLATFORM_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000121, 520, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_DEBUG_RMMSG_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000122, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000123, 136, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_BATCH_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000124, 2048, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV0000_CTRL_SYSTEM_GET_HWBC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000127, 168, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..545.29.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000127, 176, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012a, 28, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012b, 4252, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..545.29.06 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012b, 8348, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012c, 148, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GPS_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012d, 1164, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_CALL_ACPI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012e, 148, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GPS_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000012f, 514, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_GET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000130, 40, 31, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000132, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_GPS_SET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000133, 1288, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_SYSTEM_GET_VGX_SYSTEM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000134, 65, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_GPUS_POWER_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000135, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_PRIVILEGED_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000136, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_FABRIC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000137, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_VGPU_GET_VGPU_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000138, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_VGPU_SET_VGPU_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000139, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_RM_INSTANCE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013a, 1352, 0, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013a, 1352, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NV0000_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 32, 32, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.78.01 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 52, 33, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.07..535.288.01 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 52, 34, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..555.58.02 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 76, 35, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..560.35.03 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 860, 36, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..570.148.08 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 864, 37, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..570.211.01 NV0000_CTRL_CMD_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 872, 38, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.51.03 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 876, 39, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.57.08..580.142 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 880, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..590.48.01 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013b, 884, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0000_CTRL_SYSTEM_NVPCF_GET_POWER_MODE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013c, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_SYSTEM_SYNC_EXTERNAL_FABRIC_MGMT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013d, 16, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV0000_CTRL_SYSTEM_GET_CLIENT_DATABASE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013d, 16, 42, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 NV0000_CTRL_SYSTEM_GET_CLIENT_DATABASE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013e, 776, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..555.58.02 NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013e, 1032, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 560.28.03..595.45.04 NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x0000013f, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_RMCTRL_CACHE_MODE_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000140, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000141, 136, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_BATCH_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000142, 28, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000143, 1164, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_CALL_ACPI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000144, 514, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_GET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000145, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_SET_FRM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000146, 148, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000147, 148, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_SYSTEM_PFM_REQ_HNDLR_GET_PERF_SENSOR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x000001f0, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SYSTEM_GET_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000system.h */
+	{ 0x00000201, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000202, 40, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_ID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000203, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_INIT_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000204, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_DEVICE_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000205, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000214, 256, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..575.64.05 NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000214, 384, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000215, 132, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_ATTACH_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000216, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_DETACH_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000219, 1152, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0000_CTRL_GPU_GET_VIDEO_LINKS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x0000021b, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_PCI_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000240, 8, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV0000_CTRL_GPU_GET_SVM_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000274, 272, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_UUID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000275, 268, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_UUID_FROM_GPU_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000278, 12, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_MODIFY_DRAIN_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000279, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_QUERY_DRAIN_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x0000027b, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_GET_MEMOP_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000281, 12, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 NV0000_CTRL_GPU_DISABLE_NVLINK_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000281, 32, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0000_CTRL_GPU_DISABLE_NVLINK_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000282, 396, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0000_CTRL_GPU_LEGACY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000282, 396, 47, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..570.211.01 NV0000_CTRL_GPU_LEGACY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000282, 396, 8, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..590.48.01 NV0000_CTRL_GPU_LEGACY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000283, 48, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPU_IDLE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000285, 24, 48, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 525.47.04..565.77 NV0000_CTRL_GPU_PUSH_GSP_UCODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000285, 24, 49, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0000_CTRL_GPU_PUSH_UCODE_IMAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000286, 1, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0000_CTRL_GPU_SET_NVLINK_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000287, 1, 50, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..560.35.03 NV0000_CTRL_GPU_GET_NVLINK_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000287, 2, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NV0000_CTRL_GPU_GET_NVLINK_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000288, 3076, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..595.45.04 NV0000_CTRL_GPU_GET_ACTIVE_DEVICE_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000289, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_GPU_ASYNC_ATTACH_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000290, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_GPU_WAIT_ATTACH_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpu.h */
+	{ 0x00000301, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GSYNC_GET_ATTACHED_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gsync.h */
+	{ 0x00000302, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GSYNC_GET_ID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gsync.h */
+	{ 0x00000488, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_DIAG_PROFILE_RPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000diag.h */
+	{ 0x00000489, 3224, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0000_CTRL_DIAG_DUMP_RPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000diag.h */
+	{ 0x00000501, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000event.h */
+	{ 0x00000502, 8, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..570.211.01 NV0000_CTRL_GET_SYSTEM_EVENT_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000event.h */
+	{ 0x00000502, 12, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV0000_CTRL_GET_SYSTEM_EVENT_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000event.h */
+	{ 0x00000601, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_DUMP_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000602, 16, 5, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0000_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000602, 16, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0000_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000603, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_TIMESTAMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000604, 1068, 53, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 NV0000_CTRL_NVD_GET_NVLOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000604, 15404, 54, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.230.02..595.45.04 NV0000_CTRL_NVD_GET_NVLOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000605, 28, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_NVLOG_BUFFER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000606, 4016, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_NVD_GET_NVLOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000607, 2436, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_NVD_GET_RCERR_RPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000nvd.h */
+	{ 0x00000901, 104, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_SET_SUB_PROCESS_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000proc.h */
+	{ 0x00000902, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_DISABLE_SUB_PROCESS_USERD_ISOLATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000proc.h */
+	{ 0x00000a01, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
+	{ 0x00000a02, 140, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_GROUP_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
+	{ 0x00000a03, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_GROUP_DESTROY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
+	{ 0x00000a04, 2244, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_SYNC_GPU_BOOST_GROUP_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000syncgpuboost.h */
+	{ 0x00000b01, 12, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_SET_ACCOUNTING_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
+	{ 0x00000b02, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_GET_ACCOUNTING_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
+	{ 0x00000b03, 48, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_GET_PROC_ACCOUNTING_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
+	{ 0x00000b04, 16012, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_GET_ACCOUNTING_PIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
+	{ 0x00000b05, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_GPUACCT_CLEAR_ACCOUNTING_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000gpuacct.h */
+	{ 0x00000c01, 1056, 55, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.78 NV0000_CTRL_VGPU_GET_START_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000vgpu.h */
+	{ 0x00000c05, 8, 56, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.216.01..595.45.04 NV0000_CTRL_VGPU_VFIO_NOTIFY_RM_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000vgpu.h */
+	{ 0x00000d01, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d02, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_GET_HANDLE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d03, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_GET_ACCESS_RIGHTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d04, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d05, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CMD_CLIENT_GET_CHILD_HANDLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d06, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_CLIENT_SHARE_OBJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d07, 12, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0000_CTRL_CLIENT_OBJECTS_ARE_DUPLICATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d08, 16, 57, 15, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 550.40.07..550.40.07 NV0000_CTRL_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00000d08, 16, 58, 16, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 NV0000_CTRL_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000client.h */
+	{ 0x00003d02, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_FLUSH_USER_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d05, 24, 25, 17, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d06, 20, 25, 18, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_IMPORT_OBJECT_FROM_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d08, 76, 59, 19, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..535.288.01 NV0000_CTRL_OS_UNIX_GET_EXPORT_OBJECT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d08, 80, 27, 20, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 545.23.06..595.45.04 NV0000_CTRL_OS_UNIX_GET_EXPORT_OBJECT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d0a, 76, 25, 21, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_CREATE_EXPORT_OBJECT_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d0b, 2128, 25, 22, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_EXPORT_OBJECTS_TO_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00003d0c, 652, 25, 23, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0000_CTRL_OS_UNIX_IMPORT_OBJECTS_FROM_FD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000unix.h */
+	{ 0x00020101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00020102, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0002_CTRL_BIND_CONTEXTDMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0002.h */
+	{ 0x00020103, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0002_CTRL_UNBIND_CONTEXTDMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0002.h */
+	{ 0x00040110, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0004_CTRL_TMR_SET_ALARM_NOTIFY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0004.h */
+	{ 0x000f0101, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x000f0102, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00200101, 256, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0020_CTRL_GPU_MGMT_SET_SHUTDOWN_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0020.h */
+	{ 0x003e0102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x003e0103, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00410103, NVABI_SIZE_UNKNOWN, 60, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..575.64.05 */
+	{ 0x00410103, 48, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0041_CTRL_GET_SURFACE_PHYS_ATTR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410105, 4, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0041_CTRL_GET_SURFACE_PARTITION_STRIDE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410110, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_GET_SURFACE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410112, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_GET_SURFACE_COMPRESSION_COVERAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410116, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_SURFACE_FLUSH_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410118, 4, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 NV0041_CTRL_GET_MEM_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410118, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0041_CTRL_GET_MEM_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410120, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_CMD_SET_TAG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410121, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0041_CTRL_CMD_GET_TAG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0041.h */
+	{ 0x00410122, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x00410153, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x00500101, 48, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0050_CTRL_MEMSET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0050.h */
+	{ 0x00500102, 48, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0050_CTRL_MEMCOPY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0050.h */
+	{ 0x00500103, 16, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0050_CTRL_CHECK_PROGRESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0050.h */
+	{ 0x00730101, 2, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730102, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SYSTEM_GET_NUM_HEADS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730104, 20, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SCANLINE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730105, 12, 62, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..555.58 NV0073_CTRL_SYSTEM_GET_VBLANK_COUNTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730105, 16, 63, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.58.02..595.45.04 NV0073_CTRL_SYSTEM_GET_VBLANK_COUNTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730106, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_VBLANK_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730107, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730108, 20, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_SCANLINE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730108, 16, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_CONNECT_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730109, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_VBLANK_COUNTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730109, 24, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SET_HOTPLUG_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073010a, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_VBLANK_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073010a, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_HOTPLUG_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073010b, 20, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_HEAD_ROUTING_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073010c, 16, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_ACTIVE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730115, 196, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_ACPI_ID_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730116, 12, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_INTERNAL_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730117, 4, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_ACPI_SUBSYSTEM_ACTIVATED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730118, 3600, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_VALIDATE_SRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730119, 8, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_GET_SRM_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073011b, 3596, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_HDCP_REVOCATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073011c, 3596, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_UPDATE_SRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073011d, 272, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_CONNECTOR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073011e, 8, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_GET_BOOT_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730120, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730120, 40, 61, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730122, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_CONNECT_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730123, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_GET_SET_HOTPLUG_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730123, 24, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_GET_SET_HOTPLUG_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730124, 12, 66, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..550.163.01 NV0073_CTRL_SYSTEM_GET_HOTPLUG_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730125, 20, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_HEAD_ROUTING_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730126, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_ACTIVE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073012c, 12, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_VRR_DISPLAY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073012d, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x0073012e, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x0073012f, NVABI_SIZE_UNKNOWN, 67, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..575.64.05 */
+	{ 0x0073012f, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SYSTEM_ARM_LIGHTWEIGHT_SUPERVISOR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730134, NVABI_SIZE_UNKNOWN, 67, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..575.64.05 */
+	{ 0x00730134, 24, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SYSTEM_CONFIG_VRR_PSTATE_SWITCH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730138, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073013d, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x00730143, NVABI_SIZE_UNKNOWN, 67, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..575.64.05 */
+	{ 0x00730143, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SYSTEM_ALLOCATE_DISPLAY_BANDWIDTH_PARAMS_TYPE src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730144, 16, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730145, 16, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073014a, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x0073014b, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x0073014c, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x0073014d, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x0073014e, NVABI_SIZE_UNKNOWN, 68, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 */
+	{ 0x0073014f, NVABI_SIZE_UNKNOWN, 68, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 */
+	{ 0x00730150, NVABI_SIZE_UNKNOWN, 68, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 */
+	{ 0x00730154, 12, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..570.211.01 NV0073_CTRL_CMD_SYSTEM_GET_LOADV_COUNTER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730154, NVABI_SIZE_UNKNOWN, 70, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 */
+	{ 0x00730154, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SYSTEM_GET_LOADV_COUNTER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730157, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x00730158, 12, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NV0073_CTRL_CMD_SYSTEM_NOTIFY_DRR_MSCG_WAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730159, 12, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_CMD_SYSTEM_NOTIFY_DRR_MSCG_WAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073015a, 196, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NV0073_CTRL_SYSTEM_GET_ACPI_ID_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073015a, 196, 72, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..550.163.01 NV0073_CTRL_SYSTEM_GET_ACPI_ID_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073015b, 12, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV0073_CTRL_SYSTEM_GET_INTERNAL_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073015c, 4, 72, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..550.163.01 NV0073_CTRL_SYSTEM_ACPI_SUBSYSTEM_ACTIVATED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730160, 12, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_CMD_SYSTEM_GET_CRASH_LOCK_COUNTER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730161, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SYSTEM_QUERY_UEFI_DISPLAY_BANDWIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730165, 272, 66, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..550.163.01 NV0073_CTRL_SYSTEM_GET_CONNECTOR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730166, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_GET_BOOT_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730166, 8, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_GET_BOOT_DISPLAYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730168, 40, 65, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_EXECUTE_ACPI_METHOD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073017b, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x0073017d, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x0073017e, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x00730184, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x00730185, 12, 72, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..550.163.01 NV0073_CTRL_SYSTEM_VRR_DISPLAY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730190, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x00730196, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x00730197, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730197, 16, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730198, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x00730198, 16, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_SYSTEM_HOTPLUG_EVENT_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073system.h */
+	{ 0x0073019b, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x0073019c, NVABI_SIZE_UNKNOWN, 64, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 */
+	{ 0x0073019d, NVABI_SIZE_UNKNOWN, 65, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 */
+	{ 0x0073019e, NVABI_SIZE_UNKNOWN, 72, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..550.163.01 */
+	{ 0x0073019f, NVABI_SIZE_UNKNOWN, 73, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 */
+	{ 0x007301a2, NVABI_SIZE_UNKNOWN, 73, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 */
+	{ 0x00730211, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_I2C_PORTID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730240, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_GET_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730240, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730243, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_SPECIFIC_FAKE_DEVICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730243, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_SPECIFIC_FAKE_DEVICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730245, 2064, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_GET_EDID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730245, 2064, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_EDID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730246, 2060, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SPECIFIC_SET_EDID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730250, 72, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_CONNECTOR_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730260, 712, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDCP_REPEATER_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730273, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x00730273, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_ENABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730274, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_CTRL_HDMI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730274, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_CTRL_HDMI_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730275, 12, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0073_CTRL_CMD_SPECIFIC_SET_HDMI_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730280, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDCP_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730281, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDCP_DIAGNOSTICS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730282, 2608, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_HDCP_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730284, 256, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_SET_ACPI_ID_MAPPING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730285, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_GET_ACPI_DOD_DISPLAY_PORT_ATTACHMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730287, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_GET_ALL_HEAD_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730287, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_ALL_HEAD_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730288, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x00730288, 60, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_OD_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730289, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x0073028a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x0073028b, 56, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_SPECIFIC_OR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x0073028b, 56, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_OR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x0073028d, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_HDCP_KSVLIST_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x0073028e, 12, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0073_CTRL_SPECIFIC_HDCP_UPDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730291, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x00730292, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x00730293, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x00730293, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_SINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x00730295, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x0073029a, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x0073029a, 16, 74, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..580.82.09 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x0073029a, 16, 75, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..580.95.05 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x0073029a, 16, 76, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.10..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x0073029b, 12, 77, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..595.45.04 NV0073_CTRL_SPECIFIC_SET_HDMI_FRL_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302a0, 48, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SPECIFIC_GET_REGIONAL_CRCS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302a1, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x007302a2, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x007302a4, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x007302a6, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x007302a6, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDMI_SCDC_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302a7, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x007302a8, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x007302a8, 132, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_GET_HDMI_FRL_CAPACITY_COMPUTATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302a9, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x007302a9, 56, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_SET_SHARED_GENERIC_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302aa, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x007302aa, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_ACQUIRE_SHARED_GENERIC_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302ab, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x007302ab, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_RELEASE_SHARED_GENERIC_PACKET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302ac, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..575.64.05 */
+	{ 0x007302ac, 276, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_SPECIFIC_DISP_I2C_READ_WRITE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302ad, 36, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_SPECIFIC_GET_VALID_HEAD_WINDOW_ASSIGNMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073specific.h */
+	{ 0x007302ae, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00730401, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00730402, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x00730404, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x00730405, NVABI_SIZE_UNKNOWN, 79, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..565.77 */
+	{ 0x00730406, NVABI_SIZE_UNKNOWN, 80, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..555.58.02 */
+	{ 0x00730460, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x00730502, 24, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0073_CTRL_CMD_FRL_CONFIG_MACRO_PAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073common.h */
+	{ 0x00731140, 12, 81, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731140, 12, 82, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731140, 16, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..535.288.01 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731140, 16, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV0073_CTRL_DFP_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731142, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_DFP_GET_DISPLAYPORT_DONGLE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731144, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x00731144, 120, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DFP_SET_ELD_AUDIO_CAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x0073114c, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_GET_SPREAD_SPECTRUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x0073114c, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_GET_SPREAD_SPECTRUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x0073114e, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_UPDATE_DYNAMIC_DFP_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x0073114e, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_UPDATE_DYNAMIC_DFP_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731150, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00731152, 80, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_ASSIGN_SOR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731152, 80, 84, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_ASSIGN_SOR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731152, NVABI_SIZE_UNKNOWN, 85, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..575.64.05 */
+	{ 0x00731153, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_GET_PADLINK_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731153, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_GET_PADLINK_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731154, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_GET_LCD_GPIO_PIN_NUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731154, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_GET_LCD_GPIO_PIN_NUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731156, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_CONFIG_TWO_HEAD_ONE_OR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731156, 20, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_CONFIG_TWO_HEAD_ONE_OR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731157, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DFP_DSC_CRC_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731157, 20, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DFP_DSC_CRC_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731158, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00731160, 20, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_CMD_DFP_SWITCH_DISP_MUX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731161, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00731162, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00731163, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00731166, 24, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731166, 116, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..520.61.07 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731166, 248, 3, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731166, 248, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0073_CTRL_CMD_DFP_GET_DSI_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731172, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..575.64.05 */
+	{ 0x00731172, 72, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DFP_GET_FIXED_MODE_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731174, 8, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV0073_CTRL_DFP_EDP_DRIVER_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731174, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x00731175, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x00731176, 8, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_DFP_EDP_DRIVER_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731177, 168, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SYSTEM_SET_REGION_RAM_RECTANGLES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731178, 52, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_SYSTEM_CONFIGURE_SAFETY_INTERRUPTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731179, 16, 87, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..575.64.05 NV0073_CTRL_DFP_SET_FORCE_BLACK_PIXELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731179, 12, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DFP_SET_FORCE_BLACK_PIXELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731180, 268, 77, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..595.45.04 NV0073_CTRL_DFP_GET_DISP_PHY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dfp.h */
+	{ 0x00731341, 48, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_AUXCH_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731341, 48, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_AUXCH_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731342, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_AUXCH_SET_SEMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731342, 12, 48, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..565.77 NV0073_CTRL_DP_AUXCH_SET_SEMA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731343, 28, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731343, 28, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731345, 44, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731345, 44, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731346, 44, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731346, 44, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731347, 32, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731347, 32, 22, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..545.29.06 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731347, 56, 79, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..565.77 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731347, 56, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_SET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731348, 12, 71, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NV0073_CTRL_DP_GET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731348, 48, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_GET_TESTPATTERN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731351, 1032, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_SET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731351, 1032, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_SET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731352, 1032, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731352, 1032, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_PREEMPHASIS_DRIVECURRENT_POSTCURSOR2_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731356, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_MAIN_LINK_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731356, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_MAIN_LINK_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731358, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731358, 12, 88, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..555.58.02 NV0073_CTRL_DP_GET_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731359, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x00731359, 12, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_DP_SET_AUDIO_MUTESTREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073135a, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_ASSR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073135a, 20, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_ASSR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073135b, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_TOPOLOGY_ALLOCATE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073135b, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_TOPOLOGY_ALLOCATE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073135c, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_TOPOLOGY_FREE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073135c, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_TOPOLOGY_FREE_DISPLAYID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731360, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731360, 16, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731360, 20, 90, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..570.211.01 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731360, 24, 52, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV0073_CTRL_DP_GET_LINK_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731361, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_EDP_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731361, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_EDP_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731362, 116, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731362, 116, 65, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV0073_CTRL_CMD_DP_CONFIG_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731362, 84, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731363, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_RATE_GOV_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731363, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_RATE_GOV_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731365, 4, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_MANUAL_DISPLAYPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731365, 4, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_MANUAL_DISPLAYPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731366, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_ECF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731366, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_ECF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731367, 8, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SEND_ACT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731367, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SEND_ACT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 52, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 52, 3, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 56, 83, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..535.288.01 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 56, 91, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..550.163.01 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 60, 68, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 64, 69, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..570.211.01 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 60, 70, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731369, 60, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0073_CTRL_CMD_DP_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136a, 64, 41, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136b, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_GENERATE_FAKE_INTERRUPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136b, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_GENERATE_FAKE_INTERRUPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136c, 28, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_RAD_SCRATCH_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136c, 28, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_RAD_SCRATCH_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136e, 24, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_SINGLE_HEAD_MULTI_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136e, 24, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_SINGLE_HEAD_MULTI_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136f, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_TRIGGER_SELECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073136f, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_TRIGGER_SELECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731370, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_TRIGGER_ALL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731370, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_TRIGGER_ALL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731371, NVABI_SIZE_UNKNOWN, 52, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x00731373, 2412, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 NV0073_CTRL_CMD_DP_GET_AUXLOGGER_BUFFER_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731373, 2412, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0073_CTRL_CMD_DP_GET_AUXLOGGER_BUFFER_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731377, 36, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_INDEXED_LINK_RATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731377, 36, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV0073_CTRL_CMD_DP_CONFIG_INDEXED_LINK_RATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731377, 44, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_INDEXED_LINK_RATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731378, 52, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_SET_STEREO_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731378, 52, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_STEREO_MSA_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137a, 12, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIGURE_FEC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137a, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIGURE_FEC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137b, 36, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_CONFIG_MACRO_PAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137b, 36, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_CONFIG_MACRO_PAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x0073137d, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_CMD_DP_ENABLE_VRR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137d, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_ENABLE_VRR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137e, 52, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_GENERIC_INFOFRAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137e, 52, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_GENERIC_INFOFRAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137f, 36, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0073_CTRL_DP_GET_MSA_ATTRIBUTES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073137f, 36, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_DP_GET_MSA_ATTRIBUTES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731380, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0073_CTRL_CMD_DP_AUXCH_OD_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731381, 80, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..520.61.07 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731381, 80, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV0073_CTRL_CMD_DP_SET_MSA_PROPERTIES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731382, NVABI_SIZE_UNKNOWN, 92, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..555.58.02 */
+	{ 0x00731383, 24, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_CMD_DP2X_LINK_TRAINING_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731384, 44, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731385, 44, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_LANE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731386, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x00731387, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_SET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731388, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP_GET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x00731389, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_SET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073138a, 272, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0073_CTRL_DP2X_GET_LEVEL_INFO_TABLE_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073138b, NVABI_SIZE_UNKNOWN, 93, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..570.133.20 */
+	{ 0x0073138c, NVABI_SIZE_UNKNOWN, 94, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 570.123.11..595.45.04 */
+	{ 0x0073138d, 20, 52, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV0073_CTRL_DP_USBC_CABLEID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073dp.h */
+	{ 0x0073138f, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 */
+	{ 0x00731602, 12, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0073_CTRL_PSR_GET_SR_PANEL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073psr.h */
+	{ 0x00731702, 16, 92, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..555.58.02 NV0073_CTRL_STEREO_DONGLE_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0073/ctrl0073stereo.h */
+	{ 0x00760101, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x00800102, 4, 95, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 NV0080_CTRL_BIF_RESET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080bif.h */
+	{ 0x00800103, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x00800104, NVABI_SIZE_UNKNOWN, 29, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 */
+	{ 0x00800105, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x00800106, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00800201, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800280, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800287, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_MODIFY_SW_STATE_PERSISTENCE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800288, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_QUERY_SW_STATE_PERSISTENCE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800289, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..550.163.01 NV0080_CTRL_GPU_GET_VIRTUALIZATION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800289, 8, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 555.42.02..595.45.04 NV0080_CTRL_GPU_GET_VIRTUALIZATION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x0080028c, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_SPARSE_TEXTURE_COMPUTE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x0080028d, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_SET_SPARSE_TEXTURE_COMPUTE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x0080028e, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_VGX_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800290, 0, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x00800291, 72, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV0080_CTRL_GPU_GET_SRIOV_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800291, 72, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..545.29.06 NV0080_CTRL_GPU_GET_SRIOV_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800291, 80, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV0080_CTRL_GPU_GET_SRIOV_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800292, 468, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800292, 644, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 525.47.04..545.29.06 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800292, 700, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..550.163.01 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800292, 404, 67, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 555.42.02..575.64.05 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800292, 804, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800293, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_FIND_SUBDEVICE_HANDLE_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800294, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_GET_BRAND_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800296, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GPU_SET_VGPU_VF_BAR1_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800297, 1, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..570.211.01 NV0080_CTRL_GPU_SET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800297, 8, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV0080_CTRL_GPU_SET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800298, 1, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..570.211.01 NV0080_CTRL_GPU_GET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00800298, 8, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV0080_CTRL_GPU_GET_VGPU_HETEROGENEOUS_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gpu.h */
+	{ 0x00801102, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801104, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801107, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801108, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801109, 48, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 424, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 432, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 440, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 448, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..535.288.01 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 472, 99, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..565.77 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 488, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801110, 496, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x00801301, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FB_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
+	{ 0x00801306, 72, 59, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..535.288.01 NV0080_CTRL_FB_GET_COMPBIT_STORE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
+	{ 0x00801306, 80, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV0080_CTRL_FB_GET_COMPBIT_STORE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
+	{ 0x00801307, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FB_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
+	{ 0x00801308, 4, 102, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.24..595.45.04 NV0080_CTRL_FB_SET_DEFAULT_VIDMEM_PHYSICALITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fb.h */
+	{ 0x00801401, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_HOST_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080host.h */
+	{ 0x00801402, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_HOST_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080host.h */
+	{ 0x00801701, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801705, 48, 2, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_FIFO_START_SELECTED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801705, 48, 103, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 525.47.04..560.35.03 NV0080_CTRL_FIFO_START_SELECTED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801707, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_ENGINE_CONTEXT_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x0080170d, 24, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x0080170e, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_LATENCY_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x0080170f, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_SET_CHANNEL_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801711, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_STOP_RUNLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801712, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_START_RUNLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801713, 2, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0008, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801714, 16396, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_FIFO_IDLE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080fifo.h */
+	{ 0x00801801, 152, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801801, 152, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801801, 184, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801805, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_FLUSH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801806, 192, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..530.41.03 NV0080_CTRL_DMA_ADV_SCHED_GET_VA_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801806, 192, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_ADV_SCHED_GET_VA_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801809, 176, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801809, 208, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180a, 152, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0080_CTRL_DMA_SET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180a, 152, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_DMA_SET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180a, 184, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV0080_CTRL_DMA_SET_PTE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180c, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_INVALIDATE_TLB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180d, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180e, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_SET_VA_SPACE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x0080180f, 64, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_UPDATE_PDE_2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801810, 4, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV0080_CTRL_DMA_ENABLE_PRIVILEGED_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801812, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00801813, 32, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_SET_PAGE_DIRECTORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801814, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_DMA_UNSET_PAGE_DIRECTORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080dma.h */
+	{ 0x00801909, 1, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV0080_CTRL_PERF_CUDA_LIMIT_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080perf.h */
+	{ 0x00801b01, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV0080_CTRL_MSENC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b02, 8, 104, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 550.40.07..580.82.09 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b02, 12, 105, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 580.94.02..580.142 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801b02, 12, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_MSENC_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080msenc.h */
+	{ 0x00801c02, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_BSP_GET_CAPS_PARAMS_V2 src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080bsp.h */
+	{ 0x00801e01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00801e02, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00801f02, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0008, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_NVJPG_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080nvjpg.h */
+	{ 0x00802004, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00802006, NVABI_SIZE_UNKNOWN, 11, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 */
+	{ 0x00802009, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x0080200a, 1, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NV0080_CTRL_INTERNAL_MEMSYS_SET_ZBC_REFERENCED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080internal.h */
+	{ 0x0080200a, 8, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV0080_CTRL_INTERNAL_MEMSYS_SET_ZBC_REFERENCED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080internal.h */
+	{ 0x00802046, NVABI_SIZE_UNKNOWN, 106, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.142..595.45.04 */
+	{ 0x00900101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
+	{ 0x00900103, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
+	{ 0x00900105, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_GET_MMU_DEBUG_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
+	{ 0x00900107, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0090_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
+	{ 0x0090010b, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV0090_CTRL_SET_LG_SECTOR_PROMOTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0090.h */
+	{ 0x00da0001, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_REF_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00da0002, 24, 107, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 535.43.02..555.58.02 NV_SEMAPHORE_SURFACE_CTRL_BIND_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00da0002, 40, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 560.28.03..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_BIND_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00da0003, 32, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_REGISTER_WAITER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00da0004, 16, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_SET_VALUE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00da0005, 24, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_UNREGISTER_WAITER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00da0006, 40, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 560.28.03..595.45.04 NV_SEMAPHORE_SURFACE_CTRL_UNBIND_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00da.h */
+	{ 0x00de0001, 8, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..595.45.04 NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00de.h */
+	{ 0x00de0002, 4, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV00DE_CTRL_REQUEST_POLL_INTERVAL_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl00de.h */
+	{ 0x00e00101, 1048, 30, 24, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV00E0_CTRL_EXPORT_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00e0.h */
+	{ 0x00e00102, 1540, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00E0_CTRL_IMPORT_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00e0.h */
+	{ 0x00e00103, 244, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV00E0_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00e0.h */
+	{ 0x00f10001, 8200, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..575.64.05 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
+	{ 0x00f10001, 10248, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 580.65.06..580.142 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
+	{ 0x00f10001, 11272, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 590.44.01..590.48.01 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
+	{ 0x00f10001, 11272, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 595.44.02..595.45.04 NV00F1_CTRL_GET_FABRIC_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
+	{ 0x00f10002, 2056, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00F1_CTRL_FINISH_MEM_UNIMPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
+	{ 0x00f10003, 2, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00F1_CTRL_DISABLE_IMPORTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f1.h */
+	{ 0x00f80101, 16, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV00F8_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80101, 24, 110, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..530.41.03 NV00F8_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80101, 32, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV00F8_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80102, NVABI_SIZE_UNKNOWN, 2, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0020, 0 },	/* 515.43.04..520.61.07 */
+	{ 0x00f80102, 2072, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0020, 0 },	/* 525.47.04..535.288.01 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80102, 2120, 60, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 545.23.06..575.64.05 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80102, 2136, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 580.65.06..590.48.01 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80102, 2136, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 595.44.02..595.45.04 NV00F8_CTRL_DESCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80103, 2064, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 525.47.04..595.45.04 NV00F8_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80104, 528, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV00F8_CTRL_DETACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80105, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV00F8_CTRL_GET_NUM_ATTACHED_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80106, 2064, 111, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..565.77 NV00F8_CTRL_GET_ATTACHED_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f8.h */
+	{ 0x00f80107, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x00f90101, 32, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV00F9_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00f9.h */
+	{ 0x00fb0101, 2120, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..575.64.05 NV00FB_CTRL_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fb.h */
+	{ 0x00fb0101, 2136, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 580.65.06..590.48.01 NV00FB_CTRL_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fb.h */
+	{ 0x00fb0101, 2136, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 595.44.02..595.45.04 NV00FB_CTRL_VALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fb.h */
+	{ 0x00fd0101, 32, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 525.47.04..595.45.04 NV00FD_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0102, 48, 82, 25, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 525.47.04..525.147.05 NV00FD_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0102, 40, 85, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 530.30.02..575.64.05 NV00FD_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0102, 40, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV00FD_CTRL_ATTACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0103, 8, 31, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV00FD_CTRL_REGISTER_EVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0104, 16, 46, 26, NVABI_PRIV_USER, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 530.30.02..595.45.04 NV00FD_CTRL_ATTACH_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0105, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 530.30.02..595.45.04 NV00FD_CTRL_DETACH_MEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0106, 24, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..575.64.05 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0106, 32, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 580.65.06..580.142 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0106, 40, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 590.44.01..590.48.01 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0106, 40, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 595.44.02..595.45.04 NV00FD_CTRL_ATTACH_REMOTE_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fd0107, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00FD_CTRL_SET_FAILURE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fd.h */
+	{ 0x00fe0002, 16, 22, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 525.47.04..545.29.06 NV00FE_CTRL_SUBMIT_PAGING_OPERATIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
+	{ 0x00fe0101, 229392, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..575.64.05 NV00FE_CTRL_SUBMIT_OPERATIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
+	{ 0x00fe0101, 229392, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV00FE_CTRL_SUBMIT_OPERATIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
+	{ 0x00fe0102, 4, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV00FE_CTRL_RESIZE_QUEUE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl00fe.h */
+	{ 0x01000101, 0, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x01000102, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000103, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000104, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000105, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000106, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000107, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000108, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x01000109, 1, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_LOCK_STRESS_OUTPUT src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x0100010a, 16, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV0100_CTRL_GET_LOCK_STRESS_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x0100010b, 1, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0100_CTRL_CMD_RECURSIVE_GPU_LOCK_TEST_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x0100010c, 1, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0100_CTRL_CMD_RECURSIVE_GPU_LOCK_TEST_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x0100010d, 1, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV0100_CTRL_CMD_RECURSIVE_GPU_LOCK_TEST_PARAM src/common/sdk/nvidia/inc/ctrl/ctrl0100.h */
+	{ 0x20800102, 500, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800102, 508, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 530.30.02..530.41.03 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800102, 516, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 535.43.02..535.288.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800102, 524, 90, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..570.211.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800102, 532, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800102, 564, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800110, 132, 0, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..590.48.01 NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800110, 68, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800111, 64, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800112, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_POWER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800118, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_SDM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800119, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_SIMULATION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800120, 4, 96, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_GPU_SET_SDM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800122, 48, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800123, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800124, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_CLASSLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800125, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800128, 4, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV2080_CTRL_GPU_QUERY_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012b, 560, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_PROMOTE_CTX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080012d, 56, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_INITIALIZE_CTX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 904, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 984, 112, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 1024, 91, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..550.163.01 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 1224, 80, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 555.42.02..555.58.02 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 1264, 35, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 560.28.03..560.35.03 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 1464, 113, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 565.57.01..580.142 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080012f, 1664, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_QUERY_ECC_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800130, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_COMPUTE_MODE_RULES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800131, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_QUERY_COMPUTE_MODE_RULES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800133, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_QUERY_ECC_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800134, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_ECC_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800136, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_RESET_ECC_ERROR_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800137, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_FERMI_GPC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800138, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_FERMI_TPC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800139, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_FERMI_ZCULL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080013f, 116, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_OEM_BOARD_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080013f, 136, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_OEM_BOARD_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800142, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800145, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800146, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800147, 144, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_PARTNERLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080014a, 268, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_GID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080014b, 5, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_INFOROM_OBJECT_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080014c, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_OPTIMUS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080014d, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_IP_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800153, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_QUERY_ILLUM_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800154, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_ILLUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800155, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_ILLUM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800156, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_INFOROM_IMAGE_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800157, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080015a, 1204, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PHYSICAL_BRIDGE_VERSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080015b, 2004, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ALL_BRIDGES_UPSTREAM_OF_GPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080015f, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_QUERY_SCRUBBER_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800160, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_VPR_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800167, 0, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 */
+	{ 0x20800167, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800168, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PES_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800169, 504, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_OEM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080016b, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_VPR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080016c, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0008, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ENCODER_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080016d, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080016e, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080016f, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_FABRIC_BASE_ADDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800170, 212, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800170, 252, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800170, 256, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800170, 260, 114, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800170, 340, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800171, 4, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_INTERRUPT_FUNCTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800173, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_GPU_QUERY_FUNCTION_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800174, 264, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_GPU_SET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800174, 392, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_SET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800175, 1160, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800175, 1736, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..520.61.07 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800175, 1800, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800175, 1864, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_GPU_GET_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800177, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800179, 416, 2, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800179, 496, 89, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800179, 504, 97, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800179, 512, 114, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800179, 672, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..565.77 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800179, 1008, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_RUNLIST_PRI_BASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017a, 416, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017a, 496, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017a, 504, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017a, 512, 114, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..555.58.02 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017a, 672, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GPU_GET_HW_ENGINE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017b, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVFBC_SW_SESSION_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017c, 13316, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_NVFBC_SW_SESSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080017e, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_VMMU_SEGMENT_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800181, 280, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PARTITION_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800182, 500, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800182, 508, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..530.41.03 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800182, 516, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..535.288.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800182, 524, 90, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..570.211.01 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800182, 532, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800182, 564, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GPU_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800183, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_PARTITIONING_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800185, 392, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800185, 520, 110, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..530.41.03 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800185, 1288, 116, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..560.35.03 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800185, 2568, 117, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..570.153.02 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800185, 5768, 118, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.158.01..595.45.04 NV2080_CTRL_GPU_DESCRIBE_PARTITIONS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800188, 4, 17, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..530.41.03 NV2080_CTRL_GPU_GET_MAX_SUPPORTED_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800188, 8, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV2080_CTRL_GPU_GET_MAX_SUPPORTED_PAGE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080018b, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_ACTIVE_PARTITION_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080018d, 3812, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080018e, 14408, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_PID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800192, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_CMD_GPU_HANDLE_VF_PRI_FAULT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800194, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_SET_COMPUTE_POLICY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800195, 260, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GPU_GET_COMPUTE_POLICY_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800196, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_GPU_GET_GFID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800197, 8, 119, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NV2080_CTRL_CMD_GPU_UPDATE_GFID_P2P_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800197, 12, 120, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.22..595.45.04 NV2080_CTRL_CMD_GPU_UPDATE_GFID_P2P_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800198, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800199, 8, 121, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..575.64.05 NV2080_CTRL_GPU_SET_EGM_GPA_FABRIC_BASE_ADDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080019b, 1880, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080019b, 2088, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080019b, 2504, 122, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..545.29.06 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080019b, 2608, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_ENGINE_LOAD_TIMES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080019f, 220, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 580.65.06..580.142 NV2080_CTRL_GPU_GET_SKYLINE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080019f, 400, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_GET_SKYLINE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a0, 1544, 65, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.163.01 NV2080_CTRL_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a0, 1672, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV2080_CTRL_GET_P2P_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a2, 124, 123, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..560.35.03 NV2080_CTRL_GPU_GET_COMPUTE_PROFILES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a2, 164, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NV2080_CTRL_GPU_GET_COMPUTE_PROFILES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a2, 168, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_COMPUTE_PROFILES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a3, 40, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 525.47.04..535.288.01 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a3, 48, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a3, 48, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..575.64.05 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a3, 56, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a4, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_GPU_GET_CHIP_DETAILS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a6, 1832, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_GPU_MIGRATABLE_OPS_CMN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a9, 16388, 124, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.22..525.147.05 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001a9, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x208001aa, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x208001ab, 1, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_RESET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001ac, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x208001ad, 0, 24, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x208001ae, 1, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_DRAIN_AND_RESET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001af, 16388, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GPU_GET_NVENC_SW_SESSION_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001b0, 1284, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_CONSTRUCTED_FALCON_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001b1, 16, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GPU_GET_VF_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001b2, NVABI_SIZE_UNKNOWN, 125, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0004, 0 },	/* 535.43.08..545.29.06 */
+	{ 0x208001b2, 4, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_GPU_GET_RECOVERY_ACTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e3, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x208001e4, 1, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GPU_GET_FIPS_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e5, 152, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_COMPUTE_PROFILE_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e6, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GPU_GET_FIRST_ASYNC_CE_IDX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e8, 32, 52, 0, NVABI_PRIV_USER, NVABI_F_PTR | NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GPU_RPC_GSP_TEST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e9, 4, 126, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.181..570.211.01 NV2080_CTRL_GPU_FORCE_GSP_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001e9, 24, 52, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GPU_RPC_GSP_QUERY_SIZES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001ea, 4, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_RUSD_GET_SUPPORTED_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001eb, 4, 127, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.76.05..580.142 NV2080_CTRL_GPU_FORCE_GSP_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001eb, 8, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_RUSD_SET_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001ec, 4, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_GPU_FORCE_GSP_UNLOAD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001ef, 4, 1, 0, NVABI_PRIV_ROOT, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_ERROR_INJECTION_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001f0, 4, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_CHECK_MEM_SUBSYS_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x208001f1, 4, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GPU_GET_DEFAULT_TIMEOUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x20800301, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x20800302, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800303, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_MEMORY_NOTIFIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x20800304, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_SEMAPHORE_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x20800306, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_SEMA_MEM_VALIDATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x20800308, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_EVENT_SET_TRIGGER_FIFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x20800309, 20, 128, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.29.06..595.45.04 NV2080_CTRL_EVENT_VIDEO_BIND_EVTBUF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x2080030a, 24, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_EVENT_RATS_GSP_TRACE_BIND_EVTBUF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080event.h */
+	{ 0x20800401, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_TIMER_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
+	{ 0x20800402, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800403, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_TIMER_GET_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
+	{ 0x20800404, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_TIMER_GET_REGISTER_OFFSET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
+	{ 0x20800406, 264, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
+	{ 0x20800407, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_TIMER_SET_GR_TICK_FREQ_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080tmr.h */
+	{ 0x20800513, 1432, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_THERMAL_SYSTEM_EXECUTE_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080thermal.h */
+	{ 0x20800601, 532, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_READ_BUFFER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
+	{ 0x20800602, 276, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_WRITE_BUFFER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
+	{ 0x20800603, 276, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_RW_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
+	{ 0x20800604, 276, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_I2C_RW_REG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080i2c.h */
+	{ 0x20800808, 32, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_BIOS_GET_SKU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800808, 48, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_BIOS_GET_SKU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800809, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BIOS_GET_POST_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x2080080b, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BIOS_GET_UEFI_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x2080080e, 1308, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_BIOS_GET_NBSI_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800810, 124, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800810, 124, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BIOS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bios.h */
+	{ 0x20800a00, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 */
+	{ 0x20800a01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a14, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x20800a18, NVABI_SIZE_UNKNOWN, 129, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.123.07..570.211.01 */
+	{ 0x20800a1c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a1d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a1e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a1f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a21, NVABI_SIZE_UNKNOWN, 130, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a22, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a24, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x20800a25, NVABI_SIZE_UNKNOWN, 131, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a26, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a28, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a29, NVABI_SIZE_UNKNOWN, 132, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a2a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a2c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a2e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a30, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a32, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a34, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a36, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a37, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 */
+	{ 0x20800a38, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 */
+	{ 0x20800a39, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 */
+	{ 0x20800a3a, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 */
+	{ 0x20800a3b, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 */
+	{ 0x20800a3d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a3e, NVABI_SIZE_UNKNOWN, 58, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..595.45.04 */
+	{ 0x20800a3f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a40, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a41, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a42, NVABI_SIZE_UNKNOWN, 133, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a44, NVABI_SIZE_UNKNOWN, 134, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.09..595.45.04 */
+	{ 0x20800a45, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x20800a46, NVABI_SIZE_UNKNOWN, 135, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.183.01..595.45.04 */
+	{ 0x20800a48, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a49, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a4a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a4b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a4c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a4d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a4e, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x20800a50, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x20800a51, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a53, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a54, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a55, NVABI_SIZE_UNKNOWN, 136, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a56, NVABI_SIZE_UNKNOWN, 137, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a57, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20800a58, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a59, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a5b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a5c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a5d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a5f, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a61, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a62, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a63, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a64, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a65, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a66, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a67, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a69, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_INTERNAL_MEMSYS_SET_ZBC_REFERENCED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080internal.h */
+	{ 0x20800a6a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a6b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a6c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a6d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a6e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a6f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a70, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a71, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a72, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a73, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a74, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a75, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a76, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800a77, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800a78, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a79, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 */
+	{ 0x20800a7a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a7b, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800a7c, NVABI_SIZE_UNKNOWN, 51, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..570.211.01 */
+	{ 0x20800a7d, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a7e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a7f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a80, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a81, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800a82, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a83, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a84, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a85, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a86, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a87, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a88, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a89, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20800a8a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a8b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a8c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a8d, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800a8e, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a8f, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a90, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a91, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a92, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a93, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a94, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a95, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a96, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a97, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800a98, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a99, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a9a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a9b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a9c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a9d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a9e, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800a9f, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800aa0, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800aa1, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800aa7, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800aa9, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800aab, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x20800aac, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800aad, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800aae, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800ab0, NVABI_SIZE_UNKNOWN, 29, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 */
+	{ 0x20800ab1, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800ab2, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x20800ab3, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x20800ab4, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x20800ab5, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ab6, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ab8, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20800ab9, NVABI_SIZE_UNKNOWN, 138, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.48.07..595.45.04 */
+	{ 0x20800aba, NVABI_SIZE_UNKNOWN, 139, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.49.06..595.45.04 */
+	{ 0x20800abd, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800abe, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800abf, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac0, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac1, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac2, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac3, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac4, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac5, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac6, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac7, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac8, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800ac9, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800aca, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20800acb, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800acc, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800acd, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ace, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800acf, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad0, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad1, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad2, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad3, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad4, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad5, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad6, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ad8, NVABI_SIZE_UNKNOWN, 140, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x20800ad9, NVABI_SIZE_UNKNOWN, 141, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x20800ada, NVABI_SIZE_UNKNOWN, 142, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..550.163.01 */
+	{ 0x20800ada, 9220, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_INTERNAL_SPDM_RETRIEVE_TRANSCRIPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080spdm.h */
+	{ 0x20800adb, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20800adc, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20800add, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20800ade, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20800adf, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800ae1, NVABI_SIZE_UNKNOWN, 143, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.08..595.45.04 */
+	{ 0x20800ae2, NVABI_SIZE_UNKNOWN, 143, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.08..595.45.04 */
+	{ 0x20800ae5, NVABI_SIZE_UNKNOWN, 144, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.63..595.45.04 */
+	{ 0x20800ae6, NVABI_SIZE_UNKNOWN, 144, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.63..595.45.04 */
+	{ 0x20800ae7, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x20800ae8, NVABI_SIZE_UNKNOWN, 145, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.65..595.45.04 */
+	{ 0x20800ae9, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x20800aea, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 */
+	{ 0x20800aeb, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x20800aec, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 */
+	{ 0x20800aed, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x20800aee, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x20800aef, NVABI_SIZE_UNKNOWN, 80, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..555.58.02 */
+	{ 0x20800af0, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800af1, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800af2, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800af3, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800afa, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800afb, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800afc, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800afd, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x20800afe, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 */
+	{ 0x20800aff, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 */
+	{ 0x20800b01, NVABI_SIZE_UNKNOWN, 146, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.123.01..595.45.04 */
+	{ 0x20800b03, NVABI_SIZE_UNKNOWN, 52, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x20800b05, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x20800b06, NVABI_SIZE_UNKNOWN, 40, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..590.48.01 */
+	{ 0x20800b07, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 */
+	{ 0x20800b08, NVABI_SIZE_UNKNOWN, 147, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 580.94.13..595.45.04 */
+	{ 0x20801102, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_SET_GPFIFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801103, 132, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV2080_CTRL_FIFO_BIND_ENGINES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801104, 4, 29, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV2080_CTRL_CMD_SET_OPERATIONAL_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801108, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_GET_PHYSICAL_CHANNEL_COUNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801109, 2056, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_FIFO_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801109, 2056, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_FIFO_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080110b, 536, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080110c, 112, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FIFO_GET_CHANNEL_MEM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080110d, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FIFO_GET_USERD_LOCATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080110e, 20824, 108, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..575.64.05 NV2080_CTRL_FIFO_OBJSCHED_SW_GET_LOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080110e, 22424, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..590.48.01 NV2080_CTRL_FIFO_OBJSCHED_SW_GET_LOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080110e, 24024, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_SW_GET_LOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801110, 8, 148, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.06..595.45.04 NV2080_CTRL_FIFO_CONFIG_CTXSW_TIMEOUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801112, 3212, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FIFO_GET_DEVICE_INFO_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801112, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x20801113, 12, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FIFO_CLEAR_FAULTED_BIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801115, 8, 25, 0, NVABI_PRIV_USER, NVABI_F_ROOT_NO_RIGHTS, 0, 2, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801116, 32, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FIFO_UPDATE_CHANNEL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801117, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801118, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_FIFO_SETUP_VF_ZOMBIE_SUBCTX_PDB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801119, 516, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_FIFO_GET_ALLOCATED_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080111a, 520, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_DISABLE_CHANNELS_FOR_KEY_ROTATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x2080111b, NVABI_SIZE_UNKNOWN, 149, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 550.40.65..595.45.04 */
+	{ 0x2080111c, 520, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_FIFO_ROTATE_KEYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801120, 20, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_GET_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801121, 24, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_SET_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801122, 44, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_FIFO_OBJSCHED_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801123, 1552, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FIFO_GET_CHANNEL_GROUP_UNIQUE_ID_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801124, 1540, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FIFO_QUERY_CHANNEL_UNIQUE_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fifo.h */
+	{ 0x20801201, 32, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801205, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_ZCULL_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801206, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ZCULL_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801207, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_PM_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801208, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_ZCULL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801209, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_PM_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080120a, 152, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_SET_GPC_TILE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080120e, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_CTXSW_SMPC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080120f, 1176, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..555.58.02 NV2080_CTRL_GR_GET_SM_TO_GPC_TPC_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080120f, 1944, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_GR_GET_SM_TO_GPC_TPC_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801210, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801211, 104, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801211, 112, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801212, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_PC_SAMPLING_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801213, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ROP_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801215, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_CTXSW_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801218, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_CTX_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801219, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080121b, 6168, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..570.211.01 NV2080_CTRL_GR_GET_GLOBAL_SM_ORDER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121b, 7192, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..575.64.05 NV2080_CTRL_GR_GET_GLOBAL_SM_ORDER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121b, 9240, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GR_GET_GLOBAL_SM_ORDER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121c, 24, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_CMD_GR_GET_CURRENT_RESIDENT_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121c, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_GR_GET_CURRENT_RESIDENT_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121d, 3208, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV2080_CTRL_GR_GET_VAT_ALARM_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121e, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ATTRIBUTE_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080121f, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801220, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801221, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801222, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801227, 48, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 424, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 432, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 440, 98, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..530.41.03 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 448, 83, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..535.288.01 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 472, 99, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..565.77 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 488, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x20801228, 496, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV0080_CTRL_GR_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x2080122a, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_GPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080122b, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_TPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080122c, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV0080_CTRL_GR_TPC_PARTITION_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl0080/ctrl0080gr.h */
+	{ 0x2080122d, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ENGINE_CONTEXT_PROPERTIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801230, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_RATE_MODIFIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801231, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_FECS_BIND_EVTBUF_FOR_UID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801232, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_PHYS_GPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801233, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_PPC_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801234, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_NUM_TPCS_FOR_GPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801235, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_CTXSW_MODES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801236, 152, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_SET_GPC_TILE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801237, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_GET_ZCULL_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801238, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GR_FECS_BIND_EVTBUF_FOR_UID_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801239, 24, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 NV2080_CTRL_GR_GET_GFX_GPC_AND_TPC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080123a, 16, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_GR_CTXSW_SETUP_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080123c, 2044, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_RATE_MODIFIER_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080123d, 2044, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GR_GET_SM_ISSUE_THROTTLE_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x2080123e, 8, 1, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_GR_TEST_CTXSW_ERROR_LOGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gr.h */
+	{ 0x20801301, 16, 11, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_FB_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 436, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 436, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 530.30.02..535.288.01 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 444, 34, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 545.23.06..555.58.02 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 460, 151, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 560.28.03..575.64.05 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801303, 1028, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080130b, 16, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GET_SYSTEM_CARVEOUT_ADDRESS_SPACE_INFO src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080130c, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CALIBRATION_LOCK_FAILED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080130e, 4024, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_FLUSH_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080130f, 8, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801310, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_BAR1_OFFSET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801312, 8, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801313, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_IS_KIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801315, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_GPU_CACHE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801318, 92, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801319, 92, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_FB_GPU_CACHE_ALLOC_POLICY_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801320, 776, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..575.64.05 NV2080_CTRL_CMD_FB_GET_FB_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801320, 904, 10, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 580.65.06..590.48.01 NV2080_CTRL_CMD_FB_GET_FB_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801320, 904, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_FB_GET_FB_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801322, 2056, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_OFFLINED_PAGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801328, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_LTC_INFO_FOR_FBP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801337, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FB_CBC_OP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801338, 512, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CTAGS_FOR_CBC_EVICTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080133b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080133c, 264, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_CLI_MANAGED_OFFLINED_PAGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080133d, 56, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_FB_GET_COMPBITCOPY_CONSTRUCT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080133e, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_SET_RRD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x2080133f, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_SET_READ_WRITE_LIMIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801340, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_SET_READ_WRITE_LIMIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801341, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_PATCH_PBR_FOR_MINING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801342, 88, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..570.211.01 NV2080_CTRL_FB_GET_MEM_ALIGNMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801342, 56, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_GET_MEM_ALIGNMENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801344, 6152, 0, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 NV2080_CTRL_FB_GET_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801344, 6152, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801346, 3080, 59, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..535.288.01 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801346, 3848, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801346, 3848, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 550.40.07..550.163.01 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801346, 3848, 152, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 555.42.02..560.35.03 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801346, 3848, 153, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 565.57.01..570.211.01 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801346, 3848, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_GET_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801347, 20, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_ROW_REMAPPER_HISTOGRAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801348, 1040, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FB_GET_DYNAMIC_OFFLINED_PAGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801350, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801351, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20801352, 32, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 535.43.02..595.45.04 NV2080_CTRL_FB_GET_SEMAPHORE_SURFACE_LAYOUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801353, 8, 61, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV2080_CTRL_GMMU_COMMIT_TLB_INVALIDATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801354, 16, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801354, 24, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801354, 24, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801355, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FB_QUERY_DRAM_ENCRYPTION_PENDING_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801356, 4, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_FB_SET_DRAM_ENCRYPTION_CONFIGURATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801357, 4, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 570.86.15..570.211.01 NV2080_CTRL_FB_GET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801357, 4, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_DRAM_ENCRYPTION_INFOROM_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801358, 4, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 570.86.15..570.211.01 NV2080_CTRL_FB_DRAM_ENCRYPTION_INFOROM_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801358, 4, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_FB_QUERY_DRAM_ENCRYPTION_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801359, 4, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 570.86.15..570.211.01 NV2080_CTRL_FB_QUERY_DRAM_ENCRYPTION_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801360, 200, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_FB_GET_CARVEOUT_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801361, 16, 154, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.16..580.142 NV2080_CTRL_FB_GET_CPU_COHERENT_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801361, 8208, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_REMAPPED_BANKS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801362, 40, 154, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.16..580.142 NV2080_CTRL_FB_GET_WPR_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801362, 48, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_FB_GET_UGPU_MEMORY_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801363, 16, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_CPU_COHERENT_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801364, 40, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_FB_GET_WPR_REGION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fb.h */
+	{ 0x20801701, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x20801702, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_SERVICE_INTERRUPTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x20801703, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_GET_MANUFACTURER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x20801708, 1, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_MC_QUERY_HOSTCLK_SLOWDOWN_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x20801709, 1, 96, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_MC_SET_HOSTCLK_SLOWDOWN_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x2080170c, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_MC_CHANGE_REPLAYABLE_FAULT_OWNERSHIP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x2080170d, 2052, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_MC_GET_ENGINE_NOTIFICATION_INTR_VECTORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x2080170e, 516, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_MC_GET_STATIC_INTR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x2080170f, 56, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_MC_GET_INTR_CATEGORY_SUBTREE_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080mc.h */
+	{ 0x20801801, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801802, 16, 64, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801803, 200, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PCI_BAR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801804, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SET_PCIE_LINK_WIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801805, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SET_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801806, 8, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_SET_HWBC_UPSTREAM_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801807, 8, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_GET_HWBC_UPSTREAM_PCIE_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080180e, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_BUS_HWBC_GET_UPSTREAM_BAR0_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801812, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_SERVICE_GPU_MULTIFUNC_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801813, 76, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PEX_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801814, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_CLEAR_PEX_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801815, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_FREEZE_PEX_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801816, 18, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_GET_PEX_LANE_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801817, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_LTR_LATENCY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801818, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_SET_PCIE_LTR_LATENCY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801819, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_PEX_UTIL_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801820, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_CLEAR_PEX_UTIL_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801821, 640, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV2080_CTRL_BUS_GET_BFD_PARAMSARR src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801822, 9, 29, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..580.142 NV2080_CTRL_BUS_GET_ASPM_DISABLE_FLAGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801823, 420, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000b, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801823, 420, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000b, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_BUS_GET_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801824, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_CONTROL_PUBLIC_ASPM_BITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801825, 128, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_NVLINK_PEER_ID_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801826, 3, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_SET_EOM_PARAMETERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801827, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_BUS_GET_UPHY_DLN_CFG_SPACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801828, 76, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_BUS_GET_EOM_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801829, 4, 155, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 520.56.06..555.58.02 NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801829, 12, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182a, 104, 155, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 520.56.06..555.58.02 NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182a, 112, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182b, 20, 156, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 520.56.06..525.147.05 NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182b, 28, 157, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 530.30.02..570.211.01 NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182b, 28, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080182d, 120, 112, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_BUS_GET_C2C_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182d, 168, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_BUS_GET_C2C_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080182e, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x2080182f, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20801830, 4, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801831, 80, 158, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..580.142 NV2080_CTRL_CMD_BUS_GET_C2C_LPWR_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801831, 88, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_CMD_BUS_GET_C2C_LPWR_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801832, 8, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_CMD_BUS_SET_C2C_LPWR_STATE_VOTE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801836, 8, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_CMD_BUS_SET_C2C_LPWR_IDLE_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x20801837, 56, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_BUS_GET_C2C_PACKET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bus.h */
+	{ 0x2080200a, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_PERF_BOOST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080200b, 780, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_LEVEL_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080205a, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_POWERSTATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080205b, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_PERF_SET_POWERSTATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080205d, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_NOTIFY_VIDEOEVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802068, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_CURRENT_PSTATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802069, 8, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_PERF_GET_TEGRA_PERFMON_SAMPLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080206e, 8, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..555.58.02 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080206e, 12, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080206f, 8, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..555.58.02 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x2080206f, 12, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_PERF_RATED_TDP_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802087, 12, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_PERF_GET_VID_ENG_PERFMON_SAMPLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802092, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_PERF_SET_AUX_POWER_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802093, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_PERF_RESERVE_PERFMON_HW_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802096, 47216, 159, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..520.61.07 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802096, 34000, 160, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.86.01..545.29.06 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802096, 50704, 79, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..565.77 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802096, 55888, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080perf.h */
+	{ 0x20802204, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802205, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_GET_ERROR_COUNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802207, 0, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802209, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x2080220a, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080220b, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080220c, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080220d, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_RECOVERY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x2080220e, 4, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_RECOVERY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802210, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802211, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802212, 8, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_RC_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802213, 8200, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_RC_GET_ERROR_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802214, 24, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_RC_WATCHDOG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080rc.h */
+	{ 0x20802300, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20802301, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20802302, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20802303, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x20802401, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVD_GET_DUMP_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x20802402, 16, 25, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVD_GET_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x20802409, 15608, 11, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_NVD_GET_NOCAT_JOURNAL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x20802409, 15656, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_NVD_GET_NOCAT_JOURNAL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x2080240b, 176, 59, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..535.288.01 NV2080_CTRL_NVD_SET_NOCAT_JOURNAL_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x2080240b, 176, 97, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..545.29.06 NV2080_CTRL_NVD_SET_NOCAT_JOURNAL_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x2080240b, 104, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_NVD_SET_NOCAT_JOURNAL_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x2080240c, 1208, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_CMD_NVD_INSERT_NOCAT_JOURNAL_RECORD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvd.h */
+	{ 0x20802502, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_DMA_INVALIDATE_TLB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080dma.h */
+	{ 0x20802503, 2052, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV2080_CTRL_DMA_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080dma.h */
+	{ 0x20802503, 2052, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2080_CTRL_DMA_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080dma.h */
+	{ 0x20802609, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_PMGR_MODULE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080pmgr.h */
+	{ 0x2080270c, 0, 60, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..575.64.05 */
+	{ 0x2080270d, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 */
+	{ 0x2080270e, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 */
+	{ 0x20802801, 4, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_CMD_LPWR_DIFR_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080lpwr.h */
+	{ 0x20802802, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20802a01, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a02, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CE_PCE_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a03, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0007, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CE_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a05, 88, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a05, 144, 112, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a05, 152, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a06, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802a07, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802a08, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802a09, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802a0a, 40, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_CE_GET_ALL_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a0a, 68, 112, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 520.56.06..535.288.01 NV2080_CTRL_CE_GET_ALL_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a0a, 136, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_CE_GET_ALL_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a0b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20802a0c, 12, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_GET_LCE_SHIM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a0d, 156, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_UPDATE_PCE_LCE_MAPPINGS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a0e, 136, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_GET_HUB_PCE_MASK_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a0f, NVABI_SIZE_UNKNOWN, 44, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 */
+	{ 0x20802a11, 16, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_CE_GET_DECOMP_LCE_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a12, 8, 24, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_CE_IS_DECOMP_LCE_ENABLED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ce.h */
+	{ 0x20802a13, NVABI_SIZE_UNKNOWN, 101, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 */
+	{ 0x20802a14, NVABI_SIZE_UNKNOWN, 101, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 */
+	{ 0x20803001, 16, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..565.77 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803001, 32, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803001, 48, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803002, 5896, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803002, 5896, 142, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 520.56.06..550.163.01 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803002, 6152, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 555.42.02..565.77 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803002, 13320, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803002, 13344, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..580.142 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803002, 13864, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803003, 3620, 48, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..565.77 NV2080_CTRL_NVLINK_GET_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803003, 7204, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803003, 7224, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_ERR_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803004, 8464, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 NV2080_CTRL_NVLINK_GET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803004, 16912, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803004, 16928, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803005, 16, 9, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803005, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803009, 80, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVLINK_GET_LINK_FATAL_ERROR_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080300c, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080300e, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_NVLINK_GET_POWER_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803011, 16, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV2080_CTRL_CMD_NVLINK_GET_LINK_FOM_VALUES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803014, 1796, 48, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..565.77 NV2080_CTRL_NVLINK_GET_NVLINK_ECC_ERRORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803014, 3588, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_NVLINK_ECC_ERRORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803014, 3608, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_NVLINK_ECC_ERRORS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803015, 1040, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 NV2080_CTRL_NVLINK_READ_TP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803015, 2064, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_READ_TP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803015, 2080, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_READ_TP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803017, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x20803018, 32, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV2080_CTRL_NVLINK_GET_LP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803018, 72, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV2080_CTRL_NVLINK_GET_LP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803019, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x2080301a, NVABI_SIZE_UNKNOWN, 123, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..560.35.03 */
+	{ 0x2080301b, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x2080301c, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x2080301d, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x2080301e, NVABI_SIZE_UNKNOWN, 96, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 */
+	{ 0x2080301f, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803020, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803021, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803022, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803023, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20803024, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803025, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803026, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803027, NVABI_SIZE_UNKNOWN, 161, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..565.77 */
+	{ 0x20803028, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20803029, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080302a, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x2080302b, NVABI_SIZE_UNKNOWN, 161, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..565.77 */
+	{ 0x2080302c, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x2080302d, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x2080302e, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x2080302f, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803030, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803031, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803032, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803033, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803034, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803035, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803036, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803037, NVABI_SIZE_UNKNOWN, 18, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x20803038, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20803039, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080303a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080303b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x2080303c, NVABI_SIZE_UNKNOWN, 42, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0x2080303e, 8, 32, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.78.01 NV2080_CTRL_NVLINK_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080303e, 4, 162, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.07..550.163.01 NV2080_CTRL_NVLINK_SET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080303e, 8, 61, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NV2080_CTRL_NVLINK_SET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080303f, NVABI_SIZE_UNKNOWN, 32, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.78.01 */
+	{ 0x2080303f, 4, 162, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.07..550.163.01 NV2080_CTRL_NVLINK_GET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080303f, 8, 163, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..590.48.01 NV2080_CTRL_NVLINK_GET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080303f, 12, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_L1_THRESHOLD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803040, NVABI_SIZE_UNKNOWN, 164, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.07..595.45.04 */
+	{ 0x20803041, 12, 165, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.78.01 NV2080_CTRL_NVLINK_DIRECT_CONNECT_CHECK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803041, 8, 24, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NV2080_CTRL_NVLINK_IS_GPU_DEGRADED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803042, NVABI_SIZE_UNKNOWN, 166, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.06..525.78.01 */
+	{ 0x20803042, 12, 164, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.07..595.45.04 NV2080_CTRL_NVLINK_DIRECT_CONNECT_CHECK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803043, NVABI_SIZE_UNKNOWN, 164, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.47.07..595.45.04 */
+	{ 0x20803044, NVABI_SIZE_UNKNOWN, 167, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 525.125.06..535.183.01 */
+	{ 0x20803044, 1560, 168, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.183.06..595.45.04 NV2080_CTRL_NVLINK_GET_PORT_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803045, 4, 169, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.183.06..595.45.04 NV2080_CTRL_NVLINK_CYCLE_LINK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803046, NVABI_SIZE_UNKNOWN, 168, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 535.183.06..595.45.04 */
+	{ 0x20803047, 510, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803047, 513, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803050, 14360, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 NV2080_CTRL_NVLINK_GET_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803050, 28696, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803050, 28712, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803051, 24, 67, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..575.64.05 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803051, 40, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_CLEAR_COUNTERS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803052, 72, 44, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_NVLINK_GET_LP_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803053, 503, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PLTC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803054, 526, 173, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..570.133.20 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803054, 532, 174, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.123.11..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803054, 546, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803055, 520, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPSLC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803055, 528, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPSLC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803056, 499, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MCAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080305c, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTECR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080305d, 497, 35, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..560.35.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MTWE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080305e, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTEWE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080305f, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTSDE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803060, 508, 175, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..560.28.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MGCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803061, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTCAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803062, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PMTU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803063, 648, 35, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..560.35.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MCIA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803064, 503, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PMLP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803064, 504, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PMLP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803065, 502, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_GHPKT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803066, 504, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PDDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803066, 505, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PDDR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803067, 512, 175, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..560.28.03 NV2080_CTRL_NVLINK_PRM_ACCESS_MTMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803068, 512, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPTT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803069, 509, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPCNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306a, 497, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MGIR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306b, 504, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306b, 507, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306c, 503, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPHCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306d, 505, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_SLTP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306d, 506, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_SLTP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306e, 501, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_PRM_ACCESS_PGUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306e, 500, 100, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PGUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306f, 514, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080306f, 512, 100, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803070, 524, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PTYS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803071, 502, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_SLRG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803072, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PMAOS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803073, 506, 170, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803073, 508, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPLR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803074, 16, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NV2080_CTRL_NVLINK_GET_SUPPORTED_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803075, 544, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MORD_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803076, 498, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTRC_CAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803077, 500, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTRC_CONF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803078, 502, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTRC_CTRL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803079, 497, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTEIM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307a, 532, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTIE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307b, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTIM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307c, 504, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_PRM_ACCESS_MPSCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307c, 502, 176, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.57.08 NV2080_CTRL_NVLINK_PRM_ACCESS_MPSCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307c, 504, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MPSCR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307d, 497, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MTSR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307e, 499, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPSLS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080307f, 520, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MLPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803080, 504, 172, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PLIB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803081, 520, 115, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_SET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803081, 1032, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_SET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803081, 1048, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_SET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803082, 648, 115, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..565.77 NV2080_CTRL_NVLINK_GET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803082, 1288, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803082, 1304, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_HW_ERROR_INJECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803083, 37, 87, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 565.57.01..575.64.05 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803083, 39, 109, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 580.65.06..580.142 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803083, 38, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 590.44.01..590.48.01 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803083, 39, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0020, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_PLATFORM_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803085, 24, 177, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..590.48.01 NV2080_CTRL_NVLINK_GET_SUPPORTED_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803085, 48, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_SUPPORTED_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803086, 1, 177, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..590.48.01 NV2080_CTRL_NVLINK_SET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803086, 2, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_SET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803087, 1, 177, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..590.48.01 NV2080_CTRL_NVLINK_GET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803087, 2, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_BW_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803088, 56, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_NVLINK_GET_LOCAL_DEVICE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803089, 8, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_INJECT_SW_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803089, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_INJECT_SW_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308a, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x2080308b, 1, 158, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..580.142 NV2080_CTRL_NVLINK_GET_NVLE_ENCRYPT_EN_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308b, 2, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_NVLINK_GET_NVLE_ENCRYPT_EN_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308c, 16, 178, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV2080_CTRL_NVLINK_UPDATE_NVLE_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308c, 272, 40, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..590.48.01 NV2080_CTRL_NVLINK_UPDATE_NVLE_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308d, 12, 158, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..580.142 NV2080_CTRL_NVLINK_GET_NVLE_LIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308d, 264, 40, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..590.48.01 NV2080_CTRL_NVLINK_GET_UPDATE_NVLE_LIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308d, 276, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_UPDATE_NVLE_LIDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308e, 12, 19, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_CONFIGURE_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308e, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_CONFIGURE_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308f, 260, 19, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 NV2080_CTRL_NVLINK_GET_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080308f, 536, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_L1_TOGGLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803090, 496, 179, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..575.64.05 NV2080_CTRL_NVLINK_PRM_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803090, 572, 109, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_MCSR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803091, 516, 179, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..575.64.05 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803091, 264, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_GET_FIRMWARE_VERSION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803092, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x20803093, 512, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PTASV2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803094, 508, 171, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.153.02..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_SLLM_5NM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803095, 496, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_NVLINK_PRM_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803096, 516, 109, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..580.142 NV2080_CTRL_NVLINK_PRM_ACCESS_PPRM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080309a, 64, 77, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..595.45.04 NV2080_CTRL_NVLINK_SAVE_NODE_HOSTNAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080309b, 64, 77, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..595.45.04 NV2080_CTRL_NVLINK_GET_SAVED_NODE_HOSTNAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080309c, NVABI_SIZE_UNKNOWN, 1, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 */
+	{ 0x2080309d, 16, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0020, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_LOCK_REMAP_TABLE_AND_MSE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x2080309e, 260, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_NVLINK_GET_REMAP_TABLE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080nvlink.h */
+	{ 0x20803101, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_GET_DMEM_USAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803112, 32, 41, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803113, 32, 41, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_MAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803114, 8, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803115, 8, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803116, 8, 41, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803117, 4, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV2080_CTRL_FLCN_INSTRUMENTATION_RECALIBRATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803118, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_GET_ENGINE_ARCH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803120, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_USTREAMER_QUEUE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803122, 44, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_USTREAMER_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803123, 44, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_USTREAMER_CONTROL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803124, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20803125, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLCN_GET_CTX_BUFFER_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080flcn.h */
+	{ 0x20803400, 40, 180, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV2080_CTRL_ECC_GET_CLIENT_EXPOSED_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803400, 96, 181, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.247.01..595.45.04 NV2080_CTRL_ECC_GET_CLIENT_EXPOSED_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803401, 96, 182, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.161.07..560.35.03 NV2080_CTRL_ECC_GET_ECI_COUNTERS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803401, 40, 181, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.247.01..595.45.04 NV2080_CTRL_ECC_GET_VOLATILE_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803402, 40, 182, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.161.07..560.35.03 NV2080_CTRL_ECC_GET_VOLATILE_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803402, 16804, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803403, 32, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_ECC_INJECT_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803404, 2, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_ECC_GET_REPAIR_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803405, 8, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_ECC_INJECTION_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803406, 1, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV2080_CTRL_ECC_GET_UNREPAIRABLE_MEMORY_FLAG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080ecc.h */
+	{ 0x20803501, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
+	{ 0x20803502, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_SETUP_INSTANCE_MEM_BLOCK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
+	{ 0x20803503, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_GET_RANGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
+	{ 0x20803504, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_FLA_GET_FABRIC_MEM_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080fla.h */
+	{ 0x20803601, 72, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_GSP_GET_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803602, 72, 116, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..560.35.03 NV2080_CTRL_GSP_GET_RM_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803602, 80, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NV2080_CTRL_GSP_GET_RM_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803602, 88, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_GSP_GET_RM_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803603, 40, 49, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_CMD_GSP_GET_VGPU_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803604, 1040, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV2080_CTRL_CMD_GSP_GET_LIBOS_HEAP_STATS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803605, 16, 1, 0, NVABI_PRIV_ROOT, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_CMD_GSP_GDMA_FUZZ_TEST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gsp.h */
+	{ 0x20803801, 1928, 9, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..575.64.05 NV2080_CTRL_GRMGR_GET_GR_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080grmgr.h */
+	{ 0x20803801, 1928, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 580.65.06..595.45.04 NV2080_CTRL_GRMGR_GET_GR_FS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080grmgr.h */
+	{ 0x20803b01, 268, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV2080_CTRL_BIF_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080bif.h */
+	{ 0x20803d01, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20803d02, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_OS_UNIX_ALLOW_DISALLOW_GCOFF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080unix.h */
+	{ 0x20803d03, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x20803d07, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_OS_UNIX_VIDMEM_PERSISTENCE_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080unix.h */
+	{ 0x20803d08, 1, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_OS_UNIX_UPDATE_TGP_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080unix.h */
+	{ 0x20804001, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804002, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804003, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804004, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804005, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804006, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804007, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804008, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x20804009, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x2080400a, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x2080400b, NVABI_SIZE_UNKNOWN, 31, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0x2080400c, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x2080400d, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0x2080400e, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x2080400f, NVABI_SIZE_UNKNOWN, 52, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x20804101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV2080_CTRL_CMD_HSHUB_GET_AVAILABLE_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080hshub.h */
+	{ 0x20804102, 8, 27, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV2080_CTRL_CMD_HSHUB_SET_EC_THROTTLE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080hshub.h */
+	{ 0x208081ea, 4, 158, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..580.142 NV2080_CTRL_RUSD_GET_SUPPORTED_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpu.h */
+	{ 0x2080a083, 24, 64, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV2080_CTRL_GPUMON_SAMPLES src/common/sdk/nvidia/inc/ctrl/ctrl2080/ctrl2080gpumon.h */
+	{ 0x2080a7d7, NVABI_SIZE_UNKNOWN, 28, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x208f0401, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_FIFO_CHECK_ENGINE_CONTEXT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffifo.h */
+	{ 0x208f0402, 4, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 NV208F_CTRL_FIFO_ENABLE_VIRTUAL_CONTEXT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffifo.h */
+	{ 0x208f0403, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_FIFO_GET_CHANNEL_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffifo.h */
+	{ 0x208f0506, 28, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_FB_CTRL_GPU_CACHE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f050e, 16, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV208F_CTRL_FB_ECC_SET_KILL_PTR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f050e, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV208F_CTRL_FB_ECC_SET_KILL_PTR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f0510, 3, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV208F_CTRL_FB_ECC_INJECTION_SUPPORTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f0511, 16, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV208F_CTRL_FB_ECC_SET_WRITE_KILL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f0515, 4, 3, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NV208F_CTRL_FB_CLEAR_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f0515, 8, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV208F_CTRL_FB_CLEAR_REMAPPED_ROWS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f051b, 8, 101, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_FB_CLEAR_REMAPPED_BANKS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208ffb.h */
+	{ 0x208f0701, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_PBI_WRITE_COMMAND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
+	{ 0x208f0702, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_CONFIG_REG_READ_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
+	{ 0x208f0703, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_CONFIG_REG_WRITE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
+	{ 0x208f0704, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_BIF_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fbif.h */
+	{ 0x208f0b03, 4, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV208F_CTRL_MMU_GET_NUM_HSHUBMMUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fmmu.h */
+	{ 0x208f1101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_GPU_RAM_SVOP_VALUES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgpu.h */
+	{ 0x208f1102, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_GPU_RAM_SVOP_VALUES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgpu.h */
+	{ 0x208f1105, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV208F_CTRL_GPU_VERIFY_INFOROM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgpu.h */
+	{ 0x208f1206, 12, 49, 0, NVABI_PRIV_USER, NVABI_F_TEST_ONLY, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV208F_CTRL_GR_INJECT_CTXSW_UCODE_ERROR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fgr.h */
+	{ 0x208f1901, 12, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
+	{ 0x208f1901, 16, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
+	{ 0x208f1901, 16, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_UCODE_INSTRUMENTATION_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodeinstrumentation.h */
+	{ 0x208f1902, 12, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
+	{ 0x208f1902, 16, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV208F_CTRL_UCODE_COVERAGE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
+	{ 0x208f1902, 16, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_UCODE_INSTRUMENTATION_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodeinstrumentation.h */
+	{ 0x208f1903, 65548, 68, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..565.77 NV208F_CTRL_UCODE_COVERAGE_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
+	{ 0x208f1903, 65552, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NV208F_CTRL_UCODE_COVERAGE_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodecoverage.h */
+	{ 0x208f1903, 65552, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV208F_CTRL_UCODE_INSTRUMENTATION_GET_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl208f/ctrl208fucodeinstrumentation.h */
+	{ 0x30f10101, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_VERSION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10102, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_STATUS_SIGNALS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10103, 28, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10103, 32, 157, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..570.211.01 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10103, 36, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10104, 28, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10104, 32, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10104, 32, 90, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..570.211.01 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10104, 36, 52, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_PARAMS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10105, 48, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10105, 52, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_GET_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10106, 52, 183, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..590.48.01 NV30F1_CTRL_GET_GSYNC_GPU_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10106, 68, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV30F1_CTRL_GET_GSYNC_GPU_TOPOLOGY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10110, 24, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10110, 24, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10111, 24, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_GET_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10111, 24, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_GSYNC_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10111, 24, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10112, 16, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_SET_CONTROL_UNSYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10112, 16, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_SET_CONTROL_UNSYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10113, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_STATUS_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10114, 64, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10120, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10120, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10121, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10121, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_TESTING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10130, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_SET_CONTROL_WATCHDOG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10140, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10140, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10141, 4, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10141, 4, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_GSYNC_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10141, 4, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_INTERLACE_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10150, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10150, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10151, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_GSYNC_SET_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10151, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_GSYNC_CONTROL_SWAP_BARRIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10153, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_GET_CONTROL_SWAP_LOCK_WINDOW_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10160, 88, 184, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..545.23.08 NV30F1_CTRL_GSYNC_GET_OPTIMIZED_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10160, 88, 185, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.24..565.77 NV30F1_CTRL_GSYNC_GET_OPTIMIZED_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10160, 96, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV30F1_CTRL_GSYNC_GET_OPTIMIZED_TIMING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10170, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_SET_EVENT_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10172, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_CMD_GSYNC_SET_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10172, 8, 150, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..535.288.01 NV30F1_CTRL_CMD_GSYNC_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10172, 8, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_CMD_GSYNC_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10173, 8, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_CTRL_CMD_GSYNC_SET_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10173, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_CTRL_CMD_GSYNC_CONTROL_STEREO_LOCK_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10180, 8, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_READ_REGISTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10180, 8, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_READ_REGISTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10181, 8, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_WRITE_REGISTER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10185, 32, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_SET_LOCAL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10185, 32, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_SET_LOCAL_SYNC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10186, 8, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_CMD_GSYNC_CONFIG_FLASH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10186, 8, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_CMD_GSYNC_CONFIG_FLASH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10187, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV30F1_CTRL_GSYNC_HOUSE_SYNC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10188, 1, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NV30F1_CTRL_GSYNC_HOUSE_SYNC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x30f10188, 1, 27, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 NV30F1_CTRL_GSYNC_HOUSE_SYNC_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl30f1.h */
+	{ 0x402c0101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_GET_PORT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x402c0102, 32, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_INDEXED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x402c0103, 64, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_GET_PORT_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x402c0104, 194, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_TABLE_GET_DEV_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x402c0105, 96, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV402C_CTRL_I2C_TRANSACTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl402c.h */
+	{ 0x503c0102, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_REGISTER_VA_SPACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
+	{ 0x503c0103, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_UNREGISTER_VA_SPACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
+	{ 0x503c0104, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_REGISTER_VIDMEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
+	{ 0x503c0105, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_UNREGISTER_VIDMEM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
+	{ 0x503c0106, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV503C_CTRL_REGISTER_PID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl503c.h */
+	{ 0x506f0105, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV506F_CTRL_CMD_RESET_ISOLATED_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl506f.h */
+	{ 0x506f0106, NVABI_SIZE_UNKNOWN, 30, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x50700115, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_GET_PINSET_COUNT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
+	{ 0x50700116, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_GET_PINSET_PEER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
+	{ 0x50700117, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x50700118, 24, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_IMP_SET_GET_PARAMETER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
+	{ 0x50700119, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_SET_MEMPOOL_WAR_FOR_BLIT_TEARING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070chnc.h */
+	{ 0x50700202, NVABI_SIZE_UNKNOWN, 9, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..575.64.05 */
+	{ 0x50700202, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_CMD_GET_RG_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x50700203, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV5070_CTRL_CMD_GET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x50700203, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV5070_CTRL_CMD_GET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x50700204, 20, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NV5070_CTRL_CMD_SET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x50700204, 24, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV5070_CTRL_CMD_SET_RG_UNDERFLOW_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x50700205, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_CMD_GET_RG_FLIPLOCK_PROP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x50700206, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x50700207, 24, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NV5070_CTRL_CMD_GET_RG_CONNECTED_LOCKPIN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x5070020a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x5070020b, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_GET_PINSET_LOCKPINS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x5070020c, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_CMD_GET_RG_SCAN_LINE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070rg.h */
+	{ 0x5070020d, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x50700301, 104, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_GET_SOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
+	{ 0x50700302, 104, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_SET_SOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
+	{ 0x50700303, 72, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_GET_PIOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
+	{ 0x50700304, 72, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_CMD_SET_PIOR_SEQ_CTL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
+	{ 0x50700305, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV5070_CTRL_SEQ_PROG_SPEED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070seq.h */
+	{ 0x50700420, 36, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_GET_SOR_PWM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700420, NVABI_SIZE_UNKNOWN, 155, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..555.58.02 */
+	{ 0x50700421, 36, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_SET_SOR_PWM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700421, NVABI_SIZE_UNKNOWN, 155, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..555.58.02 */
+	{ 0x50700422, 76, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_GET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700422, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..575.64.05 */
+	{ 0x50700422, 76, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_CMD_GET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700423, 76, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_CMD_SET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700423, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..575.64.05 */
+	{ 0x50700423, 76, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_CMD_SET_SOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700430, 44, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..555.58.02 NV5070_CTRL_CMD_GET_PIOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700431, 52, 43, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..555.58.02 NV5070_CTRL_CMD_SET_PIOR_OP_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700457, 20, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NV5070_CTRL_SET_SOR_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700457, NVABI_SIZE_UNKNOWN, 78, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..575.64.05 */
+	{ 0x50700457, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NV5070_CTRL_SET_SOR_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070or.h */
+	{ 0x50700709, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5070_CTRL_SYSTEM_GET_CAPS_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070system.h */
+	{ 0x50700902, 0, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 */
+	{ 0x50700903, 8, 18, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..565.77 NV5070_CTRL_EVENT_SET_MEMORY_NOTIFIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5070/ctrl5070event.h */
+	{ 0x50800101, 584, 96, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV5080_CTRL_DEFERRED_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800101, 584, 153, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 565.57.01..570.211.01 NV5080_CTRL_DEFERRED_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800101, 584, 52, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV5080_CTRL_DEFERRED_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800102, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV5080_CTRL_REMOVE_API_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800103, 584, 96, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..560.35.03 NV5080_CTRL_DEFERRED_API_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800103, 584, 153, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 565.57.01..570.211.01 NV5080_CTRL_DEFERRED_API_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800103, 584, 52, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NV5080_CTRL_DEFERRED_API_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl5080.h */
+	{ 0x50800104, NVABI_SIZE_UNKNOWN, 61, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x83de0301, NVABI_SIZE_UNKNOWN, 122, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..545.29.06 */
+	{ 0x83de0301, 0, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x83de0302, NVABI_SIZE_UNKNOWN, 122, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..545.29.06 */
+	{ 0x83de0302, 0, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x83de0307, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_MODE_MMU_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0308, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_MODE_MMU_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0309, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_EXCEPTION_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de030b, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_SINGLE_SM_ERROR_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de030c, 4824, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_ALL_SM_ERROR_STATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de030f, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_CLEAR_SINGLE_SM_ERROR_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0310, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_CLEAR_ALL_SM_ERROR_STATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0313, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_NEXT_STOP_TRIGGER_TYPE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0314, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_STEP_INTERRUPT_HANDLING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0315, 24, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_READ_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0316, 24, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_WRITE_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0317, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_CMD_DEBUG_SUSPEND_ALL_CONTEXTS_FOR_CLIENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0318, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x83de031a, 1544, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_SURFACE_PARAMETERS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de031b, 1544, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_SURFACE_PARAMETERS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de031c, 1048, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_MAPPINGS_PARAMETERS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de031d, 3208, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de031f, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_MODE_ERRBAR_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0320, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_MODE_ERRBAR_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0321, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_SINGLE_STEP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0322, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_STOP_TRIGGER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0323, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_RUN_TRIGGER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0324, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_SET_SINGLE_SM_SKIP_IDLE_WARP_DETECT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0325, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_GET_SINGLE_SM_DEBUGGER_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0326, 3616, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0327, 3616, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV83DE_CTRL_DEBUG_ACCESS_MEMORY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0328, 72, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de0329, 1, 101, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..595.45.04 NV83DE_CTRL_DEBUG_SET_DROP_DEFERRED_RC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de032a, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV83DE_CTRL_DEBUG_SET_MODE_MMU_GCC_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x83de032b, 4, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NV83DE_CTRL_DEBUG_GET_MODE_MMU_GCC_DEBUG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl83de/ctrl83dedebug.h */
+	{ 0x90100101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90670102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90670201, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90670202, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x906f0101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0x906f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0x906f0102, 16, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0x906f0105, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV906F_CTRL_CMD_GET_DEFER_RC_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0x906f0106, 104, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV906F_CTRL_GET_MMU_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0x906f0203, 8, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..570.211.01 NV906F_CTRL_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0x90720101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9072_CTRL_CMD_NOTIFY_ON_VBLANK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9072.h */
+	{ 0x90740101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9074_CTRL_CMD_FLUSH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9074.h */
+	{ 0x90740102, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9074_CTRL_CMD_GET_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9074.h */
+	{ 0x90740103, 32, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9074_CTRL_CMD_RELEASE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9074.h */
+	{ 0x90960101, 40, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_COLOR_CLEAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90960102, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_DEPTH_CLEAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90960103, 64, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_GET_ZBC_CLEAR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90960104, 60, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_CLEAR_TABLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90960105, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_SET_ZBC_STENCIL_CLEAR_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90960106, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_GET_ZBC_CLEAR_TABLE_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90960107, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 515.43.04..595.45.04 NV9096_CTRL_GET_ZBC_CLEAR_TABLE_ENTRY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl9096.h */
+	{ 0x90cc0101, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90cc0102, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90cc0103, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV90CC_CTRL_HWPM_GET_RESERVATION_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cc/ctrl90cchwpm.h */
+	{ 0x90cc0301, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NV90CC_CTRL_POWER_REQUEST_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cc/ctrl90ccpower.h */
+	{ 0x90cc0302, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NV90CC_CTRL_POWER_RELEASE_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cc/ctrl90ccpower.h */
+	{ 0x90cd0101, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV_EVENT_BUFFER_CTRL_CMD_ENABLE_EVENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cd.h */
+	{ 0x90cd0102, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV_EVENT_BUFFER_CTRL_CMD_UPDATE_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cd.h */
+	{ 0x90cd0104, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90cd0105, 524, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV_EVENT_BUFFER_CTRL_CMD_POST_TELEMETRY_EVENT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90cd.h */
+	{ 0x90e60101, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV90E6_CTRL_MASTER_GET_ERROR_INTR_OFFSET_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e6.h */
+	{ 0x90e60102, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NV90E6_CTRL_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e6.h */
+	{ 0x90e70102, 20, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NV90E7_CTRL_BBX_GET_TIME_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e7/ctrl90e7bbx.h */
+	{ 0x90e70113, 16, 186, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0004, 0 },	/* 535.43.24..595.45.04 NV90E7_CTRL_BBX_GET_LAST_FLUSH_TIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e7.h */
+	{ 0x90e70119, 8, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NV90E7_CTRL_BBX_IS_NVM_FLUSH_ENABLED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90e7/ctrl90e7bbx.h */
+	{ 0x90f10101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90f10102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90f10103, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90f10104, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x90f10106, 184, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NV90F1_CTRL_VASPACE_COPY_SERVER_RESERVED_PDES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl90f1.h */
+	{ 0x90f10107, NVABI_SIZE_UNKNOWN, 27, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..595.45.04 */
+	{ 0xa06c0101, 2, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..570.211.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06c0101, 3, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06c0102, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06c0103, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_TIMESLICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c0104, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_TIMESLICE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c0105, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_PREEMPT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c0106, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_GET_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c0107, 4, 25, 0, NVABI_PRIV_USER, NVABI_F_ROOT_NO_RIGHTS, 0, 2, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c0109, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c010a, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xa06c0110, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 2, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06C_CTRL_MAKE_REALTIME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06c.h */
+	{ 0xa06c0201, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xa06c0202, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xa06f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa06f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa06f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa06f0103, 2, 51, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..570.211.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0103, 3, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0104, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0107, 104, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_MMU_FAULT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa06f0108, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0109, 4, 25, 0, NVABI_PRIV_USER, NVABI_F_ROOT_NO_RIGHTS, 0, 2, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0111, 2, 25, 0, NVABI_PRIV_USER, 0, 0, 2, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_RESTART_RUNLIST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0112, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVA06F_CTRL_STOP_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa06f0113, 4, 61, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 555.42.02..595.45.04 NVA06F_CTRL_GET_CONTEXT_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa0800103, 76, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA080_CTRL_VGPU_DISPLAY_SET_SURFACE_PROPERTIES src/common/sdk/nvidia/inc/ctrl/ctrla080.h */
+	{ 0xa0800104, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA080_CTRL_VGPU_DISPLAY_CLEANUP_SURFACE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla080.h */
+	{ 0xa0800301, 72, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA080_CTRL_VGPU_GET_CONFIG_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla080.h */
+	{ 0xa0810101, 4968, 187, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..545.29.06 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 4968, 188, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.183.01..535.288.01 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5104, 189, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..555.42.06 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5104, 190, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.65..565.77 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5240, 69, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..570.211.01 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5240, 70, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5432, 74, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..580.82.09 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5440, 191, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..590.48.01 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810101, 5440, 1, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA081_CTRL_VGPU_CONFIG_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810102, 10760, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..545.29.06 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810102, 10760, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..560.35.03 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810102, 10760, 87, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..575.64.05 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810102, 19592, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_PGPU_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 4960, 22, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..545.29.06 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 5096, 79, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..565.77 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 5232, 69, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 5232, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 5424, 74, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..580.82.09 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 5432, 191, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.94.02..590.48.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810103, 5432, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810104, 264, 47, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810104, 412, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810104, 524, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810105, 264, 47, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810105, 412, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810105, 524, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_TYPES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810106, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810107, 164, 55, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..550.78 NVA081_CTRL_VGPU_CONFIG_NOTIFY_START_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810109, 0, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 */
+	{ 0xa0810110, 20, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_VGPU_INSTANCE_ENCODER_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810111, 776, 192, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_FB_USAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810111, 1160, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_VGPU_FB_USAGE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810112, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_CMD_VGPU_CONFIG_GET_MIGRATION_CAP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810113, 32, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_HOST_FB_RESERVATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810114, 256, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_PGPU_METADATA_STRING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810115, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_DOORBELL_EMULATION_SUPPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810116, 12, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_FREE_SWIZZID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810117, 12, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_PGPU_GET_MULTI_VGPU_SUPPORT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810118, 4, 88, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..555.58.02 NVA081_CTRL_GET_VGPU_DRIVER_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810118, 8, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NVA081_CTRL_GET_VGPU_DRIVER_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810119, 4, 31, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA081_CTRL_VGPU_CONFIG_SET_PGPU_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011a, 8, 143, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.08..595.45.04 NVA081_CTRL_VGPU_CONFIG_VALIDATE_SWIZZID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011b, 32, 23, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..560.35.03 NVA081_CTRL_VGPU_CONFIG_UPDATE_HETEROGENEOUS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011b, 40, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NVA081_CTRL_VGPU_CONFIG_UPDATE_HETEROGENEOUS_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011b, 56, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NVA081_CTRL_VGPU_CONFIG_UPDATE_PLACEMENT_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011c, 140, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..570.211.01 NVA081_CTRL_VGPU_CONFIG_GET_CREATABLE_PLACEMENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011c, 144, 70, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..575.64.05 NVA081_CTRL_VGPU_CONFIG_GET_CREATABLE_PLACEMENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011c, 208, 45, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_CREATABLE_PLACEMENTS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011d, 1, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA081_CTRL_PGPU_GET_VGPU_STREAMING_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011e, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA081_CTRL_VGPU_SET_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011f, 8, 193, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..560.35.03 NVA081_CTRL_VGPU_GET_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa081011f, 8, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NVA081_CTRL_VGPU_GET_CAPABILITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810120, 144, 194, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.216.01..560.35.03 NVA081_CTRL_VGPU_SET_VM_NAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810120, 152, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NVA081_CTRL_VGPU_SET_VM_NAME_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810122, 4, 195, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.65..595.45.04 NVA081_CTRL_VGPU_CONFIG_GET_MIGRATION_BANDWIDTH_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0810124, 56, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 575.51.02..595.45.04 NVA081_CTRL_VGPU_CONFIG_ENUMERATE_VGPU_PER_GPU_INSTANCE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla081.h */
+	{ 0xa0830101, 8, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_NUM_HEADS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0830102, 12, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_MAX_RESOLUTION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0830103, 16, 1, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_DEFAULT_EDID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0830104, 1, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_IS_ACTIVE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0830105, 4, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_IS_CONNECTED_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0830106, 8, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVA083_CTRL_VIRTUAL_DISPLAY_GET_MAX_PIXELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla083.h */
+	{ 0xa0840101, 260, 82, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..525.147.05 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_VGPU_DEVICE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840101, 256, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_VGPU_DEVICE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840102, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_VGPU_GUEST_LIFE_CYCLE_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840103, 776, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_OFFLINED_PAGE_PATCHINFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840104, 8, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_VF_CONFIG_SPACE_ACCESS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840105, 16, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_BIND_FECS_EVTBUF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840106, 4, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_TRIGGER_PRIV_DOORBELL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840107, 12, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_EVENT_SET_NOTIFICATION_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840108, 4, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_SRIOV_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0840109, 32, 3, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..530.41.03 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_SET_GUEST_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa084010a, 184, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_GET_BAR_MAPPING_RANGES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa084010b, 0, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 */
+	{ 0xa084010c, 4, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_FREE_STATES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa084010d, 1608, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NVA084_CTRL_KERNEL_HOST_VGPU_DEVICE_BOOTLOAD_VGPU_TASK_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa084010e, 8, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 NVA084_CTRL_CMD_KERNEL_HOST_VGPU_DEVICE_SET_PLACEMENT_ID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla084.h */
+	{ 0xa0bc0101, 32, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA0BC_CTRL_NVENC_SW_SESSION_UPDATE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bc.h */
+	{ 0xa0bc0102, 984, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA0BC_CTRL_NVENC_SW_SESSION_UPDATE_INFO_V2_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bc.h */
+	{ 0xa0bd0101, 992, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA0BD_CTRL_NVFBC_SW_SESSION_UPDATE_INFO_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla0bd.h */
+	{ 0xa16f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa16f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa16f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa16f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xa26f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa26f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa26f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xa26f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xb0690105, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVB069_CTRL_FAULTBUFFER_GET_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb069.h */
+	{ 0xb0690106, 64, 5, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NVB069_CTRL_CMD_FAULTBUFFER_GET_REGISTER_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb069.h */
+	{ 0xb0690106, 72, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB069_CTRL_CMD_FAULTBUFFER_GET_REGISTER_MAPPINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb069.h */
+	{ 0xb06f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xb06f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xb06f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xb06f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xb06f0104, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xb06f010b, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f010c, 16, 25, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f010d, 16, 25, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f010e, 12, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVB06F_CTRL_GET_ENGINE_CTX_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f010f, 4, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NVB06F_CTRL_GET_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f010f, 4, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB06F_CTRL_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f0110, 4, 5, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NVB06F_CTRL_GET_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f0110, 4, 46, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB06F_CTRL_CHANNEL_HW_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f0111, 4104, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 NVB06F_CTRL_SAVE_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb06f0112, 4104, 42, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 NVB06F_CTRL_SAVE_ENGINE_CTX_DATA_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb06f.h */
+	{ 0xb0cc0101, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_RESERVE_HWPM_LEGACY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0102, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xb0cc0103, 1, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_RESERVE_PM_AREA_SMPC_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0104, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xb0cc0105, 56, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_ALLOC_PMA_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0106, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_FREE_PMA_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0107, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xb0cc0108, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xb0cc0109, 48, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..525.147.05 NVB0CC_CTRL_PMA_STREAM_UPDATE_GET_PUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0109, 48, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_PMA_STREAM_UPDATE_GET_PUT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc010a, 3980, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_EXEC_REG_OPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc010b, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xb0cc010c, 0, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xb0cc010d, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..595.45.04 NVB0CC_CTRL_GET_TOTAL_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc010e, 256, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 515.43.04..525.147.05 NVB0CC_CTRL_SET_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc010e, 256, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc010f, 256, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NVB0CC_CTRL_SET_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc010f, 256, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_HS_CREDITS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0113, 8, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB0CC_CTRL_RESERVE_HES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0114, 4, 196, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..590.48.01 NVB0CC_CTRL_RELEASE_HES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0114, 4, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVB0CC_CTRL_RELEASE_HES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0115, 124, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 560.28.03..595.45.04 NVB0CC_CTRL_GET_CHIPLET_HS_CREDIT_POOL src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0116, 194, 44, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..595.45.04 NVB0CC_CTRL_GET_HS_CREDITS_POOL_MAPPING_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0117, 1, 186, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.24..595.45.04 NVB0CC_CTRL_DISABLE_DYNAMIC_MMA_BOOST_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0118, 1, 186, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.24..595.45.04 NVB0CC_CTRL_GET_DYNAMIC_MMA_BOOST_STATUS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc0119, 1, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 570.86.15..595.45.04 NVB0CC_CTRL_RESERVE_CCUPROF_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccprofiler.h */
+	{ 0xb0cc011a, 0, 49, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0xb0cc0200, NVABI_SIZE_UNKNOWN, 5, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0xb0cc0201, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVB0CC_CTRL_INTERNAL_QUIESCE_PMA_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0202, 48, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVB0CC_CTRL_INTERNAL_SRIOV_PROMOTE_PMA_STREAM_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0203, NVABI_SIZE_UNKNOWN, 11, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 */
+	{ 0xb0cc0203, 3, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..560.35.03 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0203, 4, 71, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..565.77 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0203, 5, 100, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..580.142 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0203, 6, 40, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 590.44.01..590.48.01 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0203, 7, 1, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 595.44.02..595.45.04 NVB0CC_CTRL_INTERNAL_PERMISSIONS_INIT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccinternal.h */
+	{ 0xb0cc0204, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0xb0cc0206, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.105.01..595.45.04 */
+	{ 0xb0cc0207, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.105.01..595.45.04 */
+	{ 0xb0cc0208, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.105.01..595.45.04 */
+	{ 0xb0cc0209, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.105.01..595.45.04 */
+	{ 0xb0cc020a, NVABI_SIZE_UNKNOWN, 197, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.105.01..595.45.04 */
+	{ 0xb0cc0301, 12, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 535.43.02..595.45.04 NVB0CC_CTRL_POWER_REQUEST_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccpower.h */
+	{ 0xb0cc0302, 4, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0010, 0 },	/* 535.43.02..595.45.04 NVB0CC_CTRL_POWER_RELEASE_FEATURES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlb0cc/ctrlb0ccpower.h */
+	{ 0xc06f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xc06f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xc06f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xc06f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xc06f0104, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xc3650101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650103, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650104, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650105, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650106, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650107, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650108, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3650109, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc365010b, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3690101, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3690102, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3690103, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0xc3690104, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0xc36f0101, 16, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..550.163.01 NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xc36f0102, 12, 11, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..545.29.06 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xc36f0102, 16, 73, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..550.163.01 NV906F_CTRL_CMD_RESET_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrl906f.h */
+	{ 0xc36f0103, 2, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xc36f0104, 4, 64, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.163.01 NVA06F_CTRL_BIND_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrla06f/ctrla06fgpfifo.h */
+	{ 0xc36f0108, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc36f.h */
+	{ 0xc36f0109, 16, 25, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC36F_CTRL_GPFIFO_UPDATE_FAULT_METHOD_BUFFER_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc36f.h */
+	{ 0xc36f010a, 4, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x000c, 0 },	/* 515.43.04..595.45.04 NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc36f.h */
+	{ 0xc36f0301, NVABI_SIZE_UNKNOWN, 24, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 */
+	{ 0xc3700101, 28, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC370_CTRL_IDLE_CHANNEL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
+	{ 0xc3700102, 20, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NVC370_CTRL_SET_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
+	{ 0xc3700102, 20, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVC370_CTRL_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
+	{ 0xc3700103, 20, 5, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..525.147.05 NVC370_CTRL_SET_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
+	{ 0xc3700103, 20, 46, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..595.45.04 NVC370_CTRL_ACCL_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370chnc.h */
+	{ 0xc3700104, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc3700105, NVABI_SIZE_UNKNOWN, 45, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0xc3700201, 36, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC370_CTRL_GET_LOCKPINS_CAPS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370rg.h */
+	{ 0xc3700202, NVABI_SIZE_UNKNOWN, 0, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 */
+	{ 0xc3700401, NVABI_SIZE_UNKNOWN, 19, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 570.86.15..575.64.05 */
+	{ 0xc3700401, 20, 45, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 NVC370_CTRL_SET_SOR_FLUSH_MODE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370or.h */
+	{ 0xc3700602, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC370_CTRL_CMD_SET_FORCE_MODESWITCH_FLAGS_OVERRIDES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc370/ctrlc370verif.h */
+	{ 0xc3720101, 1852, 2, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..520.61.07 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720101, 1924, 89, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..535.288.01 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720101, 2016, 97, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 545.23.06..545.29.06 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720101, 2048, 23, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..560.35.03 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720101, 2048, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NVC372_CTRL_IS_MODE_POSSIBLE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720102, 220, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC372_CTRL_IS_MODE_POSSIBLE_OR_SETTINGS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720103, 8, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC372_CTRL_CMD_VIDEO_ADAPTIVE_REFRESH_RATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc3720104, 16, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC372_CTRL_CMD_GET_ACTIVE_VIEWPORT_POINT_IN_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc372/ctrlc372chnc.h */
+	{ 0xc56f010b, 124, 122, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 535.43.02..545.29.06 NVC56F_CTRL_CMD_GET_KMB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
+	{ 0xc56f010b, 128, 7, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..570.211.01 NVC56F_CTRL_CMD_GET_KMB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
+	{ 0xc56f010b, 144, 52, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 575.51.02..595.45.04 NVC56F_CTRL_CMD_GET_KMB_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
+	{ 0xc56f010c, 128, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NVC56F_CTRL_ROTATE_SECURE_CHANNEL_IV_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
+	{ 0xc56f010d, 8, 30, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV_CONF_COMPUTE_CTRL_SET_SECURITY_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
+	{ 0xc56f010e, 8, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NV_CONF_COMPUTE_CTRL_GET_SECURITY_POLICY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc56f.h */
+	{ 0xc6370101, 332, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NVC637_CTRL_EXEC_PARTITIONS_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370101, 364, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..520.61.07 NVC637_CTRL_EXEC_PARTITIONS_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370101, 460, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_CREATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370102, 36, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_DELETE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370103, 324, 41, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..515.105.01 NVC637_CTRL_EXEC_PARTITIONS_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370103, 356, 86, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..520.61.07 NVC637_CTRL_EXEC_PARTITIONS_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370103, 452, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_GET_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370104, 364, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_GET_ACTIVE_IDS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370105, NVABI_SIZE_UNKNOWN, 198, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..570.124.06 */
+	{ 0xc6370105, 96, 199, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 570.123.07..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_IMPORT_EXPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6370106, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0xc63701a9, 280, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NVC637_CTRL_EXEC_PARTITIONS_GET_PROFILE_CAPACITY_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc63701aa, 57, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 550.40.07..595.45.04 NVC637_CTRL_GET_UUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc637.h */
+	{ 0xc6380101, 57, 25, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 NVC638_CTRL_GET_UUID_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc638.h */
+	{ 0xc7630103, NVABI_SIZE_UNKNOWN, 50, 0, NVABI_PRIV_KERNEL, 0, 0, 0, 0x0000, 0 },	/* 530.30.02..560.35.03 */
+	{ 0xc7630103, 536, 24, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 NVC763_CTRL_VIDMEM_ACCESS_BIT_BUFFER_DUMP_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlc763.h */
+	{ 0xcb330101, 5, 122, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 535.43.02..545.29.06 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb330101, 6, 30, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb330104, 1, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_GPUS_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb330105, 1, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_SET_GPUS_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb330106, 24, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_GET_VIDMEM_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb330107, 24, 28, 0, NVABI_PRIV_ROOT, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_SET_VIDMEM_SIZE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb330109, 9228, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GET_GPU_CERTIFICATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb33010a, 12336, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GET_GPU_ATTESTATION_REPORT_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb33010b, 12, 28, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 535.43.02..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_GET_NUM_SECURE_CHANNELS_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcb33010c, 8, 149, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0003, 0 },	/* 550.40.65..595.45.04 NV_CONF_COMPUTE_CTRL_CMD_GPU_GET_KEY_ROTATION_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcb33.h */
+	{ 0xcbca0101, 16, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 NV_COUNTER_COLLECTION_UNIT_SUBSCRIBE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcbca.h */
+	{ 0xcbca0102, 0, 42, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 520.56.06..595.45.04 */
+	{ 0xcbca0103, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV_COUNTER_COLLECTION_UNIT_STREAM_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcbca.h */
+	{ 0xcbca0104, 1, 31, 0, NVABI_PRIV_USER, 0, 0, 0, 0x0000, 0 },	/* 525.47.04..595.45.04 NV_COUNTER_COLLECTION_UNIT_STREAM_STATE_PARAMS src/common/sdk/nvidia/inc/ctrl/ctrlcbca.h */
 };
 
 const struct nvabi_class nvabi_classes[NVABI_NR_CLASSES] = {
-	/* hclass, size, set, fd, priv, flags, nfd, params */
-	{ 0x00000000, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NvHandle */
-	{ 0x00000000, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_NONE, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00000001, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NvHandle */
-	{ 0x00000001, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_NONE, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00000002, 32, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_CONTEXT_DMA_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000002, 32, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_CONTEXT_DMA_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000004, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x00000004, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00000005, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x00000005, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x0000000f, 16, 5, 27, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV000F_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl000f.h */
-	{ 0x0000000f, 16, 46, 28, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV000F_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl000f.h */
-	{ 0x00000020, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NvHandle */
-	{ 0x00000020, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NvHandle */
-	{ 0x0000003e, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000003e, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000003e, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000003f, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000003f, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00000040, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000040, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000040, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000041, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NvHandle */
-	{ 0x00000041, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_NONE, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00000042, 120, 83, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000042, 128, 200, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 545.23.06..590.48.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000060, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0060_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0060.h */
-	{ 0x00000060, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0060_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0060.h */
-	{ 0x00000070, 24, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0c, 0, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl0070.h */
-	{ 0x00000070, 24, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0c, 0, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl0070.h */
-	{ 0x00000071, 40, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_OS_DESC_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000071, 40, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_OS_DESC_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00000073, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x04, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x00000073, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x04, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00000076, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x00000076, 0, 111, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..565.77 */
-	{ 0x00000076, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x00000078, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x00000078, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x00000079, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x00000079, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x0000007d, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000007d, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000007e, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x0000007e, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
-	{ 0x00000080, 56, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV0080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0080.h */
-	{ 0x00000080, 56, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV0080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0080.h */
-	{ 0x00000081, 152, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
-	{ 0x00000081, 152, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
-	{ 0x00000082, 152, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
-	{ 0x00000082, 152, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
-	{ 0x00000083, 152, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
-	{ 0x00000083, 152, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
-	{ 0x0000008f, NVABI_SIZE_UNKNOWN, 101, 0, NVABI_PRIV_INTERNAL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 590.44.01..595.45.04 */
-	{ 0x00000090, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..595.45.04 */
-	{ 0x00000092, 32, 2, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV0092_RG_LINE_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl0092.h */
-	{ 0x00000092, 32, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV0092_RG_LINE_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl0092.h */
-	{ 0x00000092, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x000000b1, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_HW_RESOURCES_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000000b1, 120, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_HW_RESOURCES_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000000c2, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_PHYSICAL_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00c2.h */
-	{ 0x000000c2, 24, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_PHYSICAL_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00c2.h */
-	{ 0x000000c3, 4, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_MEMORY_SYNCPOINT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00c3.h */
-	{ 0x000000da, 16, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00da.h */
-	{ 0x000000db, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV00DB_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00db.h */
-	{ 0x000000db, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV00DB_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00db.h */
-	{ 0x000000de, 4, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 525.47.04..525.147.05 NV00DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00de.h */
-	{ 0x000000de, 4, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.288.01 NV00DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00de.h */
-	{ 0x000000de, 8, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV00DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00de.h */
-	{ 0x000000e0, 244, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00E0_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00e0.h */
-	{ 0x000000f1, 32, 30, 29, NVABI_PRIV_USER, NVABI_F_PTR | NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00F1_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f1.h */
-	{ 0x000000f3, 56, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_FLA_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00f3.h */
-	{ 0x000000f3, 56, 201, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..580.142 NV_FLA_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00f3.h */
-	{ 0x000000f8, 40, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV00F8_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f8.h */
-	{ 0x000000f8, 40, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..530.41.03 NV00F8_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f8.h */
-	{ 0x000000f8, 48, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 535.43.02..595.45.04 NV00F8_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f8.h */
-	{ 0x000000f9, 64, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NV00F9_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f9.h */
-	{ 0x000000fb, 32, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x20, 0, 0 },	/* 550.40.07..595.45.04 NV00FB_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fb.h */
-	{ 0x000000fd, 40, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 525.47.04..525.147.05 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
-	{ 0x000000fd, 40, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.288.01 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
-	{ 0x000000fd, 80, 202, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 545.23.06..580.142 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
-	{ 0x000000fd, 80, 101, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 590.44.01..595.45.04 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
-	{ 0x000000fe, 1, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
-	{ 0x000000fe, 1, 6, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 530.30.02..545.29.06 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
-	{ 0x000000fe, 8, 73, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 550.40.07..550.163.01 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
-	{ 0x000000fe, 24, 61, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 555.42.02..595.45.04 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
-	{ 0x00000100, 0, 61, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 555.42.02..595.45.04 */
-	{ 0x00000101, 0, 52, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x00002080, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2080.h */
-	{ 0x00002080, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV2080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2080.h */
-	{ 0x00002081, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV2081_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2081.h */
-	{ 0x00002081, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV2081_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2081.h */
-	{ 0x00002082, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV2082_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2082.h */
-	{ 0x00002082, 4, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV2082_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2082.h */
-	{ 0x0000208f, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000208f, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x000030f1, 4, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV30F1_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl30f1.h */
-	{ 0x000030f1, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV30F1_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl30f1.h */
-	{ 0x0000402c, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000402c, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000503b, 32, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
-	{ 0x0000503b, 32, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..530.41.03 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
-	{ 0x0000503b, 72, 203, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 535.43.02..580.142 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
-	{ 0x0000503b, 88, 101, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 590.44.01..595.45.04 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
-	{ 0x0000503c, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV503C_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503c.h */
-	{ 0x0000503c, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV503C_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503c.h */
-	{ 0x00005080, 1, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV5080_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/cl5080.h */
-	{ 0x00005080, 1, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV5080_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/cl5080.h */
-	{ 0x000050a0, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000050a0, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000050a0, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000083de, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV83DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl83de.h */
-	{ 0x000083de, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV83DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl83de.h */
-	{ 0x0000844c, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000844c, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000900e, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000900e, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00009010, 32, 2, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_VBLANK_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9010.h */
-	{ 0x00009010, 32, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_VBLANK_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9010.h */
-	{ 0x00009010, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000902d, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000902d, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00009067, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_CTXSHARE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x00009067, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_CTXSHARE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000906f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000906f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000906f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000906f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000906f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x00009072, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 515.43.04..525.147.05 NV9072_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9072.h */
-	{ 0x00009072, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV9072_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9072.h */
-	{ 0x00009074, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x00009074, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x00009096, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x04, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x00009096, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x04, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x000090cc, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x10, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x000090cc, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x10, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x000090cd, 72, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_EVENT_BUFFER_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl90cd.h */
-	{ 0x000090cd, 72, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_EVENT_BUFFER_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl90cd.h */
-	{ 0x000090ce, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000090ce, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000090ce, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000090e6, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x000090e6, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x000090e7, 0, 186, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x04, 0, 0 },	/* 535.43.24..595.45.04 */
-	{ 0x000090ec, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x000090ec, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x000090f1, 48, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_VASPACE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000090f1, 48, 85, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..575.64.05 NV_VASPACE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x000090f1, 56, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 580.65.06..595.45.04 NV_VASPACE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a06c, 20, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a06c, 20, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a06f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a06f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a06f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a06f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a06f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a080, 0, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 550.40.07..595.45.04 */
-	{ 0x0000a081, 0, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 525.47.04..525.147.05 */
-	{ 0x0000a081, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000a083, 0, 1, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 595.44.02..595.45.04 */
-	{ 0x0000a084, 1616, 206, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.60.13 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1648, 207, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.06..525.147.05 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1648, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..530.41.03 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1656, 208, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.02..535.183.06 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1672, 209, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.216.01..535.288.01 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1656, 97, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 545.23.06..545.29.06 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1664, 210, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 550.40.07..550.78 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1680, 211, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 550.40.65..555.58.02 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1696, 35, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 560.28.03..560.35.03 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 1696, 153, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..570.211.01 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 88, 70, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 575.51.02..575.64.05 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a084, 88, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
-	{ 0x0000a0bc, 20, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x08, 0, 0 },	/* 550.40.07..595.45.04 NVA0BC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla0bc.h */
-	{ 0x0000a0bd, 20, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 550.40.07..595.45.04 NVA0BD_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla0bd.h */
-	{ 0x0000a140, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a140, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a16f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000a16f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a16f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a16f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000a16f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000b06f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b06f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000b06f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000b06f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000b06f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000b0b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000b0b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000b1cc, 4, 24, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NVB1CC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/clb1cc.h */
-	{ 0x0000b2cc, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x10, 0, 0 },	/* 515.43.04..525.147.05 NVB2CC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/clb2cc.h */
-	{ 0x0000b2cc, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x10, 0, 0 },	/* 530.30.02..595.45.04 NVB2CC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/clb2cc.h */
-	{ 0x0000b4b7, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b4b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8b0, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8d1, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8d1, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8fa, 8, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000b8fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c06f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c06f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c06f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c06f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c06f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c076, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c076, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c0b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c0b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c361, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0c, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c361, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0c, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c365, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c365, 0, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..530.41.03 */
-	{ 0x0000c365, 4, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.02..595.45.04 NV_ACCESS_COUNTER_NOTIFY_BUFFER_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_access_counter_buffer.h */
-	{ 0x0000c369, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c369, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c36f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c36f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c36f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c36f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c36f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c371, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c371, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c372, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c372, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c461, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c461, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c46f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c46f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c46f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c46f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c46f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c4b0, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c4b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c4b7, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c4b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c4d1, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c4d1, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c561, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c561, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c56f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c56f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c56f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c56f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c56f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c570, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c570, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c573, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c573, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c574, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_UVM_CHANNEL_RETAINER_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/clc574.h */
-	{ 0x0000c574, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c57a, 16, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57a, 16, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57b, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57b, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57b, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57d, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57d, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57d, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57e, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57e, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c57e, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c597, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c597, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c5b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c5b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c5c0, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c5c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c637, 16, 5, 30, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVC637_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc637.h */
-	{ 0x0000c637, 16, 46, 31, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVC637_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc637.h */
-	{ 0x0000c638, 16, 5, 32, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVC638_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc638.h */
-	{ 0x0000c638, 16, 46, 33, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVC638_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc638.h */
-	{ 0x0000c639, 8, 5, 34, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVC639_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc639.h */
-	{ 0x0000c639, 8, 46, 35, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVC639_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc639.h */
-	{ 0x0000c640, 8, 5, 36, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NVC640_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc640.h */
-	{ 0x0000c640, 8, 46, 37, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NVC640_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc640.h */
-	{ 0x0000c661, 2, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 520.56.06..525.147.05 NV_HOPPER_USERMODE_A_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c661, 2, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_HOPPER_USERMODE_A_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c670, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c670, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c671, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c671, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c673, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 515.43.04..525.147.05 */
-	{ 0x0000c673, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c67a, 16, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67a, 16, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67b, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67b, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67b, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67d, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67d, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67d, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67e, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67e, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c67e, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c697, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c697, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6b0, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c6b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c6c0, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6fa, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c6fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c761, 2, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_HOPPER_USERMODE_A_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c763, 528, 50, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV_VIDMEM_ACCESS_BIT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c763, 528, 24, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV_VIDMEM_ACCESS_BIT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c770, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 520.56.06..525.147.05 */
-	{ 0x0000c770, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c771, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 520.56.06..525.147.05 */
-	{ 0x0000c771, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c773, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 520.56.06..525.147.05 */
-	{ 0x0000c773, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000c77d, 32, 156, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 520.56.06..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c77d, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c77d, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c77f, 32, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 525.47.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c77f, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c77f, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c797, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c797, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7b0, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c7b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c7b7, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7c0, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7fa, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 515.43.04..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c7fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c863, 528, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV_VIDMEM_ACCESS_BIT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c86f, 304, 86, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 520.56.06..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c86f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c86f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c86f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c86f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c8b5, 8, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 520.56.06..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c8b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c96f, 360, 115, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 560.28.03..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c96f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000c970, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x0000c971, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x0000c973, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x0000c97a, 16, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c97b, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c97d, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c97e, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c997, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c997, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9b0, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9b5, 8, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 560.28.03..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000c9b7, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9c0, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9d1, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9d1, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9fa, 8, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 520.56.06..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000c9fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ca6f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
-	{ 0x0000ca70, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x0000ca71, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x0000ca73, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 570.86.15..595.45.04 */
-	{ 0x0000ca7a, 16, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ca7b, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ca7d, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ca7e, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cab5, 8, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
-	{ 0x0000cb33, 4, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 535.43.02..595.45.04 NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/clcb33.h */
-	{ 0x0000cb70, 0, 52, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x0000cb71, 0, 52, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x0000cb73, 0, 52, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 575.51.02..595.45.04 */
-	{ 0x0000cb7a, 16, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cb7b, 40, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cb7d, 40, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cb7e, 40, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cb97, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cb97, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cba2, 0, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x03, 0, 0 },	/* 535.43.02..595.45.04 */
-	{ 0x0000cbc0, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cbc0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cbca, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x10, 0, 0 },	/* 520.56.06..525.147.05 */
-	{ 0x0000cbca, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x10, 0, 0 },	/* 530.30.02..595.45.04 */
-	{ 0x0000cc70, 0, 45, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x0000cc71, 0, 45, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x0000cc73, 0, 45, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x00, 0, 0 },	/* 580.65.06..595.45.04 */
-	{ 0x0000cc7a, 16, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cc7b, 40, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cc7d, 40, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cc7e, 40, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cd40, 16, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 560.28.03..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cd97, 16, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 560.28.03..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cdb0, 12, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 560.28.03..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cdc0, 16, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 560.28.03..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cdd1, 12, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 560.28.03..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cdfa, 12, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 560.28.03..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ce97, 16, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x04, 0, 0 },	/* 570.86.15..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ceb0, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 580.65.06..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ceb7, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 580.65.06..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cec0, 16, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x03, 0, 0 },	/* 570.86.15..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000ced0, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x00, 0, 0 },	/* 580.65.06..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cefa, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 580.65.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cfb0, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 570.86.15..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cfb7, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 570.86.15..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cfd1, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 570.86.15..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000cffa, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 570.86.15..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000d1b0, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 580.65.06..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000d1b7, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 580.65.06..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
-	{ 0x0000d1fa, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x08, 0, 0 },	/* 580.65.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	/* hclass, size, set, fd, priv, flags, nfd, params, caps, rsvd16 */
+	{ 0x00000000, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NvHandle */
+	{ 0x00000000, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_NONE, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00000001, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NvHandle */
+	{ 0x00000001, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_NONE, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00000002, 32, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_CONTEXT_DMA_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000002, 32, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_CONTEXT_DMA_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000004, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x00000004, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00000005, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x00000005, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x0000000f, 16, 5, 27, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV000F_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl000f.h */
+	{ 0x0000000f, 16, 46, 28, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV000F_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl000f.h */
+	{ 0x00000020, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NvHandle */
+	{ 0x00000020, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NvHandle */
+	{ 0x0000003e, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000003e, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000003e, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000003f, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000003f, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00000040, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000040, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000040, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000041, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NvHandle */
+	{ 0x00000041, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_NONE, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00000042, 120, 83, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000042, 128, 200, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 545.23.06..590.48.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000060, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0060_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0060.h */
+	{ 0x00000060, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0060_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0060.h */
+	{ 0x00000070, 24, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x000c, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl0070.h */
+	{ 0x00000070, 24, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x000c, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl0070.h */
+	{ 0x00000071, 40, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_OS_DESC_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000071, 40, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_OS_DESC_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00000073, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0004, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x00000073, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0004, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00000076, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x00000076, 0, 111, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..565.77 */
+	{ 0x00000076, NVABI_SIZE_UNKNOWN, 49, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x00000078, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x00000078, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x00000079, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x00000079, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x0000007d, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000007d, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000007e, 24, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x0000007e, 24, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV0005_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0005.h */
+	{ 0x00000080, 56, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV0080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0080.h */
+	{ 0x00000080, 56, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV0080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl0080.h */
+	{ 0x00000081, 152, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
+	{ 0x00000081, 152, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
+	{ 0x00000082, 152, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
+	{ 0x00000082, 152, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
+	{ 0x00000083, 152, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
+	{ 0x00000083, 152, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_LIST_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl84a0.h */
+	{ 0x0000008f, NVABI_SIZE_UNKNOWN, 101, 0, NVABI_PRIV_INTERNAL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 590.44.01..595.45.04 */
+	{ 0x00000090, NVABI_SIZE_UNKNOWN, 25, 0, NVABI_PRIV_INTERNAL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..595.45.04 */
+	{ 0x00000092, 32, 2, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV0092_RG_LINE_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl0092.h */
+	{ 0x00000092, 32, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV0092_RG_LINE_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl0092.h */
+	{ 0x00000092, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x000000b1, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_HW_RESOURCES_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000000b1, 120, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_MEMORY_HW_RESOURCES_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000000c2, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_PHYSICAL_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00c2.h */
+	{ 0x000000c2, 24, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_PHYSICAL_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00c2.h */
+	{ 0x000000c3, 4, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_MEMORY_SYNCPOINT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00c3.h */
+	{ 0x000000da, 16, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 535.43.02..595.45.04 NV_SEMAPHORE_SURFACE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00da.h */
+	{ 0x000000db, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV00DB_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00db.h */
+	{ 0x000000db, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV00DB_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00db.h */
+	{ 0x000000de, 4, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 525.47.04..525.147.05 NV00DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00de.h */
+	{ 0x000000de, 4, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.288.01 NV00DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00de.h */
+	{ 0x000000de, 8, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 545.23.06..595.45.04 NV00DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl00de.h */
+	{ 0x000000e0, 244, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00E0_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00e0.h */
+	{ 0x000000f1, 32, 30, 29, NVABI_PRIV_USER, NVABI_F_PTR | NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00F1_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f1.h */
+	{ 0x000000f3, 56, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_FLA_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00f3.h */
+	{ 0x000000f3, 56, 201, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..580.142 NV_FLA_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00f3.h */
+	{ 0x000000f8, 40, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV00F8_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f8.h */
+	{ 0x000000f8, 40, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..530.41.03 NV00F8_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f8.h */
+	{ 0x000000f8, 48, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 535.43.02..595.45.04 NV00F8_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f8.h */
+	{ 0x000000f9, 64, 30, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 550.40.07..595.45.04 NV00F9_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00f9.h */
+	{ 0x000000fb, 32, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0020, 0 },	/* 550.40.07..595.45.04 NV00FB_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fb.h */
+	{ 0x000000fd, 40, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 525.47.04..525.147.05 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
+	{ 0x000000fd, 40, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.288.01 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
+	{ 0x000000fd, 80, 202, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 545.23.06..580.142 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
+	{ 0x000000fd, 80, 101, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 590.44.01..595.45.04 NV00FD_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl00fd.h */
+	{ 0x000000fe, 1, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 525.47.04..525.147.05 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
+	{ 0x000000fe, 1, 6, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 530.30.02..545.29.06 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
+	{ 0x000000fe, 8, 73, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 550.40.07..550.163.01 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
+	{ 0x000000fe, 24, 61, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 555.42.02..595.45.04 NV_MEMORY_MAPPER_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/class/cl00fe.h */
+	{ 0x00000100, 0, 61, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 555.42.02..595.45.04 */
+	{ 0x00000101, 0, 52, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x00002080, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV2080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2080.h */
+	{ 0x00002080, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV2080_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2080.h */
+	{ 0x00002081, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV2081_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2081.h */
+	{ 0x00002081, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV2081_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2081.h */
+	{ 0x00002082, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NV2082_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2082.h */
+	{ 0x00002082, 4, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NV2082_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl2082.h */
+	{ 0x0000208f, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000208f, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x000030f1, 4, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV30F1_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl30f1.h */
+	{ 0x000030f1, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV30F1_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl30f1.h */
+	{ 0x0000402c, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000402c, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000503b, 32, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
+	{ 0x0000503b, 32, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..530.41.03 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
+	{ 0x0000503b, 72, 203, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 535.43.02..580.142 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
+	{ 0x0000503b, 88, 101, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 590.44.01..595.45.04 NV503B_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503b.h */
+	{ 0x0000503c, 4, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV503C_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503c.h */
+	{ 0x0000503c, 4, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV503C_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl503c.h */
+	{ 0x00005080, 1, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NV5080_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/cl5080.h */
+	{ 0x00005080, 1, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NV5080_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/cl5080.h */
+	{ 0x000050a0, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000050a0, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000050a0, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000083de, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV83DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl83de.h */
+	{ 0x000083de, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..595.45.04 NV83DE_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl83de.h */
+	{ 0x0000844c, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000844c, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000900e, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000900e, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00009010, 32, 2, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_VBLANK_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9010.h */
+	{ 0x00009010, 32, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_VBLANK_CALLBACK_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9010.h */
+	{ 0x00009010, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000902d, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000902d, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00009067, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_CTXSHARE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x00009067, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_CTXSHARE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000906f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000906f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000906f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000906f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000906f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x00009072, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 515.43.04..525.147.05 NV9072_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9072.h */
+	{ 0x00009072, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0004, 0 },	/* 530.30.02..595.45.04 NV9072_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/cl9072.h */
+	{ 0x00009074, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x00009074, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x00009096, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0004, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x00009096, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0004, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x000090cc, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0010, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x000090cc, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0010, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x000090cd, 72, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_EVENT_BUFFER_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl90cd.h */
+	{ 0x000090cd, 72, 46, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_EVENT_BUFFER_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cl90cd.h */
+	{ 0x000090ce, 120, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000090ce, 120, 150, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.288.01 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000090ce, 128, 27, 0, NVABI_PRIV_USER, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 545.23.06..595.45.04 NV_MEMORY_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000090e6, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x000090e6, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x000090e7, 0, 186, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0004, 0 },	/* 535.43.24..595.45.04 */
+	{ 0x000090ec, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x000090ec, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x000090f1, 48, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_VASPACE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000090f1, 48, 85, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..575.64.05 NV_VASPACE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x000090f1, 56, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 580.65.06..595.45.04 NV_VASPACE_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a06c, 20, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a06c, 20, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a06f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a06f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a06f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a06f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a06f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a080, 0, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 550.40.07..595.45.04 */
+	{ 0x0000a081, 0, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 525.47.04..525.147.05 */
+	{ 0x0000a081, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000a083, 0, 1, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 595.44.02..595.45.04 */
+	{ 0x0000a084, 1616, 206, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.60.13 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1648, 207, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.06..525.147.05 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1648, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..530.41.03 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1656, 208, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.02..535.183.06 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1672, 209, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.216.01..535.288.01 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1656, 97, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 545.23.06..545.29.06 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1664, 210, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 550.40.07..550.78 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1680, 211, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 550.40.65..555.58.02 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1696, 35, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 560.28.03..560.35.03 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 1696, 153, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..570.211.01 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 88, 70, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 575.51.02..575.64.05 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a084, 88, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 580.65.06..595.45.04 NVA084_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla084.h */
+	{ 0x0000a0bc, 20, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0008, 0 },	/* 550.40.07..595.45.04 NVA0BC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla0bc.h */
+	{ 0x0000a0bd, 20, 30, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 550.40.07..595.45.04 NVA0BD_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/cla0bd.h */
+	{ 0x0000a140, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a140, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a16f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000a16f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a16f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a16f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000a16f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000b06f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b06f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000b06f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000b06f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000b06f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000b0b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000b0b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000b1cc, 4, 24, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NVB1CC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/clb1cc.h */
+	{ 0x0000b2cc, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0010, 0 },	/* 515.43.04..525.147.05 NVB2CC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/clb2cc.h */
+	{ 0x0000b2cc, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0010, 0 },	/* 530.30.02..595.45.04 NVB2CC_ALLOC_PARAMETERS src/common/sdk/nvidia/inc/class/clb2cc.h */
+	{ 0x0000b4b7, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b4b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8b0, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8d1, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8d1, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8fa, 8, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000b8fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c06f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c06f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c06f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c06f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c06f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c076, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c076, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c0b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c0b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c361, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x000c, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c361, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x000c, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c365, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c365, 0, 98, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..530.41.03 */
+	{ 0x0000c365, 4, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.02..595.45.04 NV_ACCESS_COUNTER_NOTIFY_BUFFER_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_access_counter_buffer.h */
+	{ 0x0000c369, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c369, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c36f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c36f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c36f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c36f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c36f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c371, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c371, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c372, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c372, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c461, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c461, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c46f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c46f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c46f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c46f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c46f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c4b0, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c4b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c4b7, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c4b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c4d1, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c4d1, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c561, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c561, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c56f, 304, 2, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 515.43.04..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c56f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c56f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c56f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c56f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c570, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c570, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c573, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c573, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c574, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_UVM_CHANNEL_RETAINER_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/clc574.h */
+	{ 0x0000c574, NVABI_SIZE_UNKNOWN, 46, 0, NVABI_PRIV_KERNEL, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c57a, 16, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57a, 16, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57b, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57b, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57b, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57d, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57d, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57d, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57e, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57e, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c57e, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c597, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c597, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c5b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c5b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c5c0, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c5c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c637, 16, 5, 30, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NVC637_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc637.h */
+	{ 0x0000c637, 16, 46, 31, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NVC637_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc637.h */
+	{ 0x0000c638, 16, 5, 32, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NVC638_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc638.h */
+	{ 0x0000c638, 16, 46, 33, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NVC638_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc638.h */
+	{ 0x0000c639, 8, 5, 34, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NVC639_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc639.h */
+	{ 0x0000c639, 8, 46, 35, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NVC639_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc639.h */
+	{ 0x0000c640, 8, 5, 36, NVABI_PRIV_UNKNOWN, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NVC640_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc640.h */
+	{ 0x0000c640, 8, 46, 37, NVABI_PRIV_USER, NVABI_F_FD, 1, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NVC640_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clc640.h */
+	{ 0x0000c661, 2, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 520.56.06..525.147.05 NV_HOPPER_USERMODE_A_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c661, 2, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_HOPPER_USERMODE_A_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c670, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c670, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c671, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c671, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c673, 0, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 515.43.04..525.147.05 */
+	{ 0x0000c673, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c67a, 16, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67a, 16, 46, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67b, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67b, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67b, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67d, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67d, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67d, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67e, 32, 5, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 515.43.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67e, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c67e, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c697, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c697, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6b0, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c6b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c6c0, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6fa, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c6fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c761, 2, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_HOPPER_USERMODE_A_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c763, 528, 50, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV_VIDMEM_ACCESS_BIT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c763, 528, 24, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV_VIDMEM_ACCESS_BIT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c770, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 520.56.06..525.147.05 */
+	{ 0x0000c770, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c771, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 520.56.06..525.147.05 */
+	{ 0x0000c771, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c773, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 520.56.06..525.147.05 */
+	{ 0x0000c773, 0, 46, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000c77d, 32, 156, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 520.56.06..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c77d, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c77d, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c77f, 32, 82, 0, NVABI_PRIV_UNKNOWN, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 525.47.04..525.147.05 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c77f, 32, 50, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 530.30.02..560.35.03 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c77f, 40, 24, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 565.57.01..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c797, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c797, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7b0, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7b5, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c7b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c7b7, 12, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7c0, 16, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 515.43.04..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7fa, 8, 5, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 515.43.04..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c7fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c863, 528, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 580.65.06..595.45.04 NV_VIDMEM_ACCESS_BIT_ALLOCATION_PARAMS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c86f, 304, 86, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 520.56.06..520.61.07 NV_CHANNELGPFIFO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c86f, 304, 82, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 525.47.04..525.147.05 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c86f, 304, 204, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 530.30.02..535.54.03 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c86f, 360, 205, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 535.43.08..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c86f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c8b5, 8, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 520.56.06..525.147.05 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c8b5, 8, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c96f, 360, 115, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 560.28.03..565.77 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c96f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000c970, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x0000c971, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x0000c973, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x0000c97a, 16, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c97b, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c97d, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c97e, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c997, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c997, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9b0, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9b0, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9b5, 8, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 560.28.03..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000c9b7, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9b7, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9c0, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9c0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9d1, 12, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9d1, 12, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9fa, 8, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 520.56.06..525.147.05 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9fa, 8, 150, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 530.30.02..535.288.01 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000c9fa, 12, 27, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 545.23.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ca6f, 368, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_REQUIRED, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_CHANNEL_ALLOC_PARAMS src/common/sdk/nvidia/inc/alloc/alloc_channel.h */
+	{ 0x0000ca70, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x0000ca71, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x0000ca73, 0, 49, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 570.86.15..595.45.04 */
+	{ 0x0000ca7a, 16, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ca7b, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ca7d, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ca7e, 40, 49, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 570.86.15..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cab5, 8, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 570.86.15..595.45.04 NVB0B5_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/class/clb0b5sw.h */
+	{ 0x0000cb33, 4, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 535.43.02..595.45.04 NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS src/common/sdk/nvidia/inc/class/clcb33.h */
+	{ 0x0000cb70, 0, 52, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x0000cb71, 0, 52, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x0000cb73, 0, 52, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 575.51.02..595.45.04 */
+	{ 0x0000cb7a, 16, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cb7b, 40, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cb7d, 40, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cb7e, 40, 52, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 575.51.02..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cb97, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cb97, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cba2, 0, 28, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0003, 0 },	/* 535.43.02..595.45.04 */
+	{ 0x0000cbc0, 16, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 520.56.06..525.147.05 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cbc0, 16, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 530.30.02..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cbca, 0, 156, 0, NVABI_PRIV_UNKNOWN, 0, 0, NVABI_PARAMS_NONE, 0x0010, 0 },	/* 520.56.06..525.147.05 */
+	{ 0x0000cbca, 0, 46, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_NONE, 0x0010, 0 },	/* 530.30.02..595.45.04 */
+	{ 0x0000cc70, 0, 45, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x0000cc71, 0, 45, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x0000cc73, 0, 45, 0, NVABI_PRIV_ROOT, 0, 0, NVABI_PARAMS_NONE, 0x0000, 0 },	/* 580.65.06..595.45.04 */
+	{ 0x0000cc7a, 16, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELPIO_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cc7b, 40, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cc7d, 40, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cc7e, 40, 45, 0, NVABI_PRIV_ROOT, NVABI_F_PTR, 0, NVABI_PARAMS_REQUIRED, 0x0000, 0 },	/* 580.65.06..595.45.04 NV50VAIO_CHANNELDMA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cd40, 16, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 560.28.03..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cd97, 16, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 560.28.03..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cdb0, 12, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 560.28.03..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cdc0, 16, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 560.28.03..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cdd1, 12, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 560.28.03..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cdfa, 12, 44, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 560.28.03..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ce97, 16, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0004, 0 },	/* 570.86.15..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ceb0, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 580.65.06..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ceb7, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 580.65.06..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cec0, 16, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0003, 0 },	/* 570.86.15..595.45.04 NV_GR_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000ced0, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0000, 0 },	/* 580.65.06..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cefa, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 580.65.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cfb0, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 570.86.15..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cfb7, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 570.86.15..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cfd1, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 570.86.15..595.45.04 NV_NVJPG_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000cffa, 12, 49, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 570.86.15..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000d1b0, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 580.65.06..595.45.04 NV_BSP_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000d1b7, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 580.65.06..595.45.04 NV_MSENC_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
+	{ 0x0000d1fa, 12, 45, 0, NVABI_PRIV_USER, 0, 0, NVABI_PARAMS_OPTIONAL, 0x0008, 0 },	/* 580.65.06..595.45.04 NV_OFA_ALLOCATION_PARAMETERS src/common/sdk/nvidia/inc/nvos.h */
 };
 
 const struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {
-	/* cmd, size, set, fd, node, flags, nfd, rsvd */
-	{ 0x00000017, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_CREATE_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000018, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_DESTROY_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000019, 32, 25, 38, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x03 },	/* 515.43.04..595.45.04 UVM_REGISTER_GPU_VASPACE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001a, 20, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_UNREGISTER_GPU_VASPACE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001b, 56, 25, 39, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x03 },	/* 515.43.04..595.45.04 UVM_REGISTER_CHANNEL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001c, 28, 29, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..580.142 UVM_UNREGISTER_CHANNEL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001c, 12, 101, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 590.44.01..595.45.04 UVM_UNREGISTER_CHANNEL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001d, 36, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_ENABLE_PEER_ACCESS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001e, 36, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_DISABLE_PEER_ACCESS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000001f, 32, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_SET_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000021, 1200, 212, 40, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x03 },	/* 515.43.04..550.40.07 UVM_MAP_EXTERNAL_ALLOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000021, 9264, 58, 41, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x03 },	/* 550.40.53..595.45.04 UVM_MAP_EXTERNAL_ALLOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000022, 24, 29, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..580.142 UVM_FREE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000022, 16, 101, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 590.44.01..595.45.04 UVM_FREE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000025, 40, 25, 42, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x03 },	/* 515.43.04..595.45.04 UVM_REGISTER_GPU_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000026, 20, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_UNREGISTER_GPU_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000027, 8, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_PAGEABLE_MEM_ACCESS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000028, 272, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_PREVENT_MIGRATION_RANGE_GROUPS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000029, 272, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_ALLOW_MIGRATION_RANGE_GROUPS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002a, 40, 11, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..545.29.06 UVM_SET_PREFERRED_LOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002a, 40, 30, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 550.40.07..595.45.04 UVM_SET_PREFERRED_LOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002b, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_UNSET_PREFERRED_LOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002c, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_ENABLE_READ_DUPLICATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002d, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_DISABLE_READ_DUPLICATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002e, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_SET_ACCESSED_BY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000002f, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_UNSET_ACCESSED_BY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000033, 80, 11, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..545.29.06 UVM_MIGRATE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000033, 80, 30, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 550.40.07..595.45.04 UVM_MIGRATE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000035, 32, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_MIGRATE_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000036, 20, 0, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..590.48.01 UVM_ENABLE_SYSTEM_WIDE_ATOMICS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000037, 20, 0, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..590.48.01 UVM_DISABLE_SYSTEM_WIDE_ATOMICS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000038, 56, 213, 43, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000038, 64, 214, 44, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0x00 },	/* 550.40.53..555.58.02 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000038, 56, 35, 45, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0x00 },	/* 560.28.03..560.35.03 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000039, 8, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_SET_NOTIFICATION_THRESHOLD_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000003a, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_EVENT_QUEUE_ENABLE_EVENTS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000003b, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_EVENT_QUEUE_DISABLE_EVENTS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000003c, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_ENABLE_COUNTERS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000003d, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_DISABLE_COUNTERS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000003e, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_READ_PROCESS_MEMORY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000003f, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_WRITE_PROCESS_MEMORY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000040, 16, 212, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..550.40.07 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000040, 24, 214, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 550.40.53..555.58.02 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000040, 16, 35, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 560.28.03..560.35.03 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000040, 16, 24, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 565.57.01..595.45.04 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000041, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_MAP_DYNAMIC_PARALLELISM_REGION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000042, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_UNMAP_EXTERNAL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000043, 4, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_TOOLS_FLUSH_EVENTS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000044, 1184, 212, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..550.40.07 UVM_ALLOC_SEMAPHORE_POOL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000044, 9248, 58, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 550.40.53..595.45.04 UVM_ALLOC_SEMAPHORE_POOL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000045, 4, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_CLEAN_UP_ZOMBIE_RESOURCES_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000046, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x08 },	/* 515.43.04..595.45.04 UVM_PAGEABLE_MEM_ACCESS_ON_GPU_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000047, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_POPULATE_PAGEABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000048, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_VALIDATE_VA_RANGE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000049, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_CREATE_EXTERNAL_RANGE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000004a, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 515.43.04..595.45.04 UVM_MAP_EXTERNAL_SPARSE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000004b, 8, 28, 46, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x03 },	/* 535.43.02..595.45.04 UVM_MM_INITIALIZE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000004c, 56, 24, 47, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0x00 },	/* 565.57.01..595.45.04 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000004d, 16, 24, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 565.57.01..595.45.04 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000004e, 56, 24, 48, NVABI_NODE_UVM, NVABI_F_FD, 1, 0x00 },	/* 565.57.01..595.45.04 UVM_ALLOC_DEVICE_P2P_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x0000004f, 4, 24, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 565.57.01..595.45.04 UVM_CLEAR_ALL_ACCESS_COUNTERS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x00000050, 32, 45, 0, NVABI_NODE_UVM, 0, 0, 0x00 },	/* 580.65.06..595.45.04 UVM_DISCARD_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
-	{ 0x30000001, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 UVM_INITIALIZE_PARAMS kernel-open/nvidia-uvm/uvm_linux_ioctl.h */
-	{ 0x30000002, 0, 25, 0, NVABI_NODE_UVM, 0, 0, 0x03 },	/* 515.43.04..595.45.04 */
+	/* cmd, size, set, fd, node, flags, nfd, rsvd8, caps, rsvd16 */
+	{ 0x00000017, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_CREATE_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000018, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_DESTROY_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000019, 32, 25, 38, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_REGISTER_GPU_VASPACE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001a, 20, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_UNREGISTER_GPU_VASPACE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001b, 56, 25, 39, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_REGISTER_CHANNEL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001c, 28, 29, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..580.142 UVM_UNREGISTER_CHANNEL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001c, 12, 101, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 590.44.01..595.45.04 UVM_UNREGISTER_CHANNEL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001d, 36, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_ENABLE_PEER_ACCESS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001e, 36, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_DISABLE_PEER_ACCESS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000001f, 32, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_SET_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000021, 1200, 212, 40, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..550.40.07 UVM_MAP_EXTERNAL_ALLOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000021, 9264, 58, 41, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 550.40.53..595.45.04 UVM_MAP_EXTERNAL_ALLOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000022, 24, 29, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..580.142 UVM_FREE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000022, 16, 101, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 590.44.01..595.45.04 UVM_FREE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000025, 40, 25, 42, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_REGISTER_GPU_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000026, 20, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_UNREGISTER_GPU_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000027, 8, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_PAGEABLE_MEM_ACCESS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000028, 272, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_PREVENT_MIGRATION_RANGE_GROUPS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000029, 272, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_ALLOW_MIGRATION_RANGE_GROUPS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002a, 40, 11, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..545.29.06 UVM_SET_PREFERRED_LOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002a, 40, 30, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 UVM_SET_PREFERRED_LOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002b, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_UNSET_PREFERRED_LOCATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002c, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_ENABLE_READ_DUPLICATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002d, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_DISABLE_READ_DUPLICATION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002e, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_SET_ACCESSED_BY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000002f, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_UNSET_ACCESSED_BY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000033, 80, 11, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..545.29.06 UVM_MIGRATE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000033, 80, 30, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 550.40.07..595.45.04 UVM_MIGRATE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000035, 32, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_MIGRATE_RANGE_GROUP_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000036, 20, 0, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 UVM_ENABLE_SYSTEM_WIDE_ATOMICS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000037, 20, 0, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..590.48.01 UVM_DISABLE_SYSTEM_WIDE_ATOMICS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000038, 56, 213, 43, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000038, 64, 214, 44, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 550.40.53..555.58.02 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000038, 56, 35, 45, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 560.28.03..560.35.03 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000039, 8, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_SET_NOTIFICATION_THRESHOLD_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000003a, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_EVENT_QUEUE_ENABLE_EVENTS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000003b, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_EVENT_QUEUE_DISABLE_EVENTS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000003c, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_ENABLE_COUNTERS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000003d, 16, 25, 0, NVABI_NODE_UVM_TOOLS, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_DISABLE_COUNTERS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000003e, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_READ_PROCESS_MEMORY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000003f, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_WRITE_PROCESS_MEMORY_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000040, 16, 212, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..550.40.07 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000040, 24, 214, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 550.40.53..555.58.02 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000040, 16, 35, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 560.28.03..560.35.03 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000040, 16, 24, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000041, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_MAP_DYNAMIC_PARALLELISM_REGION_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000042, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_UNMAP_EXTERNAL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000043, 4, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_TOOLS_FLUSH_EVENTS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000044, 1184, 212, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..550.40.07 UVM_ALLOC_SEMAPHORE_POOL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000044, 9248, 58, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 550.40.53..595.45.04 UVM_ALLOC_SEMAPHORE_POOL_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000045, 4, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_CLEAN_UP_ZOMBIE_RESOURCES_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000046, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0008, 0 },	/* 515.43.04..595.45.04 UVM_PAGEABLE_MEM_ACCESS_ON_GPU_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000047, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_POPULATE_PAGEABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000048, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_VALIDATE_VA_RANGE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000049, 24, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_CREATE_EXTERNAL_RANGE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000004a, 40, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 515.43.04..595.45.04 UVM_MAP_EXTERNAL_SPARSE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000004b, 8, 28, 46, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0003, 0 },	/* 535.43.02..595.45.04 UVM_MM_INITIALIZE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000004c, 56, 24, 47, NVABI_NODE_UVM_TOOLS, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 UVM_TOOLS_INIT_EVENT_TRACKER_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000004d, 16, 24, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 UVM_TOOLS_GET_PROCESSOR_UUID_TABLE_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000004e, 56, 24, 48, NVABI_NODE_UVM, NVABI_F_FD, 1, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 UVM_ALLOC_DEVICE_P2P_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x0000004f, 4, 24, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 565.57.01..595.45.04 UVM_CLEAR_ALL_ACCESS_COUNTERS_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x00000050, 32, 45, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0000, 0 },	/* 580.65.06..595.45.04 UVM_DISCARD_PARAMS kernel-open/nvidia-uvm/uvm_ioctl.h */
+	{ 0x30000001, 16, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 UVM_INITIALIZE_PARAMS kernel-open/nvidia-uvm/uvm_linux_ioctl.h */
+	{ 0x30000002, 0, 25, 0, NVABI_NODE_UVM, 0, 0, 0, 0x0003, 0 },	/* 515.43.04..595.45.04 */
 };
 
 const struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {

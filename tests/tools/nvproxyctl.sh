@@ -638,6 +638,10 @@ assert all(set(d['containerEdits']) == {'deviceNodes', 'mounts'} for d in j['dev
 	npc_rc "profile --caps compute+utility" 0 $Y profile --set learn --caps compute+utility
 	has "... the caps line" "$T/out" "caps compute utility"
 	npc_rc "profile --caps bogus: exit 2" 2 $Y profile --set learn --caps bogus
+	has "... naming the words, mig among them" "$T/out" "fabric-imex rdma mig, none, all"
+	npc_rc "profile --caps all" 0 $Y profile --set learn --caps all
+	has "... every capability, mig the eighth" "$T/out" \
+		"caps compute utility graphics video profiling fabric-imex rdma mig"
 	npc_rc "profile of a set that does not exist: exit 6" 6 $Y profile --set nosuch
 	npc_rc "profile, nvmediate not loaded: exit 3" 3 $X profile --set learn
 	npc_rc "profile, not a set name: exit 2" 2 $Y profile --set Bad/Name

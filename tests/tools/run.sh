@@ -236,14 +236,23 @@ fixture_caps "$X"
 check "abi/ of the fixtures checks out" sh -c "'$NVABI' ranges --abi '$X' && '$NVABI' gen --abi '$X' && '$NVABI' check --abi '$X'"
 has "gen: an escape's entry carries its capabilities (base)" "$X/generated/nvabi_tables.c" \
 	"0xc8, NVABI_NODE_CTL"
-grep -E '0xc8, NVABI_NODE_CTL.*, 0x80 },' "$X/generated/nvabi_tables.c" >"$T/out" 2>&1 &&
+grep -E '0xc8, NVABI_NODE_CTL.*, 0x8000, 0 },' "$X/generated/nvabi_tables.c" >"$T/out" 2>&1 &&
 	ok "... with the base bit" || nok "... with the base bit" "$X/generated/nvabi_tables.c"
-grep -E '\{ 0x20800101, .*, 0x03, 0, 0 },' "$X/generated/nvabi_tables.c" >"$T/out" 2>&1 &&
+grep -E '\{ 0x20800101, .*, 0x0003, 0 },' "$X/generated/nvabi_tables.c" >"$T/out" 2>&1 &&
 	ok "gen: a control's entry: compute (bit 0) + utility (bit 1)" ||
 	nok "gen: a control's entry: compute (bit 0) + utility (bit 1)" "$X/generated/nvabi_tables.c"
-grep -E '\{ 0x20800102, .*, 0x00, 0, 0 },' "$X/generated/nvabi_tables.c" >"$T/out" 2>&1 &&
+grep -E '\{ 0x20800102, .*, 0x0000, 0 },' "$X/generated/nvabi_tables.c" >"$T/out" 2>&1 &&
 	ok "gen: a control no line names: no capability" ||
 	nok "gen: a control no line names: no capability" "$X/generated/nvabi_tables.c"
+# the eighth capability, past a byte's bits but the base one
+rm -rf "$T/capm" && cp -r "$X" "$T/capm"
+echo "uvm 0x40 mig UVM_TOOLS_FLUSH_EVENTS # why: a test of bit 7" >>"$T/capm/capabilities.txt"
+if "$NVABI" gen --abi "$T/capm" >"$T/out" 2>&1 &&
+	grep -qE '\{ 0x00000040, .*, 0, 0x0080, 0 },' "$T/capm/generated/nvabi_tables.c"; then
+	ok "gen: mig is bit 7 of an entry's 16-bit caps"
+else
+	nok "gen: mig is bit 7 of an entry's 16-bit caps" "$T/out"
+fi
 # capabilities.txt mistakes: reported with their line, nothing written.
 capfail() {
 	_d=$1 _p=$2 _l=$3

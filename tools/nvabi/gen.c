@@ -25,7 +25,8 @@ static const char *const fam_words[] = NVM_FAMILY_NAMES;
 static const char *const cap_words[] = NVM_CAP_NAMES;
 _Static_assert(sizeof(fam_words) / sizeof(fam_words[0]) == K_DEP, "one family per kind");
 _Static_assert(sizeof(cap_words) / sizeof(cap_words[0]) == NVM_NR_CAPS, "NVM_NR_CAPS words");
-_Static_assert(NVM_NR_CAPS < 8, "capabilities and base fit a byte");
+_Static_assert((1 << NVM_NR_CAPS) <= NVABI_CAP_BASE && NVABI_CAP_BASE <= 0xffff,
+	       "capabilities and base fit an entry's 16-bit caps");
 
 struct pent {
 	int kind;
@@ -954,7 +955,7 @@ static char *gen_source(struct gctx *g)
 
 	sb_add(&b, "};\n\nconst struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {\n"
 		   "\t/* size, size2, early, early2, set, fd, nr, node, priv, kind, early_kind,\n"
-		   "\t * flags, nfd, caps */\n");
+		   "\t * flags, nfd, rsvd8, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_ESC].n; i++) {
 		const struct pent *p = g->ents[K_ESC].v[i];
 
@@ -962,11 +963,11 @@ static char *gen_source(struct gctx *g)
 			  p->size2, p->early, p->early2, p->set, p->fd, p->key, node_c(p->node),
 			  priv_c(p->priv), kind_c(p->szkind), kind_c(p->early_kind));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, 0x%02x },", p->nfd, p->caps);
+		sb_printf(&b, ", %d, 0, 0x%04x, 0 },", p->nfd, p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {\n"
-		   "\t/* cmd, size, set, fd, priv, flags, nfd, access */\n");
+		   "\t/* cmd, size, set, fd, priv, flags, nfd, access, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_CTRL].n; i++) {
 		const struct pent *p = g->ents[K_CTRL].v[i];
 
@@ -977,11 +978,11 @@ static char *gen_source(struct gctx *g)
 			sb_printf(&b, "%u", p->size);
 		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, %d, 0x%02x, 0, 0 },", p->nfd, p->access, p->caps);
+		sb_printf(&b, ", %d, %d, 0x%04x, 0 },", p->nfd, p->access, p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_class nvabi_classes[NVABI_NR_CLASSES] = {\n"
-		   "\t/* hclass, size, set, fd, priv, flags, nfd, params */\n");
+		   "\t/* hclass, size, set, fd, priv, flags, nfd, params, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_CLASS].n; i++) {
 		const struct pent *p = g->ents[K_CLASS].v[i];
 		static const char *const pn[] = { "NVABI_PARAMS_NONE", "NVABI_PARAMS_OPTIONAL",
@@ -994,18 +995,18 @@ static char *gen_source(struct gctx *g)
 			sb_printf(&b, "%u", p->size);
 		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, %s, 0x%02x, 0, 0 },", p->nfd, pn[p->params], p->caps);
+		sb_printf(&b, ", %d, %s, 0x%04x, 0 },", p->nfd, pn[p->params], p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {\n"
-		   "\t/* cmd, size, set, fd, node, flags, nfd, rsvd */\n");
+		   "\t/* cmd, size, set, fd, node, flags, nfd, rsvd8, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_UVM].n; i++) {
 		const struct pent *p = g->ents[K_UVM].v[i];
 
 		sb_printf(&b, "\t{ 0x%08x, %u, %d, %d, %s, ", p->key, p->size, p->set, p->fd,
 			  node_c(p->node));
 		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, 0x%02x },", p->nfd, p->caps);
+		sb_printf(&b, ", %d, 0, 0x%04x, 0 },", p->nfd, p->caps);
 		comment(&b, p);
 	}
 	sb_add(&b, "};\n\nconst struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {\n"

@@ -128,7 +128,7 @@ static void decide_both(struct nvm_call *c, const struct policy *pol, int escape
 }
 
 /* The capabilities of the entry (its caps field), as names. */
-static void caps_of(u8 caps, struct modcheck *m)
+static void caps_of(u16 caps, struct modcheck *m)
 {
 	m->caps = caps;
 	if (m->caps & NVM_CAP_BASE)

@@ -182,7 +182,7 @@ int caps_normalise(const char *in, char *out, size_t len)
 			continue;
 		}
 		if (n == 3 && !strncmp(s, "all", 3)) {
-			bits = 0x7f;
+			bits = (1U << NVM_NR_CAPS) - 1;
 			s += n;
 			continue;
 		}
@@ -248,7 +248,7 @@ int cmd_profile(int argc, char **argv)
 	if (i >= 0)
 		return i;
 	if (caps_normalise(caps_in, caps, sizeof(caps))) {
-		err("profile: unknown capability in '%s' (compute utility graphics video profiling fabric-imex rdma, none, all)",
+		err("profile: unknown capability in '%s' (compute utility graphics video profiling fabric-imex rdma mig, none, all)",
 		    caps_in);
 		return EXIT_USAGE;
 	}
