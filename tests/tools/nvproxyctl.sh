@@ -225,7 +225,15 @@ assert e[0]["capabilities"] == "compute utility", e'
 	$X explain 0xd08 --version $V --family control --json >"$T/j" 2>&1
 	npc_py "explain --json: SUBSCRIBE_TO_IMEX_CHANNEL's devDescriptor is an IMEX channel" "$T/j" '
 e = j["entries"][0]
-assert e["fd_offsets"] == [0] and e["fd_nodes"] == ["imex"], e'
+assert e["fd_offsets"] == [0] and e["fd_nodes"] == ["imex"], e
+assert e["capabilities"] == "fabric-imex", e'
+	for c in 0xc637 0xc638 0xc640 0xc639; do
+		$X explain $c --version $V --family class --json >"$T/j.$c" 2>&1
+	done
+	npc_py "explain --json: the MIG subscriptions and monitor session are mig's, the config session no capability's" "$T/j.0xc637" '
+for c, want in ((0xc637, "mig"), (0xc638, "mig"), (0xc640, "mig"), (0xc639, "none")):
+    e = json.load(open(sys.argv[1][:-6] + hex(c)))["entries"][0]
+    assert e["capabilities"] == want and e["fd_nodes"] == ["cap"], (hex(c), e)'
 	$X explain 0x27 --version $V --family escape --json >"$T/j" 2>&1
 	npc_py "explain --json: an fd the driver looks up on either node" "$T/j" '
 e = j["entries"][0]
