@@ -6,7 +6,7 @@
  *   nvmig [--ctl PATH] [--gpu PATH] [--device N] [--version V]
  *         [--mode MODE] [--swizzid S] [--ci C]
  *         [--gi-cap PATH] [--ci-cap PATH] [--wrong-cap PATH]
- *         [--cap PATH] [--imex PATH] [--imex2 PATH]
+ *         [--cap PATH] [--imex PATH] [--imex2 PATH] [--rounds N]
  *
  * MODE (default session):
  *   session  open the control and GPU nodes, REGISTER_FD, a client, a device
@@ -26,6 +26,12 @@
  *            AMPERE_SMC_MONITOR_SESSION (0xc640) or AMPERE_SMC_CONFIG_SESSION
  *            (0xc639) under the client with a file that is no cap (the
  *            control node), with the fd of --cap, a second one, the free.
+ *   race     0xc637 at one fd number, --rounds times (default 300), while a
+ *            second thread keeps putting the fd of --wrong-cap and that of
+ *            --gi-cap at that number (dup2()); each subscription made is
+ *            freed.  Counts: race_made (status 0), race_refused (-EPERM),
+ *            race_denied (the driver's NV_ERR_INSUFFICIENT_PERMISSIONS:
+ *            it was handed the wrong node), race_other.
  *   imex     NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL (0xd08) with
  *            the fd of --imex, again, with a file that is no channel, with
  *            the fd of --imex2 (if given); a second client with --imex2.
@@ -65,6 +71,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -158,6 +165,7 @@ struct opts {
 	int device;
 	unsigned int swizzid, ci;
 	const char *gi_cap, *ci_cap, *wrong_cap, *cap, *imex, *imex2;
+	int rounds;
 };
 
 static const struct opts *o;
@@ -544,6 +552,71 @@ static int mode_wrong(void)
 	return 0;
 }
 
+/* The race's second thread: the number names one node, then the other. */
+static volatile int race_stop;
+static int race_fd, race_right, race_wrong;
+
+static void *race_swapper(void *arg)
+{
+	(void)arg;
+	while (!race_stop) {
+		dup2(race_wrong, race_fd);
+		dup2(race_right, race_fd);
+	}
+	return NULL;
+}
+
+static int mode_race(void)
+{
+	unsigned int made = 0, refused = 0, denied = 0, other = 0;
+	pthread_t t;
+	int i;
+
+	race_right = open_step("open_gi_cap", o->gi_cap, O_RDONLY);
+	race_wrong = open_step("open_wrong_cap", o->wrong_cap, O_RDONLY);
+	race_fd = dup(race_right);
+	if (race_right < 0 || race_wrong < 0 || race_fd < 0 ||
+	    pthread_create(&t, NULL, race_swapper, NULL))
+		return 1;
+	for (i = 0; i < o->rounds; i++) {
+		struct nvc637_alloc p = { .capDescriptor = (uint64_t)race_fd,
+					  .swizzId = o->swizzid };
+		struct nvos21 a = {
+			.hRoot = client, .hObjectParent = H_SUBDEVICE, .hObjectNew = H_GI,
+			.hClass = AMPERE_SMC_PARTITION_REF, .pAllocParms = (uint64_t)(uintptr_t)&p,
+		};
+		uint32_t status;
+		int ret;
+
+		if (version_at_least(535, 43, 2))
+			a.paramsSize = sizeof(p);
+		ret = xioctl(ctl, NV_ESC_RM_ALLOC, &a, sizeof(a));
+		status = version_at_least(535, 43, 2) ? a.status : a.paramsSize;
+		if (ret == -EPERM) {
+			refused++;
+		} else if (ret) {
+			other++;
+		} else if (status == 0) {
+			struct nvos00 f = { .hRoot = client, .hObjectParent = H_SUBDEVICE,
+					    .hObjectOld = H_GI };
+
+			made++;
+			xioctl(ctl, NV_ESC_RM_FREE, &f, sizeof(f));
+		} else if (status == 0x1b) {
+			denied++;
+		} else {
+			other++;
+		}
+	}
+	race_stop = 1;
+	pthread_join(t, NULL);
+	kv("race_made", "%u", made);
+	kv("race_refused", "%u", refused);
+	kv("race_denied", "%u", denied);
+	kv("race_other", "%u", other);
+	return 0;
+}
+
 static int mode_session_class(uint32_t hclass)
 {
 	struct nvc639_alloc p;
@@ -617,9 +690,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: nvmig [--ctl PATH] [--gpu PATH] [--device N] [--version V]\n"
-		"             [--mode session|wrong|monitor|config|imex] [--swizzid S] [--ci C]\n"
+		"             [--mode session|wrong|race|monitor|config|imex] [--swizzid S] [--ci C]\n"
 		"             [--gi-cap PATH] [--ci-cap PATH] [--wrong-cap PATH] [--cap PATH]\n"
-		"             [--imex PATH] [--imex2 PATH]\n");
+		"             [--imex PATH] [--imex2 PATH] [--rounds N]\n");
 	exit(2);
 }
 
@@ -627,7 +700,7 @@ int main(int argc, char **argv)
 {
 	static struct opts opt = {
 		.ctl = "/dev/nvidiactl", .gpu = "/dev/nvidia0", .mode = "session",
-		.device = 0, .swizzid = 0, .ci = 0,
+		.device = 0, .swizzid = 0, .ci = 0, .rounds = 300,
 	};
 	int i, rc;
 
@@ -663,13 +736,21 @@ int main(int argc, char **argv)
 			opt.imex = v;
 		else if (!strcmp(a, "--imex2"))
 			opt.imex2 = v;
+		else if (!strcmp(a, "--rounds"))
+			opt.rounds = atoi(v);
 		else
 			usage();
 	}
 	o = &opt;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	if (!strcmp(opt.mode, "session") || !strcmp(opt.mode, "wrong")) {
+	if (!strcmp(opt.mode, "race")) {
+		if (!opt.gi_cap || !opt.wrong_cap)
+			usage();
+		if (start(1))
+			return 1;
+		rc = mode_race();
+	} else if (!strcmp(opt.mode, "session") || !strcmp(opt.mode, "wrong")) {
 		if (!opt.gi_cap || !opt.ci_cap || (!strcmp(opt.mode, "wrong") && !opt.wrong_cap))
 			usage();
 		if (start(1))
