@@ -130,6 +130,72 @@ fuzz() {
 	fi
 }
 
+# mig_real RELEASE: the MIG monitor session and an IMEX channel
+# subscription on NVIDIA's own module, neither of which needs a GPU
+# (nvmig): with mig/monitor given to the default set (nvidia_caps), the
+# session answers as on the driver's nodes, the driver's copy of the
+# capability file included; not given, or the control node presented as
+# the capability, refused before the driver (EPERM).  From 550, a channel
+# given (imex_channels) subscribes as on the driver's nodes, another does
+# not.  The nodes are made as nvidia-modprobe makes them.
+mig_real() {
+	r=$1
+	cmaj=$(awk '$2 == "nvidia-caps" { print $1 }' /proc/devices)
+	mon=$(sed -n 's/^DeviceFileMinor: *//p' /proc/driver/nvidia/capabilities/mig/monitor 2>/dev/null)
+	if [ -z "$cmaj" ] || [ -z "$mon" ]; then
+		fail "real-$r-mig-monitor" "no nvidia-caps major ('$cmaj') or mig/monitor minor ('$mon')"
+		return
+	fi
+	mkdir -p /dev/nvidia-caps
+	rm -f /dev/nvidia-caps/nvidia-cap$mon
+	mknod -m 444 /dev/nvidia-caps/nvidia-cap$mon c "$cmaj" "$mon"
+	MONCAP="--mode monitor --cap /dev/nvidia-caps/nvidia-cap$mon"
+	nvmig $MONCAP > "$T/mond.out" 2>&1
+	echo "$cmaj:$mon" > $SETS/default/nvidia_caps
+	echo compute+utility+mig > $SETS/default/caps
+	nvmig --ctl /dev/nvproxy $MONCAP > "$T/monm.out" 2>&1
+	grep -v -e '^pid=' -e '^client=' -e notcap "$T/mond.out" > "$T/mond.cmp"
+	grep -v -e '^pid=' -e '^client=' -e notcap "$T/monm.out" > "$T/monm.cmp"
+	echo "  $r mig/monitor session (direct): $(grep -e _status= -e dup_fd= -e caps_ "$T/mond.out" | tr '\n' ' ')"
+	check "real-$r-mig-monitor" "through nvmediate: $(diff_line "$T/mond.cmp" "$T/monm.cmp")" \
+		sh -c "grep -qx 'alloc_session_status=0x0' '$T/mond.out' && cmp -s '$T/mond.cmp' '$T/monm.cmp'"
+	check "real-$r-mig-notcap" "the control node as the capability: direct $(sed -n 's/^alloc_session_notcap_status=//p' "$T/mond.out"), mediated $(sed -n 's/^alloc_session_notcap_ret=//p' "$T/monm.out")" \
+		sh -c "grep -qx 'alloc_session_notcap_status=0x1b' '$T/mond.out' &&
+			grep -qx 'alloc_session_notcap_ret=-EPERM' '$T/monm.out'"
+	echo none > $SETS/default/nvidia_caps
+	nvmig --ctl /dev/nvproxy $MONCAP > "$T/monn.out" 2>&1
+	check "real-$r-mig-not-given" "mig/monitor not given: $(grep '^alloc_session_' "$T/monn.out" | tr '\n' ' ')" \
+		grep -qx 'alloc_session_ret=-EPERM' "$T/monn.out"
+	echo compute+utility > $SETS/default/caps
+
+	[ "${r%%.*}" -ge 550 ] || return
+	xmaj=$(awk '$2 == "nvidia-caps-imex-channels" { print $1 }' /proc/devices)
+	if [ -z "$xmaj" ]; then
+		fail "real-$r-imex" "no nvidia-caps-imex-channels major"
+		return
+	fi
+	mkdir -p /dev/nvidia-caps-imex-channels
+	for c in 1 2; do
+		rm -f /dev/nvidia-caps-imex-channels/channel$c
+		mknod -m 666 /dev/nvidia-caps-imex-channels/channel$c c "$xmaj" $c
+	done
+	IMEX="--mode imex --imex /dev/nvidia-caps-imex-channels/channel1 --imex2 /dev/nvidia-caps-imex-channels/channel2"
+	nvmig $IMEX > "$T/xd.out" 2>&1
+	echo "$xmaj:1" > $SETS/default/imex_channels
+	echo compute+utility+fabric-imex > $SETS/default/caps
+	nvmig --ctl /dev/nvproxy $IMEX > "$T/xm.out" 2>&1
+	echo "  $r IMEX (direct): $(grep -e _status= -e _channel= "$T/xd.out" | tr '\n' ' ')"
+	check "real-$r-imex-given" "channel 1: direct $(grep -e '^imex_subscribe_' "$T/xd.out" | tr '\n' ' '), mediated $(grep -e '^imex_subscribe_' "$T/xm.out" | tr '\n' ' ')" \
+		sh -c "grep -qx 'imex_subscribe_channel=1' '$T/xd.out' &&
+			[ \"\$(grep '^imex_subscribe_' '$T/xd.out')\" = \"\$(grep '^imex_subscribe_' '$T/xm.out')\" ]"
+	check "real-$r-imex-other" "channel 2 on a second client: direct $(grep -e '^imex_client2_' "$T/xd.out" | tr '\n' ' '), mediated $(grep -e '^imex_client2_' "$T/xm.out" | tr '\n' ' ')" \
+		sh -c "grep -qx 'imex_client2_status=0x0' '$T/xd.out' &&
+			grep -qx 'imex_client2_ret=-EPERM' '$T/xm.out'"
+	echo none > $SETS/default/imex_channels
+	echo compute+utility > $SETS/default/caps
+	rm -f /dev/nvidia-caps-imex-channels/channel1 /dev/nvidia-caps-imex-channels/channel2
+}
+
 for rel in $releases; do
 	# The stand-in at the same release with no GPU, for comparison (its
 	# nodes come from devtmpfs; those made for the real driver go first).
@@ -288,6 +354,8 @@ for rel in $releases; do
 	echo "  $rel nvfds --no-gpu ($(( $(date +%s) - t0 )) s): $(grep '^calls=' "$T/fds.txt")"
 	check "real-$rel-fds-no-driver-file" "nvfds status $rc: $(grep -v '^calls=' "$T/fds.txt" | head -n 5 | tr '\n' ';')" \
 		[ $rc -eq 0 ]
+
+	mig_real "$rel"
 
 	# Forced outside every range: refused at open, nothing reaches the driver.
 	rmmod nvmediate
