@@ -86,6 +86,18 @@ void jv_del(struct jval *parent, struct jval *v)
 		}
 }
 
+/* A copy of @v alone (not its siblings), with its key. */
+struct jval *jv_copy(const struct jval *v)
+{
+	struct jval *c = jv_new(v->t, v->s), *k;
+
+	if (v->key && !(c->key = strdup(v->key)))
+		abort();
+	for (k = v->kids; k; k = k->next)
+		jv_push(c, jv_copy(k));
+	return c;
+}
+
 /* Set member @key of @o to @v, replacing one of that name in place. */
 struct jval *jv_set(struct jval *o, const char *key, struct jval *v)
 {

@@ -34,6 +34,8 @@ struct jval *jv_push(struct jval *a, struct jval *v);
 struct jval *jv_set(struct jval *o, const char *key, struct jval *v);
 struct jval *jv_get(const struct jval *o, const char *key);
 const char *jv_gets(const struct jval *o, const char *key);
+/* A deep copy of @v alone (its key kept, its siblings not). */
+struct jval *jv_copy(const struct jval *v);
 /* Unlink @v from @parent's members and free it. */
 void jv_del(struct jval *parent, struct jval *v);
 
