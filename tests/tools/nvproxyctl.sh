@@ -769,52 +769,6 @@ assert '\"/dev/nvidia' not in json.dumps([x for d in j['devices'] for x in d['co
 	$Y cdi --from "$T/ctk.json" >"$T/from2.json" 2>/dev/null
 	if cmp -s "$T/from.json" "$T/from2.json"; then ok "cdi --from: JSON and YAML input give the same spec"
 	else diff "$T/from.json" "$T/from2.json" >"$T/py.out"; nok "cdi --from: JSON and YAML input give the same spec" "$T/py.out"; fi
-	# MIG instances (by GPU:GI:CI name, MIG- UUID, or cap nodes) and an
-	# IMEX channel's device (nothing mediated is left) are dropped, saying so
-	cat >"$T/mig.yaml" <<-'MIG'
-	cdiVersion: 0.5.0
-	kind: nvidia.com/gpu
-	devices:
-	- name: "0"
-	  containerEdits:
-	    deviceNodes:
-	    - path: /dev/nvidia0
-	- name: "0:0"
-	  containerEdits:
-	    deviceNodes:
-	    - path: /dev/nvidia0
-	    - path: /dev/nvidia-caps/nvidia-cap21
-	- name: MIG-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab
-	  containerEdits:
-	    deviceNodes:
-	    - path: /dev/nvidia0
-	- name: inst1
-	  containerEdits:
-	    deviceNodes:
-	    - path: /dev/nvidia0
-	    - path: /dev/nvidia-caps/nvidia-cap30
-	containerEdits:
-	  deviceNodes:
-	  - path: /dev/nvidiactl
-	MIG
-	npc_rc "cdi --from a spec with MIG instances" 0 $Y cdi --from "$T/mig.yaml"
-	$Y cdi --from "$T/mig.yaml" >"$T/mig.json" 2>"$T/mig.err"
-	npc_py "... only the whole GPU is left" "$T/mig.json" "
-assert [d['name'] for d in j['devices']] == ['0'], j['devices']"
-	for w in "'0:0': a MIG instance" "'MIG-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab': a MIG instance" "'inst1': a MIG instance"; do
-		has "... says: $w" "$T/mig.err" "$w"
-	done
-	cat >"$T/imex.yaml" <<-'IMEX'
-	cdiVersion: 0.5.0
-	kind: nvidia.com/imex-channel
-	devices:
-	- name: "0"
-	  containerEdits:
-	    deviceNodes:
-	    - path: /dev/nvidia-caps-imex-channels/channel0
-	IMEX
-	npc_rc "cdi --from an IMEX channel spec: nothing mediated, exit 3" 3 $Y cdi --from "$T/imex.yaml"
-	has "... says why" "$T/out" "nothing it gives is mediated"
 	$Y cdi --from - --set learn <"$CTK" >"$T/from3.json" 2>/dev/null
 	npc_py "cdi --from - --set learn: the set's nodes" "$T/from3.json" "
 assert j['kind'] == 'nvmediate.io/set-learn'
@@ -836,6 +790,284 @@ assert j['devices'][4]['containerEdits']['mounts'][1] == {'hostPath': '/run/nvme
 	npc_rc "cdi --from, not a CDI spec: exit 2" 2 $Y cdi --from "$T/nospec.yaml"
 	npc_rc "cdi --from without mediated nodes: exit 3" 3 $X cdi --from "$CTK"
 	npc_rc "cdi --from with --gpus: exit 2" 2 $Y cdi --from "$CTK" --gpus 2
+	# ---- MIG instances and IMEX channels (cdi, cdi --from, cdi --imex-channels) ----
+	# A copy of the fake host with the driver's capabilities tree
+	# (nv-caps.c's files: gpu<MINOR>/mig/gi<G>[/ci<C>]/access), its majors in
+	# /proc/devices and its parameters; MIG instances 0:1:0 (access nodes 12,
+	# 13), 0:2:0 (21, 22), 2:3:0 (30, 31), 2:3:1 (30, 32, whose file says the
+	# node is the administrator's to make), 5:1:0 (GPU 5 has no mediated node);
+	# nodes 12, 13, 21, 22 on the host (links to /dev/null), 30-32 not.
+	M="$T/npc-mig"
+	cp -a "$F" "$M"
+	W="env NVPROXYCTL_ROOT=$M $NPC"
+	printf 'Character devices:\n  1 mem\n195 nvidia\n237 nvidia-caps\n238 nvidia-caps-imex-channels\n239 nvidia-uvm\n\nBlock devices:\n  8 sd\n' >"$M/proc/devices"
+	printf 'ModifyDeviceFiles: 1\nDeviceFileUID: 0\nDeviceFileGID: 0\nDeviceFileMode: 438\nImexChannelCount: 2048\n' >"$M/proc/driver/nvidia/params"
+	NC="$M/proc/driver/nvidia/capabilities"
+	capf() {	# capf FILE MINOR MODE MODIFY
+		mkdir -p "$(dirname "$NC/$1")"
+		printf 'DeviceFileMinor: %s\nDeviceFileMode: %s\nDeviceFileModify: %s\n' "$2" "$3" "$4" >"$NC/$1"
+	}
+	capf mig/config 1 256 1
+	capf mig/monitor 2 292 1
+	capf gpu0/mig/gi1/access 12 292 1
+	capf gpu0/mig/gi1/ci0/access 13 292 1
+	capf gpu0/mig/gi2/access 21 292 1
+	capf gpu0/mig/gi2/ci0/access 22 292 1
+	mkdir -p "$NC/gpu1/mig" "$NC/gpu2/mig/gi3"
+	capf gpu2/mig/gi3/access 30 292 1
+	capf gpu2/mig/gi3/ci0/access 31 292 1
+	capf gpu2/mig/gi3/ci1/access 32 292 0
+	capf gpu5/mig/gi1/access 50 292 1
+	capf gpu5/mig/gi1/ci0/access 51 292 1
+	mkdir -p "$M/dev/nvidia-caps" "$M/dev/nvidia-caps-imex-channels"
+	for m in 12 13 21 22; do ln -s /dev/null "$M/dev/nvidia-caps/nvidia-cap$m"; done
+	ln -s /dev/null "$M/dev/nvidia-caps-imex-channels/channel0"
+	ln -s /dev/null "$M/dev/nvidia-caps-imex-channels/channel2"
+	MS="$M/sys/kernel/nvmediate/sets"
+	: >"$M/sys/kernel/nvmediate/create_set"
+	# mig-0-1-0 and mig-0-2-0 are there (the second without mig); the others
+	# are not (a fake set is there when its caps are)
+	for s in mig-0-1-0 mig-0-2-0 mig-2-3-0 mig-2-3-1; do
+		mkdir -p "$MS/$s" "$M/dev/nvmediate/$s"
+		for n in nvidiactl nvidia-uvm nvidia0 nvidia2; do ln -s /dev/null "$M/dev/nvmediate/$s/$n"; done
+	done
+	echo "compute utility mig" >"$MS/mig-0-1-0/caps"
+	echo "compute utility" >"$MS/mig-0-2-0/caps"
+	# Making the missing nodes takes root and mknod; without, cdi says so.
+	MK=0
+	if [ "$(id -u)" = 0 ] && mknod "$T/mknod-probe" c 1 3 2>/dev/null; then MK=1; rm -f "$T/mknod-probe"; fi
+	U0=GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae00
+	U2=GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadae02
+	$W cdi --no-driver-files >"$T/mig1.json" 2>"$T/mig1.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi on a host with MIG instances"; else nok "cdi on a host with MIG instances (exit $_r)" "$T/mig1.err"; fi
+	npc_py "... a device G:GI:CI per instance of a listed GPU, its own set's nodes and its two access nodes; all without them; schema" "$T/mig1.json" "
+import jsonschema
+jsonschema.Draft7Validator(json.load(open('$root/tests/tools/cdi-schema.json'))).validate(j)
+assert j['cdiVersion'] == '0.5.0' and j['kind'] == 'nvmediate.io/gpu'
+mig = ['0:1:0', '0:2:0'] + (['2:3:0'] if $MK else [])
+names = [d['name'] for d in j['devices']]
+assert names == ['0', '$U0', '2', '$U2'] + mig + ['all'], names
+# the spec's own edits reach every device: with MIG devices, no node there
+assert j['containerEdits'] == {'env': ['NVIDIA_VISIBLE_DEVICES=void']}, j['containerEdits']
+def nodes(st, gpus):
+    h = lambda w: ('/dev/nvproxy' + w) if st == 'default' else ('/dev/nvmediate/%s/' % st + {'': 'nvidiactl', '-uvm': 'nvidia-uvm'}.get(w, 'nvidia' + w))
+    t = lambda w: '/run/nvmediate/%s/' % st + {'': 'nvidiactl', '-uvm': 'nvidia-uvm'}.get(w, 'nvidia' + w)
+    c = lambda w: {'': '/dev/nvidiactl', '-uvm': '/dev/nvidia-uvm'}.get(w, '/dev/nvidia' + w)
+    ws = ['', '-uvm'] + [str(k) for k in gpus]
+    return [{'path': h(w), 'type': 'c'} for w in ws], [{'hostPath': t(w), 'containerPath': c(w), 'options': ['bind']} for w in ws]
+want = {'0': ('default', [0], []), '$U0': ('default', [0], []), '2': ('default', [2], []), '$U2': ('default', [2], []),
+        'all': ('default', [0, 2], []), '0:1:0': ('mig-0-1-0', [0], [12, 13]), '0:2:0': ('mig-0-2-0', [0], [21, 22]),
+        '2:3:0': ('mig-2-3-0', [2], [30, 31])}
+for d in j['devices']:
+    st, gpus, caps = want[d['name']]
+    dn, mn = nodes(st, gpus)
+    e = d['containerEdits']
+    assert e['deviceNodes'] == dn + [{'path': '/dev/nvidia-caps/nvidia-cap%d' % m, 'type': 'c'} for m in caps], (d['name'], e['deviceNodes'])
+    assert e['mounts'] == mn, (d['name'], e['mounts'])
+    assert set(e) == {'deviceNodes', 'mounts'}, e"
+	has "... nvidia_caps of an instance's set: its GPU instance's and compute instance's access nodes" "$MS/mig-0-1-0/nvidia_caps" "237:12 237:13"
+	has "... of another" "$MS/mig-0-2-0/nvidia_caps" "237:21 237:22"
+	has "... a set that is there keeps its caps" "$MS/mig-0-2-0/caps" "compute utility"
+	has "... and is said to lack mig" "$T/mig1.err" "node set 'mig-0-2-0' is there with caps 'compute utility', kept: without 'mig'"
+	has "... an instance whose node the driver leaves to the administrator is left out" "$T/mig1.err" "MIG instance 2:3:1 left out"
+	if grep -q '5:1:0' "$T/mig1.json"; then nok "... no instance of a GPU without a mediated node" "$T/mig1.json"
+	else ok "... no instance of a GPU without a mediated node"; fi
+	if [ $MK = 1 ]; then
+		printf 'mig-2-3-0 compute+utility+mig\n' >"$T/cs.want"
+		if cmp -s "$T/cs.want" "$M/sys/kernel/nvmediate/create_set"; then ok "... create_set: the set of the instance not there, with compute+utility+mig"
+		else nok "... create_set: the set of the instance not there, with compute+utility+mig" "$M/sys/kernel/nvmediate/create_set"; fi
+		has "... its nvidia_caps" "$MS/mig-2-3-0/nvidia_caps" "237:30 237:31"
+		has "... a missing access node made, as nvidia-modprobe makes it" "$T/mig1.err" "made /dev/nvidia-caps/nvidia-cap30 (c 237:30, mode 0444), as 'nvidia-modprobe -f /proc/driver/nvidia/capabilities/gpu2/mig/gi3/access' does"
+		if [ "$(stat -c '%F %t:%T %a %u:%g' "$M/dev/nvidia-caps/nvidia-cap31")" = "character special file ed:1f 444 0:0" ]; then
+			ok "... the node: c 237:31, the mode its file says, root's"
+		else stat "$M/dev/nvidia-caps/nvidia-cap31" >"$T/out" 2>&1; nok "... the node: c 237:31, the mode its file says, root's" "$T/out"; fi
+		has "... DeviceFileModify 0: not made, said" "$T/mig1.err" "/dev/nvidia-caps/nvidia-cap32 is missing, and the driver leaves its nodes to the administrator (DeviceFileModify 0)"
+	else
+		has "... without root, the missing node is said" "$T/mig1.err" "/dev/nvidia-caps/nvidia-cap30 is missing (c 237:30): run as root to have it made, or 'nvidia-modprobe -f /proc/driver/nvidia/capabilities/gpu2/mig/gi3/access'"
+	fi
+	# no nvidia-caps major: no MIG device, said; --gpus asks the driver nothing
+	cp "$M/proc/devices" "$T/devices.save"
+	grep -v nvidia-caps "$T/devices.save" >"$M/proc/devices"
+	npc_rc "cdi, no nvidia-caps major: exit 0" 0 $W cdi --no-driver-files
+	has "... says why there is no MIG device" "$T/out" "/proc/devices has no 'nvidia-caps'"
+	if grep -q '"0:1:0"' "$T/out"; then nok "... and names none" "$T/out"; else ok "... and names none"; fi
+	cp "$T/devices.save" "$M/proc/devices"
+	$W cdi --gpus 3 --no-driver-files >"$T/out" 2>&1
+	if grep -q '"0:1:0"' "$T/out"; then nok "cdi --gpus: no MIG device" "$T/out"; else ok "cdi --gpus: no MIG device"; fi
+
+	# --imex-channels: the channels' nodes to every device of the spec's set,
+	# and the set given them (imex_channels, fabric-imex); channel 3 missing
+	if [ $MK = 1 ]; then
+		$W cdi --no-driver-files --imex-channels 0,3 >"$T/imex1.json" 2>"$T/imex1.err"
+		_r=$?
+		if [ $_r -eq 0 ]; then ok "cdi --imex-channels 0,3"; else nok "cdi --imex-channels 0,3 (exit $_r)" "$T/imex1.err"; fi
+		npc_py "... every device of the spec's set has both channels' nodes, no MIG device" "$T/imex1.json" "
+ch = [{'path': '/dev/nvidia-caps-imex-channels/channel%d' % c, 'type': 'c'} for c in (0, 3)]
+for d in j['devices']:
+    n = d['containerEdits']['deviceNodes']
+    if ':' in d['name']:
+        assert not [x for x in n if 'imex' in x['path']], d
+    else:
+        assert n[-2:] == ch, d"
+		has "... imex_channels of the default set" "$MS/default/imex_channels" "238:0 238:3"
+		has "... fabric-imex added to its caps" "$MS/default/caps" "compute utility fabric-imex"
+		if [ "$(stat -c '%F %t:%T %a' "$M/dev/nvidia-caps-imex-channels/channel3")" = "character special file ee:3 666" ]; then
+			ok "... the missing channel's node made: c 238:3, the driver's DeviceFileMode"
+		else stat "$M/dev/nvidia-caps-imex-channels/channel3" >"$T/out" 2>&1; nok "... the missing channel's node made" "$T/out"; fi
+		npc_rc "cdi --imex-channels all" 0 $W cdi --no-driver-files --imex-channels all
+		has "... the channels whose nodes are there" "$MS/default/imex_channels" "238:0 238:2 238:3"
+	else
+		npc_rc "cdi --imex-channels 0,3, channel 3's node missing, not root: exit 1" 1 $W cdi --no-driver-files --imex-channels 0,3
+		has "... says so" "$T/out" "/dev/nvidia-caps-imex-channels/channel3 is missing (c 238:3): run as root to have it made, or 'nvidia-modprobe -i 3:1'"
+		npc_rc "cdi --imex-channels all" 0 $W cdi --no-driver-files --imex-channels all
+		has "... the channels whose nodes are there" "$MS/default/imex_channels" "238:0 238:2"
+		has "... fabric-imex added to its caps" "$MS/default/caps" "compute utility fabric-imex"
+	fi
+	npc_rc "cdi --imex-channels --set learn" 0 $W cdi --no-driver-files --set learn --imex-channels 2
+	has "... that set's imex_channels" "$MS/learn/imex_channels" "238:2"
+	npc_rc "cdi --imex-channels 0,x: exit 2" 2 $W cdi --imex-channels 0,x
+	npc_rc "cdi --imex-channels past the driver's count: exit 1" 1 $W cdi --imex-channels 2048
+	has "... says so" "$T/out" "the driver has channels 0 to 2047 (NVreg_ImexChannelCount 2048), not 2048"
+	npc_rc "cdi --imex-channels, 65 channels: exit 2" 2 $W cdi --imex-channels "$(seq -s, 0 64)"
+	grep -v imex "$T/devices.save" >"$M/proc/devices"
+	npc_rc "cdi --imex-channels, the driver has none: exit 1" 1 $W cdi --imex-channels 0
+	has "... says so" "$T/out" "the nvidia driver has no IMEX channels"
+	cp "$T/devices.save" "$M/proc/devices"
+
+	# --from a spec of nvidia-ctk's shape on a MIG host (tests/tools/nvidia-ctk-mig.yaml)
+	MIGY="$root/tests/tools/nvidia-ctk-mig.yaml"
+	: >"$M/sys/kernel/nvmediate/create_set"
+	rm -f "$MS"/mig-*/nvidia_caps
+	$W cdi --from "$MIGY" >"$T/fmig.json" 2>"$T/fmig.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --from a MIG host's spec"; else nok "cdi --from a MIG host's spec (exit $_r)" "$T/fmig.err"; fi
+	npc_py "... MIG devices by the minors of their access nodes, each its set's nodes; all with whole GPUs; schema" "$T/fmig.json" "
+import yaml, jsonschema
+jsonschema.Draft7Validator(json.load(open('$root/tests/tools/cdi-schema.json'))).validate(j)
+src = yaml.safe_load(open('$MIGY'))
+assert j['cdiVersion'] == '0.5.0' and j['kind'] == 'nvmediate.io/gpu', (j['cdiVersion'], j['kind'])
+names = [d['name'] for d in j['devices']]
+mig = 'MIG-5d6e7f80-1111-2222-3333-444455556666'
+assert names == ['0', '0:0', '0:1', mig, '2'] + (['2:0'] if $MK else []) + ['all'], names
+e, s = j['containerEdits'], src['containerEdits']
+# the toolkit's library mounts, hooks, env kept; its nodes moved into the devices of the default set
+assert e == {'env': s['env'], 'hooks': s['hooks'], 'mounts': s['mounts']}, e
+def mine(st, gpus):
+    h = lambda w: ('/dev/nvproxy' + w) if st == 'default' else ('/dev/nvmediate/%s/' % st + {'': 'nvidiactl', '-uvm': 'nvidia-uvm'}.get(w, 'nvidia' + w))
+    t = lambda w: '/run/nvmediate/%s/' % st + {'': 'nvidiactl', '-uvm': 'nvidia-uvm'}.get(w, 'nvidia' + w)
+    c = lambda w: {'': '/dev/nvidiactl', '-uvm': '/dev/nvidia-uvm'}.get(w, '/dev/nvidia' + w)
+    ws = ['', '-uvm'] + [str(k) for k in gpus]
+    return [{'path': h(w), 'type': 'c'} for w in ws], [{'hostPath': t(w), 'containerPath': c(w), 'options': ['bind']} for w in ws]
+cap = lambda m: {'path': '/dev/nvidia-caps/nvidia-cap%d' % m, 'hostPath': '/dev/nvidia-caps/nvidia-cap%d' % m}
+want = {'0': ('default', [0], []), '2': ('default', [2], []), 'all': ('default', [0, 2], []),
+        '0:0': ('mig-0-1-0', [0], [12, 13]), mig: ('mig-0-1-0', [0], [12, 13]), '0:1': ('mig-0-2-0', [0], [21, 22]),
+        '2:0': ('mig-2-3-0', [2], [30, 31])}
+for d in j['devices']:
+    st, gpus, caps = want[d['name']]
+    dn, mn = mine(st, gpus)
+    de = d['containerEdits']
+    if st == 'default':
+        # the spec's own nodes first, then the device's
+        dn = dn[:2] + dn[2:]
+    assert de['deviceNodes'] == dn + [cap(m) for m in caps], (d['name'], de['deviceNodes'])
+    assert de['mounts'] == mn, (d['name'], de['mounts'])"
+	has "... a MIG device whose access nodes are no instance's is dropped, said" "$T/fmig.err" "dropped the device '2:1': a MIG instance, and its capability nodes (minors 40, 41) are no MIG instance's the driver lists"
+	has "... all's capability nodes dropped, said" "$T/fmig.err" "dropped the 6 capability nodes of the device 'all': it gives whole GPUs"
+	has "... nvidia_caps of the instances' sets" "$MS/mig-0-1-0/nvidia_caps" "237:12 237:13"
+	has "... of another" "$MS/mig-0-2-0/nvidia_caps" "237:21 237:22"
+	if [ $MK = 1 ]; then
+		has "... a set not there made" "$M/sys/kernel/nvmediate/create_set" "mig-2-3-0 compute+utility+mig"
+		has "... its nvidia_caps" "$MS/mig-2-3-0/nvidia_caps" "237:30 237:31"
+	fi
+	# IMEX channels: nvidia-ctk's own spec of them (its class kept), and
+	# channels carried by a whole GPU's device and by a MIG instance's
+	IMEXY="$root/tests/tools/nvidia-ctk-imex.yaml"
+	echo "compute utility" >"$MS/default/caps"
+	: >"$MS/default/imex_channels"
+	$W cdi --from "$IMEXY" >"$T/fimex.json" 2>"$T/fimex.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --from nvidia-ctk's IMEX channel spec"; else nok "cdi --from nvidia-ctk's IMEX channel spec (exit $_r)" "$T/fimex.err"; fi
+	npc_py "... kind nvmediate.io/imex-channel, the channels' nodes kept as they are" "$T/fimex.json" "
+import yaml
+src = yaml.safe_load(open('$IMEXY'))
+assert j['kind'] == 'nvmediate.io/imex-channel', j['kind']
+want = src['devices'] if $MK else src['devices'][:1]
+assert j['devices'] == want, j['devices']"
+	has "... the default set gives them" "$MS/default/imex_channels" "$([ $MK = 1 ] && echo '238:0 238:1' || echo '238:0')"
+	has "... with fabric-imex" "$MS/default/caps" "compute utility fabric-imex"
+	cat >"$T/both.yaml" <<-'BOTH'
+	cdiVersion: 0.5.0
+	kind: nvidia.com/gpu
+	devices:
+	- name: "0"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	    - path: /dev/nvidia-caps-imex-channels/channel0
+	- name: "0:0"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	    - path: /dev/nvidia-caps/nvidia-cap12
+	    - path: /dev/nvidia-caps/nvidia-cap13
+	    - path: /dev/nvidia-caps-imex-channels/channel2
+	- name: wrong-gpu
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia2
+	    - path: /dev/nvidia-caps/nvidia-cap12
+	    - path: /dev/nvidia-caps/nvidia-cap13
+	- name: "0:5"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	    - path: /dev/nvidia-caps/nvidia-cap21
+	- name: MIG-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia0
+	containerEdits:
+	  deviceNodes:
+	  - path: /dev/nvidiactl
+	  - path: /dev/nvidia-caps/nvidia-cap1
+	BOTH
+	echo "compute utility mig" >"$MS/mig-0-1-0/caps"
+	: >"$MS/mig-0-1-0/imex_channels"
+	$W cdi --from "$T/both.yaml" >"$T/both.json" 2>"$T/both.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --from, channels on a GPU's and a MIG instance's device"; else nok "cdi --from, channels on a GPU's and a MIG instance's device (exit $_r)" "$T/both.err"; fi
+	npc_py "... each device keeps its channel" "$T/both.json" "
+assert [d['name'] for d in j['devices']] == ['0', '0:0'], j['devices']
+n = [[x['path'] for x in d['containerEdits']['deviceNodes']] for d in j['devices']]
+assert n[0] == ['/dev/nvproxy', '/dev/nvproxy0', '/dev/nvidia-caps-imex-channels/channel0'], n[0]
+assert n[1] == ['/dev/nvmediate/mig-0-1-0/nvidiactl', '/dev/nvmediate/mig-0-1-0/nvidia-uvm', '/dev/nvmediate/mig-0-1-0/nvidia0',
+                '/dev/nvidia-caps/nvidia-cap12', '/dev/nvidia-caps/nvidia-cap13', '/dev/nvidia-caps-imex-channels/channel2'], n[1]
+assert 'deviceNodes' not in j['containerEdits'], j['containerEdits']"
+	has "... the default set gives the GPU device's channel" "$MS/default/imex_channels" "238:0"
+	has "... the instance's set its own" "$MS/mig-0-1-0/imex_channels" "238:2"
+	has "... with fabric-imex" "$MS/mig-0-1-0/caps" "compute utility mig fabric-imex"
+	for w in "dropped /dev/nvidia-caps/nvidia-cap1: a capability node in the spec's own edits would reach every device" \
+		 "dropped the device 'wrong-gpu': a MIG instance, and its GPU node /dev/nvidia2 is not that of its MIG instance 0:1:0" \
+		 "dropped the device '0:5': a MIG instance, and it names one of its instance's two capability nodes" \
+		 "dropped the device 'MIG-4f1c2d3e-aaaa-bbbb-cccc-0123456789ab': a MIG instance, and it names none of its instance's two capability nodes"; do
+		has "... says: $w" "$T/both.err" "$w"
+	done
+	# on a host without the capabilities tree, a MIG device cannot be found
+	npc_rc "cdi --from a MIG device, no capabilities tree: dropped" 0 $Y cdi --from "$T/both.yaml"
+	has "... says why" "$T/out" "dropped the device '0:0': a MIG instance, and the driver lists no MIG instance"
+	cat >"$T/imex.yaml" <<-'IMEX'
+	cdiVersion: 0.5.0
+	kind: nvidia.com/imex-channel
+	devices:
+	- name: "0"
+	  containerEdits:
+	    deviceNodes:
+	    - path: /dev/nvidia-caps-imex-channels/channel0
+	IMEX
+	npc_rc "cdi --from an IMEX channel spec, the driver has no channels: exit 3" 3 $Y cdi --from "$T/imex.yaml"
+	has "... says why" "$T/out" "nothing it gives is mediated"
+
 	# the schema is not a test that cannot fail: a misspelt key and a bad kind are errors
 	sed 's/"containerPath"/"containerpath"/' "$T/cdi2" >"$T/cdi-bad1"
 	sed 's|"nvmediate.io/gpu"|"nvmediate/gpu"|' "$T/cdi2" >"$T/cdi-bad2"

@@ -29,6 +29,7 @@
 #include "nvproxyctl.h"
 #include "spec.h"
 #include "driverfiles.h"
+#include "nvcaps.h"
 
 #define DRIVER_GPUS	"/proc/driver/nvidia/gpus"
 
@@ -41,8 +42,8 @@ static void usage_cdi(FILE *f)
 {
 	fprintf(f,
 		"usage: %s cdi [--set NAME] [--gpus N] [--from FILE] [--output FILE]\n"
-		"           [--driver-root DIR] [--lib-dirs DIR:...] [--bin-dirs DIR:...]\n"
-		"           [--driver-version V] [--no-driver-files]\n"
+		"           [--imex-channels LIST] [--driver-root DIR] [--lib-dirs DIR:...]\n"
+		"           [--bin-dirs DIR:...] [--driver-version V] [--no-driver-files]\n"
 		"\n"
 		"Write a Container Device Interface spec (kind nvmediate.io/gpu, or\n"
 		"nvmediate.io/set-NAME for a node set) with one device per GPU the driver\n"
@@ -56,6 +57,19 @@ static void usage_cdi(FILE *f)
 		"libraries check), so that no runtime, with or without a user namespace,\n"
 		"can put a raw node there.  cdi mounts " NODEFS_DIR "/SET when it is not.\n"
 		"The GPUs are read from the driver (" DRIVER_GPUS "/*/information).\n"
+		"\n"
+		"MIG: each compute instance the driver lists (" NVCAPS_PROC "/\n"
+		"gpuG/mig/giGI/ciCI) of a GPU in the spec is a device G:GI:CI of its own,\n"
+		"which \"all\" does not include: the nodes of a node set of its own,\n"
+		"mig-G-GI-CI (made with caps compute+utility+mig when it is not there; one\n"
+		"that is keeps its caps), whose nvidia_caps cdi sets to the instance's GPU\n"
+		"instance and compute instance access nodes, and those two nodes as they\n"
+		"are (/dev/nvidia-caps/nvidia-capM; made as nvidia-modprobe makes them\n"
+		"when missing, as root).  Give a container one MIG device, and no other\n"
+		"device of the spec: two would bind two sets' nodes on /dev/nvidiactl.\n"
+		"With MIG devices in the spec, the control and UVM nodes are in each\n"
+		"device rather than in the spec's own edits.\n"
+		"\n"
 		"Every device also gets the driver's user space of the loaded release\n"
 		"(its version from /sys/module/nvidia/version): the libraries CUDA and\n"
 		"NVML load (NAME.so.VERSION: libcuda, libnvidia-ml, libnvidia-ptxjitcompiler,\n"
@@ -71,14 +85,24 @@ static void usage_cdi(FILE *f)
 		"cdiVersion is the lowest the content needs (0.5.0: index names).\n"
 		"\n"
 		"  --set NAME     the node set (default: default)\n"
-		"  --gpus N       GPUs 0..N-1 by index, without asking the driver\n"
+		"  --gpus N       GPUs 0..N-1 by index, without asking the driver (no MIG)\n"
 		"  --from FILE    start from FILE (JSON or YAML, e.g. what\n"
 		"                 'nvidia-ctk cdi generate' wrote, '-' for standard input):\n"
 		"                 keep its mounts, hooks and environment, replace each\n"
 		"                 /dev/nvidiactl, /dev/nvidiaK, /dev/nvidia-uvm node with the\n"
-		"                 mediated one, drop the nodes nvmediate does not mediate,\n"
-		"                 MIG instances and devices left with nothing to give\n"
-		"                 (and hooks acting on /dev), saying which on standard error\n"
+		"                 mediated one, give each MIG instance (GPU:INDEX, MIG-...,\n"
+		"                 or a device with /dev/nvidia-caps/ nodes) its set's nodes\n"
+		"                 as above (found by its capability nodes' minors), keep\n"
+		"                 capability and IMEX channel nodes and give the channels\n"
+		"                 to the set of the device that has them, drop the other\n"
+		"                 nodes and devices left with nothing to give (and hooks\n"
+		"                 acting on /dev), saying which on standard error; a class\n"
+		"                 other than gpu (imex-channel) is kept: nvmediate.io/CLASS\n"
+		"  --imex-channels LIST  IMEX channels (numbers separated by commas, or\n"
+		"                 'all': those whose nodes are in " IMEX_DEV ")\n"
+		"                 for every device of the spec's set, which gives them\n"
+		"                 (its imex_channels are set to them, and fabric-imex is\n"
+		"                 added to its caps); a missing node is made, as root\n"
 		"  --output FILE  write the spec there, atomically (default: standard output)\n"
 		"  --driver-root DIR  the driver's user space is in the tree DIR (e.g.\n"
 		"                 /run/nvidia/driver), mounted at the same paths below /\n"
@@ -88,10 +112,12 @@ static void usage_cdi(FILE *f)
 		"  --no-driver-files   name no driver file (an image that has its own)\n"
 		"\n"
 		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after writing\n"
-		"it to /etc/cdi/nvmediate.json.\n"
+		"it to /etc/cdi/nvmediate.json; a MIG instance: nvmediate.io/gpu=0:1:0.\n"
 		"\n"
-		"exit: 0 ok, 1 error (" NODEFS_DIR "/SET cannot be mounted included), 2 usage or a FILE that is not a CDI spec, 3 no GPU\n"
-		"      (nvidia or nvmediate not loaded) and no --gpus, 6 no such node set\n",
+		"exit: 0 ok, 1 error (" NODEFS_DIR "/SET cannot be mounted, a node or a set's\n"
+		"      channels cannot be made or written included), 2 usage or a FILE that\n"
+		"      is not a CDI spec, 3 no GPU (nvidia or nvmediate not loaded) and no\n"
+		"      --gpus, 6 no such node set\n",
 		prog);
 }
 
@@ -222,6 +248,359 @@ static struct jval *new_device(struct jval *devices, const char *name)
 	return d;
 }
 
+/* ---- MIG instances and IMEX channels ------------------------------------- */
+
+#define SETS_MAX	64
+
+/* The IMEX channels one node set is to give (its imex_channels). */
+struct imexset {
+	char set[SET_NAME_MAX];
+	int ch[SET_NODES_MAX];
+	int n, limit;
+};
+
+/*
+ * What cdi gathers while it builds a spec: the driver's MIG instances, the
+ * devices made of them and their sets (each mounted as nvmediatefs), and
+ * the IMEX channels each set is to give.
+ */
+struct cdictx {
+	const char *set;		/* the spec's set, NULL for the default one */
+	int caps_major, imex_major;	/* -2: not looked up yet, -1: none */
+	struct mig mig[MAX_MIG];
+	int nmig;			/* -2: not read yet, -1: no capabilities tree */
+	char mounts[SETS_MAX][SET_NAME_MAX];
+	int nmounts;
+	const struct jval *migdev[MAX_MIG];
+	int nmigdev;
+	struct imexset imex[SETS_MAX];
+	int nimex;
+	int opt_ch[SET_NODES_MAX];	/* --imex-channels */
+	int nopt;
+};
+
+static int cx_caps_major(struct cdictx *cx)
+{
+	if (cx->caps_major == -2) {
+		cx->caps_major = chrdev_major(CAPS_MAJOR_NAME);
+		if (cx->caps_major < 0)
+			err("cdi: /proc/devices has no '" CAPS_MAJOR_NAME "' (the nvidia driver's capability nodes): no MIG instance can be given");
+	}
+	return cx->caps_major;
+}
+
+static int cx_imex_major(struct cdictx *cx)
+{
+	if (cx->imex_major == -2) {
+		cx->imex_major = chrdev_major(IMEX_MAJOR_NAME);
+		if (cx->imex_major < 0)
+			err("cdi: /proc/devices has no '" IMEX_MAJOR_NAME "': the nvidia driver has no IMEX channels (NVreg_ImexChannelCount=0, or not loaded)");
+	}
+	return cx->imex_major;
+}
+
+static int cx_migs(struct cdictx *cx)
+{
+	if (cx->nmig == -2)
+		cx->nmig = mig_list(cx->mig, MAX_MIG);
+	return cx->nmig;
+}
+
+static void cx_mount(struct cdictx *cx, const char *set)
+{
+	int i;
+
+	for (i = 0; i < cx->nmounts; i++)
+		if (!strcmp(cx->mounts[i], set))
+			return;
+	if (cx->nmounts < SETS_MAX)
+		snprintf(cx->mounts[cx->nmounts++], SET_NAME_MAX, "%s", set);
+}
+
+static int is_migdev(const struct cdictx *cx, const struct jval *d)
+{
+	int i;
+
+	for (i = 0; i < cx->nmigdev; i++)
+		if (cx->migdev[i] == d)
+			return 1;
+	return 0;
+}
+
+/*
+ * IMEX channel @ch, to be given by @set (NULL: the default set; @mig: a MIG
+ * instance's set, whose nvidia_caps hold two nodes): its node made if
+ * missing and the channel added to the set's list.  -1 (said) when the
+ * driver has no channels, the node cannot be made, or the set has no room.
+ */
+static int imex_take(struct cdictx *cx, const char *set, int mig, int ch)
+{
+	const char *s = set ? set : "default";
+	struct imexset *is = NULL;
+	char path[64];
+	int i, major = cx_imex_major(cx);
+
+	if (major < 0)
+		return -1;
+	for (i = 0; i < cx->nimex && !is; i++)
+		if (!strcmp(cx->imex[i].set, s))
+			is = &cx->imex[i];
+	if (!is) {
+		if (cx->nimex == SETS_MAX)
+			return -1;
+		is = &cx->imex[cx->nimex++];
+		snprintf(is->set, sizeof(is->set), "%s", s);
+		is->n = 0;
+		is->limit = mig ? SET_NODES_MAX - 2 : imex_limit(set);
+	}
+	for (i = 0; i < is->n; i++)
+		if (is->ch[i] == ch)
+			return 0;
+	if (is->n >= is->limit) {
+		err("cdi: node set '%s' gives at most %d nodes (nvidia_caps and imex_channels together): IMEX channel %d does not fit",
+		    s, SET_NODES_MAX, ch);
+		return -1;
+	}
+	if (imex_node(major, ch, path))
+		return -1;
+	is->ch[is->n++] = ch;
+	return 0;
+}
+
+static void add_plain_node(struct jval *edits, const char *path)
+{
+	struct jval *nodes = member(edits, "deviceNodes", J_ARR), *dn, *x;
+
+	for (x = nodes->kids; x; x = x->next)
+		if (jv_gets(x, "path") && !strcmp(jv_gets(x, "path"), path))
+			return;
+	dn = jv_new(J_OBJ, NULL);
+	jv_set(dn, "path", jv_str(path));
+	jv_set(dn, "type", jv_str("c"));
+	jv_push(nodes, dn);
+}
+
+/*
+ * The nodes of MIG instance @m into @edits: its set's (mig-G-GI-CI) control,
+ * UVM and GPU nodes in the form of add_node(), and with @caps its two access
+ * nodes as they are, /dev/nvidia-caps/nvidia-capM (a runtime gives them as
+ * any device; nvmediate checks, in the calls that name them, that the set
+ * gives them).  The set is made when it is not there, and its nvidia_caps
+ * become those two nodes.  -1 (said) when something of it is missing.
+ */
+static int mig_edits(struct cdictx *cx, const struct mig *m, struct jval *edits, int caps)
+{
+	char set[SET_NAME_MAX], gi[64], ci[64], node[96];
+	int major = cx_caps_major(cx), created = 0, i;
+
+	if (major < 0)
+		return -1;
+	mig_set_name(set, sizeof(set), m);
+	if (mig_cap_nodes(m, major, gi, ci))
+		return -1;
+	/* a set already made ready for another device of the same instance is kept */
+	for (i = 0; i < cx->nmounts && strcmp(cx->mounts[i], set); i++)
+		;
+	if (i == cx->nmounts) {
+		if (mig_set_ready(set, major, m, &created))
+			return -1;
+		set_node_path(node, sizeof(node), set, 'g', m->gpu);
+		/* a new set's nodes may come from udev, a moment later */
+		if (created ? wait_set_node(set, m->gpu) : !path_exists(node)) {
+			err("cdi: node set '%s' has no node %s", set, node);
+			return -1;
+		}
+		if (created)
+			fprintf(stderr, "%s: cdi: made node set '%s' (compute+utility+mig) for MIG instance %d:%d:%d\n",
+				prog, set, m->gpu, m->gi, m->ci);
+	}
+	add_common(edits, set);
+	add_gpu(edits, set, m->gpu);
+	if (caps) {
+		add_plain_node(edits, gi);
+		add_plain_node(edits, ci);
+	}
+	cx_mount(cx, set);
+	return 0;
+}
+
+/*
+ * A device G:GI:CI per MIG instance of the GPUs @g (minors), into @devs.
+ * Returns how many; an instance left out is said.
+ */
+static int mig_devices(struct cdictx *cx, struct jval *devs, const struct gpu *g, int n)
+{
+	int i, j, made = 0;
+
+	if (cx_migs(cx) <= 0)
+		return 0;
+	for (i = 0; i < cx->nmig; i++) {
+		const struct mig *m = &cx->mig[i];
+		struct jval *edits, *d;
+		char name[32];
+
+		for (j = 0; j < n && g[j].minor != m->gpu; j++)
+			;
+		if (j == n)
+			continue;
+		if (cx->nmigdev == MAX_MIG)
+			break;
+		mig_name(name, sizeof(name), m);
+		edits = jv_new(J_OBJ, NULL);
+		if (mig_edits(cx, m, edits, 1)) {
+			fprintf(stderr, "%s: cdi: MIG instance %s left out\n", prog, name);
+			jv_free(edits);
+			continue;
+		}
+		d = new_device(devs, name);
+		jv_set(d, "containerEdits", edits);
+		cx->migdev[cx->nmigdev++] = d;
+		made++;
+	}
+	return made;
+}
+
+static int is_nodefs_mount(const struct jval *m)
+{
+	const char *hp = jv_gets(m, "hostPath");
+
+	return hp && !strncmp(hp, NODEFS_DIR "/", strlen(NODEFS_DIR) + 1);
+}
+
+/* Copies of @from's members (those @keep says) before @e's @key members. */
+static void prepend_copies(struct jval *e, const char *key, const struct jval *from,
+			   int (*keep)(const struct jval *))
+{
+	struct jval *arr = member(e, key, J_ARR), *old = arr->kids, **tail;
+	const struct jval *x;
+
+	arr->kids = NULL;
+	for (x = from ? from->kids : NULL; x; x = x->next)
+		if (!keep || keep(x))
+			jv_push(arr, jv_copy(x));
+	for (tail = &arr->kids; *tail; tail = &(*tail)->next)
+		;
+	*tail = old;
+}
+
+/*
+ * With MIG devices in the spec, the nodes of the spec's own edits (its set's
+ * control and UVM nodes, and whatever else a device of its set gets from
+ * them) move into each device of that set: a spec's edits reach every
+ * device of the spec, and a MIG device is to get only its own set's nodes.
+ */
+static void spread_top(struct cdictx *cx, struct jval *spec)
+{
+	struct jval *top = jv_get(spec, "containerEdits"), *nodes, *mounts, *d, *x, *next;
+
+	nodes = jv_get(top, "deviceNodes");
+	mounts = jv_get(top, "mounts");
+	if (!cx->nmigdev || !top || (!nodes && !mounts))
+		return;
+	for (d = jv_get(spec, "devices")->kids; d; d = d->next) {
+		struct jval *e = member(d, "containerEdits", J_OBJ);
+
+		if (is_migdev(cx, d))
+			continue;
+		if (nodes && nodes->kids)
+			prepend_copies(e, "deviceNodes", nodes, NULL);
+		if (mounts)
+			for (x = mounts->kids; x; x = x->next)
+				if (is_nodefs_mount(x)) {
+					prepend_copies(e, "mounts", mounts, is_nodefs_mount);
+					break;
+				}
+	}
+	if (nodes)
+		jv_del(top, nodes);
+	for (x = mounts ? mounts->kids : NULL; x; x = next) {
+		next = x->next;
+		if (is_nodefs_mount(x))
+			jv_del(mounts, x);
+	}
+	if (mounts && !mounts->kids)
+		jv_del(top, mounts);
+}
+
+/* --imex-channels LIST: the channels, their nodes made if missing. */
+static int imex_option(struct cdictx *cx, const char *list)
+{
+	int ch[SET_NODES_MAX], n = 0, i, j;
+	long count = -1;
+
+	if (!strcmp(list, "all")) {
+		n = imex_present(ch, SET_NODES_MAX);
+		if (!n) {
+			err("cdi: --imex-channels all: no channel node in " IMEX_DEV " (name the channels, e.g. --imex-channels 0)");
+			return EXIT_ERR;
+		}
+		if (n > SET_NODES_MAX) {
+			err("cdi: --imex-channels all: %d channel nodes in " IMEX_DEV ", and a node set gives at most %d: name those to give",
+			    n, SET_NODES_MAX);
+			return EXIT_USAGE;
+		}
+	} else {
+		const char *p = list;
+
+		for (;;) {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(p, &end, 10);
+			if (errno || end == p || *p < '0' || *p > '9' || v > IMEX_CHANNEL_MAX ||
+			    (*end && *end != ',')) {
+				err("cdi: --imex-channels wants channel numbers separated by commas, or 'all', not '%s'",
+				    list);
+				return EXIT_USAGE;
+			}
+			for (j = 0; j < n && ch[j] != v; j++)
+				;
+			if (j == n) {
+				if (n == SET_NODES_MAX) {
+					err("cdi: --imex-channels: a node set gives at most %d", SET_NODES_MAX);
+					return EXIT_USAGE;
+				}
+				ch[n++] = (int)v;
+			}
+			if (!*end)
+				break;
+			p = end + 1;
+		}
+	}
+	if (cx_imex_major(cx) < 0)
+		return EXIT_ERR;
+	kv_read(DRIVER_PARAMS, "ImexChannelCount", &count);
+	for (i = 0; i < n; i++) {
+		if (count >= 0 && ch[i] >= count) {
+			err("cdi: --imex-channels: the driver has channels 0 to %ld (NVreg_ImexChannelCount %ld), not %d",
+			    count - 1, count, ch[i]);
+			return EXIT_ERR;
+		}
+		if (imex_take(cx, cx->set, 0, ch[i]))
+			return EXIT_ERR;
+		cx->opt_ch[cx->nopt++] = ch[i];
+	}
+	return 0;
+}
+
+/* The --imex-channels nodes to every device of the spec's own set. */
+static void add_imex_opt(struct cdictx *cx, struct jval *spec)
+{
+	struct jval *d;
+	char path[64];
+	int i;
+
+	for (d = jv_get(spec, "devices")->kids; d; d = d->next) {
+		if (is_migdev(cx, d))
+			continue;
+		for (i = 0; i < cx->nopt; i++) {
+			snprintf(path, sizeof(path), IMEX_DEV "/channel%d", cx->opt_ch[i]);
+			add_plain_node(member(d, "containerEdits", J_OBJ), path);
+		}
+	}
+}
+
 /* ---- the lowest cdiVersion ----------------------------------------------- */
 
 static int known(const char *key, const char *const *keys)
@@ -321,6 +700,7 @@ static const char *min_version(const struct jval *spec)
 /* ---- --from -------------------------------------------------------------- */
 
 struct from {
+	struct cdictx *cx;
 	const char *set;
 	int present[MAX_GPUS];
 	char dropped[64][96];	/* paths of the nodes dropped, each said once */
@@ -359,6 +739,40 @@ static char mediated(const char *path, int *k)
 	return 'g';
 }
 
+/* N of @path PREFIX<N> (no leading zero), -1 for another N, -2 for another path. */
+static int numbered_node(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long v;
+
+	if (strncmp(path, prefix, n))
+		return -2;
+	if (path[n] < '0' || path[n] > '9' || (path[n] == '0' && path[n + 1]))
+		return -1;
+	v = strtol(path + n, &end, 10);
+	return *end || v > IMEX_CHANNEL_MAX ? -1 : (int)v;
+}
+
+/* The minor of a capability node (-1: not one of the driver's names), -2 for another path. */
+static int cap_path(const char *path)
+{
+	int m = numbered_node(path, CAPS_DEV "/nvidia-cap");
+
+	if (m == -2 && !strncmp(path, CAPS_DEV "/", strlen(CAPS_DEV) + 1))
+		return -1;
+	return m;
+}
+
+static int imex_path(const char *path)
+{
+	int c = numbered_node(path, IMEX_DEV "/channel");
+
+	if (c == -2 && !strncmp(path, IMEX_DEV "/", strlen(IMEX_DEV) + 1))
+		return -1;
+	return c;
+}
+
 /*
  * A hook with an argument naming a path under /dev (symlinks to DRM nodes,
  * chmod of /dev/dri) acts on device nodes the spec no longer gives: drop it.
@@ -373,21 +787,90 @@ static const char *hook_names_dev(const struct jval *hook)
 	return NULL;
 }
 
-/*
- * Replace each mediated node of @e with nvmediate's, drop the others and
- * any mount of a raw nvidia node.  Returns how many GPU nodes @e ends with.
- */
-static int from_nodes(struct from *fr, struct jval *e)
+/* Drop the mounts of raw nvidia nodes from @e. */
+static void drop_raw_mounts(struct from *fr, struct jval *e)
 {
-	struct jval *nodes = jv_get(e, "deviceNodes"), *mounts = jv_get(e, "mounts"), *x, *next;
+	struct jval *mounts = jv_get(e, "mounts"), *x, *next;
+
+	for (x = mounts && mounts->t == J_ARR ? mounts->kids : NULL; x; x = next) {
+		const char *hp = jv_gets(x, "hostPath"), *cp = jv_gets(x, "containerPath");
+
+		next = x->next;
+		if ((hp && !strncmp(hp, "/dev/nvidia", 11)) || (cp && !strncmp(cp, "/dev/nvidia", 11))) {
+			said_dropped(fr, hp ? hp : cp, "a mount of a raw nvidia node");
+			jv_del(mounts, x);
+		}
+	}
+}
+
+/* @e's device nodes become @keep's, and @keep's mounts are added to @e's. */
+static void merge_edits(struct jval *e, struct jval *keep)
+{
+	struct jval *nodes = jv_get(e, "deviceNodes"), *x, *next;
+
+	if (nodes)
+		jv_del(e, nodes);
+	for (x = keep->kids; x; x = next) {
+		struct jval *to = member(e, x->key, J_ARR), *y, *ynext;
+
+		next = x->next;
+		for (y = x->kids; y; y = ynext) {
+			ynext = y->next;
+			y->next = NULL;
+			jv_push(to, y);
+		}
+		x->kids = NULL;
+	}
+	jv_free(keep);
+}
+
+/*
+ * An IMEX channel's node @x of @e, for @set: kept as it is (into @keep)
+ * when the set takes the channel, else dropped.
+ */
+static void from_imex(struct from *fr, const struct jval *x, int ch, const char *set, int mig,
+		      struct jval *keep)
+{
+	const char *path = jv_gets(x, "path");
+
+	if (ch < 0) {
+		said_dropped(fr, path, "not an IMEX channel the driver names");
+		return;
+	}
+	if (imex_take(fr->cx, set, mig, ch)) {
+		said_dropped(fr, path, "its node set cannot give it (above)");
+		return;
+	}
+	jv_push(member(keep, "deviceNodes", J_ARR), jv_copy(x));
+}
+
+/*
+ * Replace each mediated node of @e (device @dev's edits, or the spec's own
+ * when NULL) with nvmediate's, keep IMEX channels' nodes for the spec's
+ * set, drop the other nodes and any mount of a raw nvidia node.  Returns
+ * how many GPU nodes @e ends with.
+ */
+static int from_nodes(struct from *fr, struct jval *e, const char *dev)
+{
+	struct jval *nodes = jv_get(e, "deviceNodes"), *x;
 	struct jval *keep = jv_new(J_OBJ, NULL);
-	int gpus = 0;
+	int gpus = 0, c, caps = 0;
 
 	for (x = nodes && nodes->t == J_ARR ? nodes->kids : NULL; x; x = x->next) {
 		const char *path = jv_gets(x, "path");
 		int k = 0;
 		char kind = path ? mediated(path, &k) : 0;
 
+		if (path && cap_path(path) != -2) {
+			if (!dev)
+				said_dropped(fr, path, "a capability node in the spec's own edits would reach every device");
+			caps++;
+			continue;
+		}
+		if (path && (c = imex_path(path)) != -2) {
+			from_imex(fr, x, c, fr->set, 0, keep);
+			continue;
+		}
 		if (!kind) {
 			said_dropped(fr, path ? path : "(a node without a path)",
 				     "nvmediate does not mediate it");
@@ -408,29 +891,11 @@ static int from_nodes(struct from *fr, struct jval *e)
 			add_node(keep, fr->set, kind, 0, path);
 		}
 	}
-	for (x = mounts && mounts->t == J_ARR ? mounts->kids : NULL; x; x = next) {
-		const char *hp = jv_gets(x, "hostPath"), *cp = jv_gets(x, "containerPath");
-
-		next = x->next;
-		if ((hp && !strncmp(hp, "/dev/nvidia", 11)) || (cp && !strncmp(cp, "/dev/nvidia", 11))) {
-			said_dropped(fr, hp ? hp : cp, "a mount of a raw nvidia node");
-			jv_del(mounts, x);
-		}
-	}
-	if (nodes)
-		jv_del(e, nodes);
-	for (x = keep->kids; x; x = next) {
-		struct jval *to = member(e, x->key, J_ARR), *y, *ynext;
-
-		next = x->next;
-		for (y = x->kids; y; y = ynext) {
-			ynext = y->next;
-			y->next = NULL;
-			jv_push(to, y);
-		}
-		x->kids = NULL;
-	}
-	jv_free(keep);
+	if (caps && dev)
+		fprintf(stderr, "%s: cdi: dropped the %d capability node%s of the device '%s': it gives whole GPUs (a MIG instance is a device of its own)\n",
+			prog, caps, caps > 1 ? "s" : "", dev);
+	drop_raw_mounts(fr, e);
+	merge_edits(e, keep);
 	return gpus;
 }
 
@@ -506,42 +971,130 @@ static struct jval *read_spec(const char *file, int *rc)
 }
 
 /*
- * Is @d a MIG instance (nvidia-ctk names them GPU:GI, GPU:GI:CI or by a
- * MIG-... UUID, and gives them /dev/nvidia-caps/ nodes)?  Its GPU node
- * alone would give the whole GPU.
+ * Is @d a MIG instance (nvidia-ctk names them GPU:MIG-INDEX or by a MIG-...
+ * UUID, and gives them /dev/nvidia-caps/ nodes)?  Not 'all', whose
+ * capability nodes are dropped: it gives the whole GPUs.
  */
 static int is_mig(const struct jval *d)
 {
 	const struct jval *nodes = jv_get(jv_get(d, "containerEdits"), "deviceNodes"), *x;
 	const char *name = jv_gets(d, "name");
 
+	if (name && !strcmp(name, "all"))
+		return 0;
 	if (name && (strchr(name, ':') || !strncmp(name, "MIG-", 4)))
 		return 1;
 	for (x = nodes && nodes->t == J_ARR ? nodes->kids : NULL; x; x = x->next) {
 		const char *path = jv_gets(x, "path");
 
-		if (path && !strncmp(path, "/dev/nvidia-caps/", 17))
+		if (path && cap_path(path) != -2)
 			return 1;
 	}
 	return 0;
 }
 
 /*
- * The spec from --from @file, changed in place: nodes replaced, devices
- * without a mediated GPU, MIG instances and devices left with nothing to
- * give left out.
+ * MIG instance device @d of another generator's spec: the instance found by
+ * its capability nodes' minors among the driver's (the GPU instance's and
+ * the compute instance's access nodes), its GPU node replaced by its own
+ * set's nodes (mig_edits()), its capability nodes and IMEX channels' nodes
+ * kept, the channels given to its set.  -1 (said) when it cannot be.
  */
-static struct jval *from_spec(const char *file, const char *set, int *rc)
+static int from_mig(struct from *fr, struct jval *d)
+{
+	struct jval *e = member(d, "containerEdits", J_OBJ), *nodes = jv_get(e, "deviceNodes");
+	struct jval *keep = jv_new(J_OBJ, NULL), *x;
+	const char *name = jv_gets(d, "name");
+	int capm[2], ncap = 0, gpu = -1, i, k, bad = 0;
+	const struct mig *m = NULL;
+	char set[SET_NAME_MAX], why[256] = "";
+
+	if (!name)
+		name = "?";
+	for (x = nodes && nodes->t == J_ARR ? nodes->kids : NULL; x; x = x->next) {
+		const char *path = jv_gets(x, "path");
+		int c = path ? cap_path(path) : -2;
+
+		if (c == -1 || (c >= 0 && ncap == 2)) {
+			snprintf(why, sizeof(why), "its capability nodes are not a GPU instance's and a compute instance's access nodes (%s)",
+				 path);
+			bad = 1;
+		} else if (c >= 0) {
+			capm[ncap++] = c;
+		} else if (path && mediated(path, &k) == 'g') {
+			if (gpu >= 0 && gpu != k) {
+				snprintf(why, sizeof(why), "it names two GPUs' nodes");
+				bad = 1;
+			}
+			gpu = k;
+		}
+	}
+	if (!bad && ncap < 2)
+		snprintf(why, sizeof(why), "it names %s of its instance's two capability nodes: its GPU node alone would give the whole GPU",
+			 ncap ? "one" : "none");
+	else if (!bad && cx_migs(fr->cx) <= 0)
+		snprintf(why, sizeof(why), "the driver lists no MIG instance (" NVCAPS_PROC ")");
+	for (i = 0; !bad && ncap == 2 && fr->cx->nmig > 0 && i < fr->cx->nmig && !m; i++) {
+		const struct mig *c = &fr->cx->mig[i];
+
+		if ((c->gi_minor == capm[0] && c->ci_minor == capm[1]) ||
+		    (c->gi_minor == capm[1] && c->ci_minor == capm[0]))
+			m = c;
+	}
+	if (!m && !why[0])
+		snprintf(why, sizeof(why), "its capability nodes (minors %d, %d) are no MIG instance's the driver lists (" NVCAPS_PROC ")",
+			 capm[0], capm[1]);
+	else if (m && gpu >= 0 && gpu != m->gpu)
+		snprintf(why, sizeof(why), "its GPU node /dev/nvidia%d is not that of its MIG instance %d:%d:%d",
+			 gpu, m->gpu, m->gi, m->ci);
+	if (why[0] || !m) {
+		fprintf(stderr, "%s: cdi: dropped the device '%s': a MIG instance, and %s\n", prog, name,
+			why);
+		jv_free(keep);
+		return -1;
+	}
+	if (mig_edits(fr->cx, m, keep, 0)) {
+		fprintf(stderr, "%s: cdi: dropped the device '%s': MIG instance %d:%d:%d cannot be given (above)\n",
+			prog, name, m->gpu, m->gi, m->ci);
+		jv_free(keep);
+		return -1;
+	}
+	mig_set_name(set, sizeof(set), m);
+	for (x = nodes->kids; x; x = x->next) {
+		const char *path = jv_gets(x, "path");
+		int c;
+
+		if (!path) {
+			said_dropped(fr, "(a node without a path)", "nvmediate does not mediate it");
+		} else if (cap_path(path) >= 0) {
+			jv_push(member(keep, "deviceNodes", J_ARR), jv_copy(x));
+		} else if ((c = imex_path(path)) != -2) {
+			from_imex(fr, x, c, set, 1, keep);
+		} else if (!mediated(path, &k)) {
+			said_dropped(fr, path, "nvmediate does not mediate it");
+		}
+	}
+	drop_raw_mounts(fr, e);
+	merge_edits(e, keep);
+	return 0;
+}
+
+/*
+ * The spec from --from @file, changed in place: nodes replaced, MIG
+ * instances given their own sets, devices without a mediated GPU and those
+ * left with nothing to give left out.
+ */
+static struct jval *from_spec(const char *file, struct cdictx *cx, int *rc)
 {
 	struct jval *spec = read_spec(file, rc), *devs, *d, *next, *top;
-	struct from fr = { .set = set };
+	struct from fr = { .cx = cx, .set = cx->set };
 	int kept = 0;
 
 	if (!spec)
 		return NULL;
-	gpu_nodes(fr.present, set);
+	gpu_nodes(fr.present, cx->set);
 	top = member(spec, "containerEdits", J_OBJ);
-	if (from_nodes(&fr, top))
+	if (from_nodes(&fr, top, NULL))
 		fprintf(stderr, "%s: cdi: %s: GPU nodes in the spec's own edits are given to every device\n",
 			prog, file);
 	devs = jv_get(spec, "devices");
@@ -551,20 +1104,23 @@ static struct jval *from_spec(const char *file, const char *set, int *rc)
 
 		next = d->next;
 		if (is_mig(d)) {
-			fprintf(stderr, "%s: cdi: dropped the device '%s': a MIG instance, which nvmediate does not mediate (it would be given the whole GPU)\n",
-				prog, name ? name : "?");
-			jv_del(devs, d);
+			if (cx->nmigdev == MAX_MIG || from_mig(&fr, d)) {
+				jv_del(devs, d);
+				continue;
+			}
+			cx->migdev[cx->nmigdev++] = d;
+			kept++;
 			continue;
 		}
 		fr.missing = 0;
-		if (!from_nodes(&fr, e) && fr.missing) {
+		if (!from_nodes(&fr, e, name ? name : "?") && fr.missing) {
 			fprintf(stderr, "%s: cdi: dropped the device '%s': none of its GPUs is mediated\n",
 				prog, name ? name : "?");
 			jv_del(devs, d);
 			continue;
 		}
 		if (!e->kids) {
-			/* an IMEX channel's or a claim's device: nothing of it is left */
+			/* a claim's device, or a channel's that could not be kept */
 			fprintf(stderr, "%s: cdi: dropped the device '%s': nothing it gives is mediated\n",
 				prog, name ? name : "?");
 			jv_del(devs, d);
@@ -586,9 +1142,10 @@ static struct jval *from_spec(const char *file, const char *set, int *rc)
 
 /* ---- the command --------------------------------------------------------- */
 
-static struct jval *own_spec(const char *set, const char *gpus_opt,
+static struct jval *own_spec(struct cdictx *cx, const char *gpus_opt,
 			     const struct driver_files_opts *files, int *rc)
 {
+	const char *set = cx->set;
 	struct jval *spec, *devs, *all;
 	struct gpu g[MAX_GPUS];
 	int present[MAX_GPUS];
@@ -661,6 +1218,9 @@ static struct jval *own_spec(const char *set, const char *gpus_opt,
 			add_gpu(jv_get(new_device(devs, g[i].uuid), "containerEdits"), set,
 				g[i].minor);
 	}
+	/* the MIG instances, but with --gpus, which asks the driver nothing */
+	if (!gpus_opt)
+		mig_devices(cx, devs, g, n);
 	all = jv_get(new_device(devs, "all"), "containerEdits");
 	for (i = 0; i < n; i++)
 		add_gpu(all, set, g[i].minor);
@@ -718,9 +1278,10 @@ static int write_spec(const struct jval *spec, const char *output)
  */
 int cmd_cdi(int argc, char **argv)
 {
-	const char *output = NULL, *gpus = NULL, *set = NULL, *from = NULL, *ver;
+	const char *output = NULL, *gpus = NULL, *set = NULL, *from = NULL, *imex = NULL, *ver;
 	struct driver_files_opts files = { NULL };
 	struct jval *spec, *edits;
+	struct cdictx *cx;
 	int i, rc, nofiles = 0;
 
 	const struct opt opts[] = {
@@ -728,6 +1289,7 @@ int cmd_cdi(int argc, char **argv)
 		{ "--output", "-o", &output, NULL },
 		{ "--set", NULL, &set, NULL },
 		{ "--from", NULL, &from, NULL },
+		{ "--imex-channels", NULL, &imex, NULL },
 		{ "--driver-root", NULL, &files.driver_root, NULL },
 		{ "--lib-dirs", NULL, &files.lib_dirs, NULL },
 		{ "--bin-dirs", NULL, &files.bin_dirs, NULL },
@@ -765,17 +1327,48 @@ int cmd_cdi(int argc, char **argv)
 		err("cdi: --from keeps FILE's driver files: no --driver-root, --lib-dirs, --bin-dirs, --driver-version or --no-driver-files with it");
 		return EXIT_USAGE;
 	}
-	spec = from ? from_spec(from, set, &rc) : own_spec(set, gpus, nofiles ? NULL : &files, &rc);
-	if (!spec)
+	cx = calloc(1, sizeof(*cx));
+	if (!cx) {
+		err("cdi: out of memory");
+		return EXIT_ERR;
+	}
+	cx->set = set;
+	cx->caps_major = cx->imex_major = cx->nmig = -2;
+	if (imex) {
+		rc = imex_option(cx, imex);
+		if (rc) {
+			free(cx);
+			return rc;
+		}
+	}
+	spec = from ? from_spec(from, cx, &rc) : own_spec(cx, gpus, nofiles ? NULL : &files, &rc);
+	if (!spec) {
+		free(cx);
 		return rc;
+	}
+	spread_top(cx, spec);
+	add_imex_opt(cx, spec);
 	edits = jv_get(spec, "containerEdits");
 	if (!edits)
 		edits = jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL));
 	cdi_env_void(edits);
 	if (from) {
-		char kind[64];
+		/*
+		 * nvidia.com/gpu becomes nvmediate.io/gpu (set-NAME); another class
+		 * (nvidia-ctk's imex-channel) is kept, so that the spec made of
+		 * it does not name the same devices as the GPUs' one.
+		 */
+		const char *in = jv_gets(spec, "kind"), *cls = strrchr(in, '/');
+		char kind[128];
 
-		snprintf(kind, sizeof(kind), set ? "nvmediate.io/set-%s" : "nvmediate.io/gpu", set);
+		cls = cls ? cls + 1 : in;
+		if (!strcmp(cls, "gpu"))
+			snprintf(kind, sizeof(kind), set ? "nvmediate.io/set-%s" : "nvmediate.io/gpu",
+				 set);
+		else if (set)
+			snprintf(kind, sizeof(kind), "nvmediate.io/set-%s-%s", set, cls);
+		else
+			snprintf(kind, sizeof(kind), "nvmediate.io/%s", cls);
 		jv_set(spec, "kind", jv_str(kind));
 	}
 	ver = min_version(spec);
@@ -793,12 +1386,21 @@ int cmd_cdi(int argc, char **argv)
 		v->next = spec->kids;
 		spec->kids = v;
 	}
+	rc = EXIT_ERR;
+	/* The channels the spec's devices carry, given by their sets. */
+	for (i = 0; i < cx->nimex; i++)
+		if (set_imex_write(strcmp(cx->imex[i].set, "default") ? cx->imex[i].set : NULL,
+				   cx->imex_major, cx->imex[i].ch, cx->imex[i].n))
+			goto out;
 	/* The nodes the spec mounts must be there when a container starts. */
-	if (nodefs_ensure(set) < 0) {
-		jv_free(spec);
-		return EXIT_ERR;
-	}
+	if (nodefs_ensure(set) < 0)
+		goto out;
+	for (i = 0; i < cx->nmounts; i++)
+		if (nodefs_ensure(cx->mounts[i]) < 0)
+			goto out;
 	rc = write_spec(spec, output);
+out:
 	jv_free(spec);
+	free(cx);
 	return rc;
 }
