@@ -917,6 +917,7 @@ for d in j['devices']:
 		else stat "$M/dev/nvidia-caps-imex-channels/channel3" >"$T/out" 2>&1; nok "... the missing channel's node made" "$T/out"; fi
 		npc_rc "cdi --imex-channels all" 0 $W cdi --no-driver-files --imex-channels all
 		has "... the channels whose nodes are there" "$MS/default/imex_channels" "238:0 238:2 238:3"
+		has "... the list they replace is said" "$T/out" "node set 'default': imex_channels were '238:0 238:3', now '238:0 238:2 238:3'"
 	else
 		npc_rc "cdi --imex-channels 0,3, channel 3's node missing, not root: exit 1" 1 $W cdi --no-driver-files --imex-channels 0,3
 		has "... says so" "$T/out" "/dev/nvidia-caps-imex-channels/channel3 is missing (c 238:3): run as root to have it made, or 'nvidia-modprobe -i 3:1'"

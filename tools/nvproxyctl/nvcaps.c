@@ -347,12 +347,46 @@ static int sys_write(const char *path, const char *val, int append)
 	return 0;
 }
 
-/* Replace set attribute @attr with @val. */
-static int set_write(const char *set, const char *attr, const char *val)
+/* @s with its blanks and newlines made single blanks, none at the ends. */
+static void words(char *s)
 {
-	char path[PATH_MAX];
+	char *w = s, *r;
+
+	for (r = s; *r; r++) {
+		if (*r == ' ' || *r == '\n' || *r == '\t') {
+			if (w != s && w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *r;
+		}
+	}
+	if (w != s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+}
+
+/*
+ * Replace set attribute @attr with @val.  A list of nodes (@list) that held
+ * others is said: what another run or an administrator gave the set is gone.
+ */
+static int set_write(const char *set, const char *attr, const char *val, int list)
+{
+	char path[PATH_MAX], *old = NULL, *now = NULL;
 
 	set_attr_path(path, sizeof(path), set, attr);
+	if (list) {
+		old = read_all(path);
+		now = strdup(val);
+		if (old && now) {
+			words(old);
+			words(now);
+			if (old[0] && strcmp(old, "none") && strcmp(old, now))
+				fprintf(stderr, "%s: cdi: node set '%s': %s were '%s', now '%s'\n", prog,
+					set, attr, old, now);
+		}
+		free(old);
+		free(now);
+	}
 	if (sys_write(path, val, 0)) {
 		err("cdi: cannot write '%.*s' to %s: %s%s", (int)strcspn(val, "\n"), val, path,
 		    strerror(errno), errno == EACCES || errno == EPERM ? " (run as root)" : "");
@@ -415,7 +449,7 @@ int mig_set_ready(const char *set, int major, const struct mig *m, int *created)
 		*created = 1;
 	}
 	snprintf(val, sizeof(val), "%d:%d %d:%d\n", major, m->gi_minor, major, m->ci_minor);
-	return set_write(set, "nvidia_caps", val);
+	return set_write(set, "nvidia_caps", val, !*created);
 }
 
 /**
@@ -541,7 +575,7 @@ int set_imex_write(const char *set, int major, const int *ch, int n)
 	for (i = 0; i < n; i++)
 		len += (size_t)sprintf(val + len, "%s%d:%d", i ? " " : "", major, ch[i]);
 	strcpy(val + len, "\n");
-	ret = set_write(s, "imex_channels", val);
+	ret = set_write(s, "imex_channels", val, 1);
 	free(val);
 	if (ret)
 		return -1;
@@ -553,7 +587,7 @@ int set_imex_write(const char *set, int major, const int *ch, int n)
 	if (has_word(caps, "fabric-imex"))
 		return 0;
 	snprintf(add, sizeof(add), "%s fabric-imex\n", strcmp(caps, "none") ? caps : "");
-	if (set_write(s, "caps", add[0] == ' ' ? add + 1 : add))
+	if (set_write(s, "caps", add[0] == ' ' ? add + 1 : add, 0))
 		return -1;
 	fprintf(stderr, "%s: cdi: node set '%s': caps now '%.*s' (IMEX channels need fabric-imex)\n",
 		prog, s, (int)strcspn(add[0] == ' ' ? add + 1 : add, "\n"), add[0] == ' ' ? add + 1 : add);
