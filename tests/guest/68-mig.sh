@@ -16,8 +16,14 @@
 #   the driver; a given node presented for the wrong subscription, or a
 #   closed number, gets the driver's own answer;
 # - the monitor session with mig/monitor given; the IMEX channel
-#   subscription for the channel given, not for another.
-# nvm-guest: limit-factor 2
+#   subscription for the channel given, not for another;
+# - with podman (runc), given instance 1 by its CDI name (nvproxyctl cdi:
+#   a device and a set of its own per instance), a container runs the
+#   session; given instance 2's capability node besides, its subscription
+#   with it is refused; one that makes instance 2's node itself cannot open
+#   it (the device cgroup); a container given an IMEX channel by
+#   `cdi --imex-channels` subscribes to it.
+# nvm-guest: limit-factor 3
 . "$(dirname "$0")/lib.sh"
 nvm_begin
 
@@ -201,6 +207,63 @@ check mig-imex-notchannel "a file that is no channel: $(val "$T/xm.out" imex_not
 	test "$(val "$T/xm.out" imex_notchannel_ret)" = -EPERM
 check mig-imex-unseen "the driver received channel 2: $(grep 'fdfile=imex2 ' "$T/xm.calls" | head -n 2)" \
 	test -z "$(grep 'fdfile=imex2 ' "$T/xm.calls")"
+
+# --- containers, by CDI name ---------------------------------------------
+if ! command -v podman > /dev/null; then
+	fail mig-podman-present "podman is not in the guest (tests/qemu/podman.sh could not fetch it)"
+	unload_all
+	nvm_end
+fi
+podman_host_setup
+R=$T/rootfs
+mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run"
+: > "$R/etc/hostname"
+: > "$R/etc/hosts"
+: > "$R/etc/resolv.conf"
+: > "$R/run/.containerenv"
+cp /bin/busybox /bin/nvmig "$R/bin/"
+for a in sh cat mknod; do ln -sf busybox "$R/bin/$a"; done
+if nvproxyctl cdi --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1 &&
+   grep -q '"name": *"0:1:0"' /etc/cdi/nvmediate.json; then
+	pass mig-cdi-spec
+else
+	fail mig-cdi-spec "$(tr '\n' ' ' < "$T/cdi.txt") devices: $(grep -o '"name": *"[^"]*"' /etc/cdi/nvmediate.json | tr '\n' ' ')"
+fi
+check mig-cdi-set "set mig-0-2-0's nvidia_caps: '$(tr '\n' ' ' < $SETS/sets/mig-0-2-0/nvidia_caps 2>&1)'" \
+	test "$(tr '\n' ' ' < $SETS/sets/mig-0-2-0/nvidia_caps)" = "$CMAJ:$GI2 $CMAJ:$CI2 "
+ctr() {	# ctr OUT [podman options] -- nvmig arguments: a runc container given instance 1
+	out=$1
+	shift
+	opts=
+	while [ "$1" != -- ]; do
+		opts="$opts $1"
+		shift
+	done
+	shift
+	podman --runtime runc run --rm --device nvmediate.io/gpu=0:1:0 $opts --rootfs "$R" \
+		/bin/sh -c "$*" > "$out" 2>&1
+}
+ctr "$T/c1.out" -- nvmig $SESS
+check mig-ctr-session "in the container: $(grep -e _ret=-E -e '_status=0x[1-9a-f]' "$T/c1.out" | head -n 4 | tr '\n' ' ') $(tail -n 2 "$T/c1.out" | tr '\n' ' ')" \
+	sh -c "grep -qx 'alloc_gi_status=0x0' '$T/c1.out' && grep -qx 'alloc_ci_status=0x0' '$T/c1.out' &&
+		grep -qx 'alloc_vidmem_status=0x0' '$T/c1.out' && grep -qx 'result=done' '$T/c1.out'"
+ctr "$T/c2.out" --device $CAP$GI2 -- nvmig $WRONG
+check mig-ctr-other-instance "given instance 2's node too: open $(val "$T/c2.out" open_wrong_cap_ret), subscription $(val "$T/c2.out" alloc_gi_wrong_ret) $(val "$T/c2.out" alloc_gi_wrong_status); own $(val "$T/c2.out" alloc_gi_status)" \
+	test "$(val "$T/c2.out" open_wrong_cap_ret)" = 0 -a "$(val "$T/c2.out" alloc_gi_wrong_ret)" = -EPERM -a \
+	"$(val "$T/c2.out" alloc_gi_status)" = 0x0
+ctr "$T/c3.out" -- "mknod /tmp/cap c $CMAJ $GI2 && nvmig $(echo "$WRONG" | sed "s|$CAP$GI2|/tmp/cap|")"
+check mig-ctr-cgroup "a node of instance 2 made inside: open $(val "$T/c3.out" open_wrong_cap_ret) $(tail -n 1 "$T/c3.out")" \
+	test "$(val "$T/c3.out" open_wrong_cap_ret)" = -EPERM
+echo compute+utility > $SETS/sets/default/caps
+if nvproxyctl cdi --set $X --imex-channels 1 --output /etc/cdi/imex.json > "$T/cdix.txt" 2>&1; then
+	podman --runtime runc run --rm --device nvmediate.io/set-$X=0 --rootfs "$R" \
+		/bin/nvmig --mode imex --imex ${CH}1 > "$T/c4.out" 2>&1
+	check mig-ctr-imex "in the container: $(grep -e '^imex_subscribe' -e '^open_imex' "$T/c4.out" | tr '\n' ' ') $(tail -n 1 "$T/c4.out")" \
+		sh -c "grep -qx 'imex_subscribe_status=0x0' '$T/c4.out' && grep -qx 'imex_subscribe_channel=1' '$T/c4.out'"
+else
+	fail mig-ctr-imex "cdi --imex-channels: $(tr '\n' ' ' < "$T/cdix.txt")"
+fi
+rm -f /etc/cdi/nvmediate.json /etc/cdi/imex.json
 
 unload_all
 nvm_end
