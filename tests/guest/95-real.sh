@@ -130,43 +130,55 @@ fuzz() {
 	fi
 }
 
-# mig_real RELEASE: the MIG monitor session and an IMEX channel
-# subscription on NVIDIA's own module, neither of which needs a GPU
-# (nvmig): with mig/monitor given to the default set (nvidia_caps), the
-# session answers as on the driver's nodes, the driver's copy of the
-# capability file included; not given, or the control node presented as
-# the capability, refused before the driver (EPERM).  From 550, a channel
+# mig_real RELEASE: the MIG monitor and config sessions and an IMEX
+# channel subscription on NVIDIA's own module, none of which needs a GPU
+# (nvmig): with mig/monitor (mig/config) given to the default set
+# (nvidia_caps), the session answers as on the driver's nodes, the
+# driver's copy of the capability file included; not given, or the
+# control node presented as the capability, refused before the driver
+# (EPERM).  From 550, a channel
 # given (imex_channels) subscribes as on the driver's nodes, another does
 # not.  The nodes are made as nvidia-modprobe makes them.
 mig_real() {
 	r=$1
 	cmaj=$(awk '$2 == "nvidia-caps" { print $1 }' /proc/devices)
-	mon=$(sed -n 's/^DeviceFileMinor: *//p' /proc/driver/nvidia/capabilities/mig/monitor 2>/dev/null)
-	if [ -z "$cmaj" ] || [ -z "$mon" ]; then
-		fail "real-$r-mig-monitor" "no nvidia-caps major ('$cmaj') or mig/monitor minor ('$mon')"
+	if [ -z "$cmaj" ]; then
+		fail "real-$r-mig-caps" "no nvidia-caps major in /proc/devices"
 		return
 	fi
 	mkdir -p /dev/nvidia-caps
-	rm -f /dev/nvidia-caps/nvidia-cap$mon
-	mknod -m 444 /dev/nvidia-caps/nvidia-cap$mon c "$cmaj" "$mon"
-	MONCAP="--mode monitor --cap /dev/nvidia-caps/nvidia-cap$mon"
-	nvmig $MONCAP > "$T/mond.out" 2>&1
-	echo "$cmaj:$mon" > $SETS/default/nvidia_caps
-	echo compute+utility+mig > $SETS/default/caps
-	nvmig --ctl /dev/nvproxy $MONCAP > "$T/monm.out" 2>&1
-	grep -v -e '^pid=' -e '^client=' -e notcap "$T/mond.out" > "$T/mond.cmp"
-	grep -v -e '^pid=' -e '^client=' -e notcap "$T/monm.out" > "$T/monm.cmp"
-	echo "  $r mig/monitor session (direct): $(grep -e _status= -e dup_fd= -e caps_ "$T/mond.out" | tr '\n' ' ')"
-	check "real-$r-mig-monitor" "through nvmediate: $(diff_line "$T/mond.cmp" "$T/monm.cmp")" \
-		sh -c "grep -qx 'alloc_session_status=0x0' '$T/mond.out' && cmp -s '$T/mond.cmp' '$T/monm.cmp'"
-	check "real-$r-mig-notcap" "the control node as the capability: direct $(sed -n 's/^alloc_session_notcap_status=//p' "$T/mond.out"), mediated $(sed -n 's/^alloc_session_notcap_ret=//p' "$T/monm.out")" \
-		sh -c "grep -qx 'alloc_session_notcap_status=0x1b' '$T/mond.out' &&
-			grep -qx 'alloc_session_notcap_ret=-EPERM' '$T/monm.out'"
-	echo none > $SETS/default/nvidia_caps
-	nvmig --ctl /dev/nvproxy $MONCAP > "$T/monn.out" 2>&1
-	check "real-$r-mig-not-given" "mig/monitor not given: $(grep '^alloc_session_' "$T/monn.out" | tr '\n' ' ')" \
-		grep -qx 'alloc_session_ret=-EPERM' "$T/monn.out"
-	echo compute+utility > $SETS/default/caps
+	for s in monitor config; do
+		m=$(sed -n 's/^DeviceFileMinor: *//p' /proc/driver/nvidia/capabilities/mig/$s 2>/dev/null)
+		if [ -z "$m" ]; then
+			fail "real-$r-mig-$s" "no mig/$s capability"
+			continue
+		fi
+		rm -f /dev/nvidia-caps/nvidia-cap$m
+		mknod -m 400 /dev/nvidia-caps/nvidia-cap$m c "$cmaj" "$m"
+		CAPARGS="--mode $s --cap /dev/nvidia-caps/nvidia-cap$m"
+		nvmig $CAPARGS > "$T/capd.out" 2>&1
+		# mig admits the monitor session; the config session is in no
+		# capability: an allow entry admits it.
+		echo "$cmaj:$m" > $SETS/default/nvidia_caps
+		echo compute+utility+mig > $SETS/default/caps
+		echo "alloc 0xc639" > $SETS/default/allow
+		nvmig --ctl /dev/nvproxy $CAPARGS > "$T/capm.out" 2>&1
+		grep -v -e '^pid=' -e '^client=' -e notcap "$T/capd.out" > "$T/capd.cmp"
+		grep -v -e '^pid=' -e '^client=' -e notcap "$T/capm.out" > "$T/capm.cmp"
+		echo "  $r mig/$s session (direct): $(grep -e _status= -e dup_fd= -e caps_ "$T/capd.out" | tr '\n' ' ')"
+		check "real-$r-mig-$s" "through nvmediate: $(diff_line "$T/capd.cmp" "$T/capm.cmp")" \
+			sh -c "grep -qx 'alloc_session_status=0x0' '$T/capd.out' &&
+				grep -q '^alloc_session_dup_fd=[0-9]' '$T/capd.out' && cmp -s '$T/capd.cmp' '$T/capm.cmp'"
+		check "real-$r-mig-$s-notcap" "the control node as the capability: direct $(sed -n 's/^alloc_session_notcap_status=//p' "$T/capd.out"), mediated $(sed -n 's/^alloc_session_notcap_ret=//p' "$T/capm.out")" \
+			sh -c "grep -qx 'alloc_session_notcap_status=0x1b' '$T/capd.out' &&
+				grep -qx 'alloc_session_notcap_ret=-EPERM' '$T/capm.out'"
+		echo none > $SETS/default/nvidia_caps
+		nvmig --ctl /dev/nvproxy $CAPARGS > "$T/capn.out" 2>&1
+		check "real-$r-mig-$s-not-given" "mig/$s not given: $(grep '^alloc_session_' "$T/capn.out" | tr '\n' ' ')" \
+			grep -qx 'alloc_session_ret=-EPERM' "$T/capn.out"
+		echo compute+utility > $SETS/default/caps
+		echo clear > $SETS/default/allow
+	done
 
 	[ "${r%%.*}" -ge 550 ] || return
 	xmaj=$(awk '$2 == "nvidia-caps-imex-channels" { print $1 }' /proc/devices)
