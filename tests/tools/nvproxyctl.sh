@@ -700,12 +700,31 @@ assert all(set(d['containerEdits']) == {'deviceNodes', 'mounts'} for d in j['dev
 	sz=$(wc -c <"$S/prod/allow")
 	if [ "$sz" -lt 4096 ]; then ok "... each write under a page ($sz bytes)"; else nok "apply: a write of $sz bytes"; fi
 
+	# apply: the capability nodes and IMEX channels a profile lists
+	printf 'caps compute\nnvidia_cap 237:12\nnvidia_cap 237:13\nimex_channel 236:1\n' >"$T/nodes.p"
+	echo kept >"$S/prod/imex_channels"
+	npc_rc "apply, nvidia_cap and imex_channel lines" 0 $Y apply --set prod "$T/nodes.p"
+	if [ "$(tr '\n' ' ' <"$S/prod/nvidia_caps")" = "237:12 237:13 " ] &&
+	   [ "$(tr '\n' ' ' <"$S/prod/imex_channels")" = "236:1 " ]; then
+		ok "... written to nvidia_caps and imex_channels"
+	else
+		nok "apply: nvidia_caps '$(cat "$S/prod/nvidia_caps")', imex_channels '$(cat "$S/prod/imex_channels")'"
+	fi
+	echo kept >"$S/prod/nvidia_caps"
+	npc_rc "apply, no node lines" 0 $Y apply --set prod "$T/p"
+	has "... the set's nodes left as they were" "$S/prod/nvidia_caps" "kept"
+	printf 'nvidia_cap 237\n' >"$T/nodes.p"
+	npc_rc "apply, a node without its minor: exit 2" 2 $Y apply --set prod "$T/nodes.p"
+	rm -f "$S/prod/nvidia_caps" "$S/prod/imex_channels"
+
 	# status lists the sets
 	echo "ctrl 0x201" >"$S/learn/allow"
+	printf '237:12\n237:13\n' >"$S/learn/nvidia_caps"
 	npc_rc "status with sets" 0 $Y status
 	has "... the default set" "$T/out" "  default      /dev/nvproxy ..."
 	has "... a set's nodes" "$T/out" "  learn        /dev/nvmediate/learn/nvidiactl ..."
 	has "... its allow entries" "$T/out" "    allow ctrl 0x201"
+	has "... its capability nodes" "$T/out" "    nvidia_cap 237:13"
 	$Y status --json >"$T/j" 2>&1
 	npc_py "status --json: sets" "$T/j" "
 s = {x['name']: x for x in j['sets']}
@@ -713,7 +732,9 @@ assert [x['name'] for x in j['sets']] == ['default', 'learn', 'prod'], j['sets']
 assert s['learn']['control_node'] == '/dev/nvmediate/learn/nvidiactl'
 assert s['learn']['caps'] == 'none' and s['learn']['audit'] is False and s['learn']['allow_gss'] is True
 assert s['learn']['allow'] == ['ctrl 0x201'] and s['learn']['open_files'] == 0
+assert s['learn']['nvidia_caps'] == ['237:12', '237:13'] and s['learn']['imex_channels'] == []
 assert s['default']['control_node'] == '/dev/nvproxy'"
+	rm -f "$S/learn/nvidia_caps"
 
 	# cdi --set: the set's nodes under the names CUDA expects
 	mkdir -p "$F/dev/nvmediate/learn"

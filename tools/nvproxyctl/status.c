@@ -101,7 +101,7 @@ static const char *const param_names[] = { "num_gpus", "uvm_path", "force_versio
 					   "allow_gss", "audit", "bounce", "sets" };
 #define NPARAMS (sizeof(param_names) / sizeof(param_names[0]))
 
-#define MAX_SETS	16
+#define MAX_SETS	64	/* NVM_MAX_SETS */
 
 /*
  * The mounts of nvmediatefs in this mount namespace: where, and the options
@@ -192,8 +192,32 @@ static void status_sets(int json)
 			}
 			na++;
 		}
+		for (k = 0; k < 2; k++) {
+			static const char *const lists[2][2] = { { "nvidia_caps", "nvidia_cap" },
+								 { "imex_channels", "imex_channel" } };
+			char *nodes;
+			int nn = 0;
+
+			set_attr_path(path, sizeof(path), names[i], lists[k][0]);
+			nodes = read_all(path);
+			if (json)
+				printf("%s\"%s\":[", k ? "," : "],", lists[k][0]);
+			for (line = nodes ? strtok_r(nodes, "\n", &save) : NULL; line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				if (json) {
+					printf("%s", nn ? "," : "");
+					json_str(stdout, line);
+				} else {
+					printf("    %s %s\n", lists[k][1], line);
+				}
+				nn++;
+			}
+			if (json)
+				printf("]");
+			free(nodes);
+		}
 		if (json)
-			printf("]}");
+			printf("}");
 		free(allow);
 	}
 }
