@@ -623,7 +623,8 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
  * file of each GPU node the caller holds is added at its number.  A number
  * the driver looks up as a capability node or IMEX channel gets the
  * caller's own file, when @plan->given says the node set gives its node;
- * if it does not, no table is made and the call is refused.  When the
+ * if it does not, or the number names no file, no table is made and the
+ * call is refused.  When the
  * driver will copy a capability file into the table, a number is reserved
  * for the copy in the caller's own table first (nvm_fdctx_settle()).
  *
@@ -640,13 +641,31 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_f
 	unsigned int i, max_fd = 0;
 	int dup_fd = -1;
 
+	if (plan->cap_dup) {
+		/*
+		 * Where the driver's copy of a capability file will go
+		 * (nvm_fdctx_settle()).  Reserved first: a number the caller
+		 * closes meanwhile can then never be both this one and one
+		 * the private table holds.
+		 */
+		dup_fd = get_unused_fd_flags(O_CLOEXEC);
+		if (dup_fd < 0)
+			return ERR_PTR(dup_fd);
+	}
 	for (i = 0; i < plan->nfds; i++) {
-		struct file *file = fget(plan->fds[i]);
+		struct file *file = plan->fds[i] >= 0 ? fget(plan->fds[i]) : NULL;
 		struct nvm_file *nf = file && !(plan->kinds[i] & own) ? mediated(file) : NULL;
 
-		if (file && (plan->kinds[i] & own)) {
-			if (!plan->given || !plan->given(plan->given_priv, file, plan->kinds[i])) {
-				fput(file);
+		if (plan->kinds[i] & own) {
+			/*
+			 * Only a file of a node the set gives: with no file,
+			 * a driver without capability support (no nv-caps)
+			 * would skip its own check.
+			 */
+			if (!file || !plan->given ||
+			    !plan->given(plan->given_priv, file, plan->kinds[i])) {
+				if (file)
+					fput(file);
 				ctx = ERR_PTR(-EPERM);
 				goto out;
 			}
@@ -662,15 +681,8 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_f
 		if (file)
 			fput(file);
 	}
-	if (plan->cap_dup) {
-		/* Where the driver's copy of a capability file will go (nvm_fdctx_settle()). */
-		dup_fd = get_unused_fd_flags(O_CLOEXEC);
-		if (dup_fd < 0) {
-			ctx = ERR_PTR(dup_fd);
-			goto out;
-		}
+	if (dup_fd >= 0)
 		max_fd = max_t(unsigned int, max_fd, dup_fd);
-	}
 	if (plan->gpu_nodes) {
 		scan = kzalloc(sizeof(*scan), GFP_KERNEL);
 		if (!scan) {
@@ -697,7 +709,8 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_f
 		/*
 		 * The driver takes the lowest free number at or above next_fd
 		 * (alloc_fd()); the reserved number is free here, since every
-		 * number of this table is one the caller's table holds.
+		 * number of this table held a file of the caller's table after
+		 * the number was reserved there.
 		 */
 		ctx->files.next_fd = dup_fd;
 		ctx->dup_fd = dup_fd;

@@ -107,7 +107,12 @@ static int nvm_fdplan_fields(struct nvm_fdplan *plan, const struct nvm_req *req,
 			memcpy(&fd, kbuf + f->off, sizeof(fd));
 		else if (get_user(fd, (const int __user *)(ubuf + f->off)))
 			return -EFAULT;
-		if (fd >= 0 && plan->nfds < NVM_FDPLAN_MAX) {
+		/*
+		 * A capability or channel field is kept whatever it holds: one
+		 * that names no file of a given node is refused (fdctx.c).
+		 */
+		if ((fd >= 0 || (kinds & (NVM_FDPLAN_CAP | NVM_FDPLAN_IMEX))) &&
+		    plan->nfds < NVM_FDPLAN_MAX) {
 			plan->kinds[plan->nfds] = kinds;
 			plan->fds[plan->nfds++] = fd;
 			plan->cap_dup |= kinds == NVM_FDPLAN_CAP;

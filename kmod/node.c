@@ -354,6 +354,41 @@ static bool nvm_fdnode_given(const void *priv, struct file *file, u8 kind)
 	return given;
 }
 
+/*
+ * AMPERE_SMC_PARTITION_REF with the device-profiling swizzId subscribes to
+ * the whole GPU, not to an instance, and the driver asks no capability
+ * node for it: only, when profiling is restricted to administrators (its
+ * default, which hosts lift for profilers), that the caller is one.  One
+ * such subscription per GPU; while it lives the driver answers memory
+ * queries for every instance.  So it is the profiling capability's, not
+ * mig's.  Its params hold capDescriptor (8 bytes) then swizzId, in every
+ * release (abi/layouts.txt); read from the validator's copy, which the
+ * driver is handed.
+ */
+#define NVM_AMPERE_SMC_PARTITION_REF	0xc637
+#define NVM_DEVICE_PROFILING_SWIZZID	0xfffffffeU
+#define NVM_C637_SWIZZID_OFF		8
+
+static bool nvm_device_profiling(const struct nvm_file *nf, const struct nvm_req *req)
+{
+	const struct nvm_profile *p;
+	bool profiling;
+	u32 swizzid;
+	int idx;
+
+	if (req->verdict.family != NVM_FAM_ALLOC ||
+	    req->verdict.number != NVM_AMPERE_SMC_PARTITION_REF || !req->params ||
+	    req->params_size < NVM_C637_SWIZZID_OFF + sizeof(swizzid))
+		return false;
+	memcpy(&swizzid, req->params + NVM_C637_SWIZZID_OFF, sizeof(swizzid));
+	if (swizzid != NVM_DEVICE_PROFILING_SWIZZID)
+		return false;
+	p = nvm_profile_enter(nf, &idx);
+	profiling = p->caps & NVM_CAP_PROFILING;
+	nvm_profile_exit(idx);
+	return !profiling;
+}
+
 static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned long arg,
 			    struct nvm_report *rep)
 {
@@ -403,6 +438,8 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	/* A call made with a private fd table reads only what is bounced. */
 	if (!ret && nvm_fdplan_wanted(&req.verdict))
 		ret = nvm_req_keep(&req, &rep);
+	if (!ret && nvm_device_profiling(nf, &req))
+		ret = nvm_report_refused(&rep, "mig-device-profiling", -EPERM);
 	if (ret)
 		goto out;
 	/* Then handed to the driver from where the caller cannot change it. */

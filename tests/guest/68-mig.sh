@@ -12,9 +12,10 @@
 #   of each capability file at the same number of the caller's table,
 #   closed again when the subscription goes;
 # - through that set, instance 2's capability node, the control node or
-#   any file the set was not given is refused (EPERM) and never reaches
-#   the driver; a given node presented for the wrong subscription, or a
-#   closed number, gets the driver's own answer;
+#   any file the set was not given, or a closed number, is refused (EPERM)
+#   and never reaches the driver; a given node presented for the wrong
+#   subscription gets the driver's own answer; the device-profiling
+#   subscription (the whole GPU, no capability node) only with profiling;
 # - the monitor session with mig/monitor given; the IMEX channel
 #   subscription for the channel given, not for another;
 # - with podman (runc), given instance 1 by its CDI name (nvproxyctl cdi:
@@ -130,14 +131,15 @@ nvmig $MED $WRONG > "$T/wm.out" 2>&1
 calls_save "$T/wm.calls"
 check mig-wrong-direct "on the driver's nodes instance 2's node answered $(val "$T/wd.out" alloc_gi_wrong_status)" \
 	test "$(val "$T/wd.out" alloc_gi_wrong_status)" = 0x1b
-for s in alloc_gi_wrong alloc_gi_notcap alloc_ci_wrong; do
+for s in alloc_gi_wrong alloc_gi_notcap alloc_gi_badfd alloc_ci_wrong; do
 	check "mig-refused-$s" "$s: ret $(val "$T/wm.out" ${s}_ret) status $(val "$T/wm.out" ${s}_status)" \
 		test "$(val "$T/wm.out" ${s}_ret)" = -EPERM
 done
 check mig-refused-unseen "the driver received instance 2's node: $(grep "fdfile=cap$GI2 " "$T/wm.calls" | head -n 2)" \
 	test -z "$(grep "fdfile=cap$GI2 " "$T/wm.calls")"
-# A given node for the wrong subscription, a closed number: the driver's answers.
-for s in alloc_gi_badfd alloc_ci_gicap alloc_gi alloc_ci; do
+# A given node for the wrong subscription: the driver's answer.  (A closed
+# number is refused above: a driver without capability support would take it.)
+for s in alloc_ci_gicap alloc_gi alloc_ci; do
 	check "mig-driver-$s" "$s: direct $(val "$T/wd.out" ${s}_status), through the set $(val "$T/wm.out" ${s}_status)" \
 		test "$(val "$T/wd.out" ${s}_status)" = "$(val "$T/wm.out" ${s}_status)" -a \
 		"$(val "$T/wm.out" ${s}_ret)" = 0
@@ -145,6 +147,21 @@ done
 dmesg | grep 'refused .* family=alloc nr=0xc637 .* rule=fd-node-not-given answer=-1$' > "$T/log" || true
 check mig-refused-logged "no log line of the refusal: $(dmesg | grep refused | tail -n 2)" \
 	test -s "$T/log"
+
+# --- the device-profiling subscription: the whole GPU -----------------------
+PROF="--mode profiling --gi-cap $CAP$GI1"
+nvmig $PROF > "$T/pd.out" 2>&1
+calls_clear
+nvmig $MED $PROF > "$T/pm.out" 2>&1
+calls_save "$T/pm.calls"
+check mig-profiling-refused "device profiling through the set: $(val "$T/pm.out" alloc_profiling_ret) (directly, as root: $(val "$T/pd.out" alloc_profiling_status))" \
+	test "$(val "$T/pm.out" alloc_profiling_ret)" = -EPERM -a "$(val "$T/pd.out" alloc_profiling_status)" = 0x0 -a \
+	-z "$(grep 'swizzid=4294967294' "$T/pm.calls")"
+echo compute+utility+mig+profiling > $SETS/sets/$S/caps
+nvmig $MED $PROF > "$T/pm2.out" 2>&1
+check mig-profiling-admitted "with profiling: $(val "$T/pm2.out" alloc_profiling_status)" \
+	test "$(val "$T/pm2.out" alloc_profiling_status)" = 0x0
+echo compute+utility+mig > $SETS/sets/$S/caps
 
 # --- a thread swaps another instance's node onto the number -------------
 # On the driver's own nodes the driver is sometimes handed instance 2's

@@ -26,6 +26,10 @@
  *            AMPERE_SMC_MONITOR_SESSION (0xc640) or AMPERE_SMC_CONFIG_SESSION
  *            (0xc639) under the client with a file that is no cap (the
  *            control node), with the fd of --cap, a second one, the free.
+ *   profiling  0xc637 with the device-profiling swizzId (0xfffffffe, the
+ *            whole GPU) and the fd of --gi-cap, which the driver does not
+ *            look at for it; freed when made (alloc_profiling,
+ *            free_profiling).
  *   race     0xc637 at one fd number, --rounds times (default 300), while a
  *            second thread keeps putting the fd of --wrong-cap and that of
  *            --gi-cap at that number (dup2()); each subscription made is
@@ -91,6 +95,7 @@
 #define AMPERE_SMC_EXEC_PARTITION_REF	0xc638
 #define AMPERE_SMC_CONFIG_SESSION	0xc639
 #define AMPERE_SMC_MONITOR_SESSION	0xc640
+#define NVC637_DEVICE_PROFILING_SWIZZID	0xfffffffeu
 
 #define NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL	0x00000d08u
 #define NVC637_CTRL_CMD_EXEC_PARTITIONS_GET_ACTIVE_IDS		0xc6370104u
@@ -426,9 +431,12 @@ static void finish(void)
 	kv("result", "done");
 }
 
+static unsigned int swizzid_override;	/* 0: --swizzid */
+
 static uint32_t alloc_gi(const char *step, int capfd)
 {
-	struct nvc637_alloc p = { .capDescriptor = (uint64_t)(int64_t)capfd, .swizzId = o->swizzid };
+	struct nvc637_alloc p = { .capDescriptor = (uint64_t)(int64_t)capfd,
+				  .swizzId = swizzid_override ?: o->swizzid };
 	struct fdset before;
 	uint32_t st;
 
@@ -549,6 +557,17 @@ static int mode_wrong(void)
 	alloc_ci("alloc_ci", cicap);
 	/* Single instance: a second subscription under the same parent. */
 	alloc_ci("alloc_ci_again", cicap);
+	return 0;
+}
+
+/* The device-profiling subscription: the whole GPU, no instance. */
+static int mode_profiling(void)
+{
+	int gicap = open_step("open_gi_cap", o->gi_cap, O_RDONLY);
+
+	swizzid_override = NVC637_DEVICE_PROFILING_SWIZZID;
+	if (!alloc_gi("alloc_profiling", gicap))
+		rm_free("free_profiling", H_SUBDEVICE, H_GI);
 	return 0;
 }
 
@@ -690,7 +709,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: nvmig [--ctl PATH] [--gpu PATH] [--device N] [--version V]\n"
-		"             [--mode session|wrong|race|monitor|config|imex] [--swizzid S] [--ci C]\n"
+		"             [--mode session|wrong|race|profiling|monitor|config|imex] [--swizzid S] [--ci C]\n"
 		"             [--gi-cap PATH] [--ci-cap PATH] [--wrong-cap PATH] [--cap PATH]\n"
 		"             [--imex PATH] [--imex2 PATH] [--rounds N]\n");
 	exit(2);
@@ -750,6 +769,12 @@ int main(int argc, char **argv)
 		if (start(1))
 			return 1;
 		rc = mode_race();
+	} else if (!strcmp(opt.mode, "profiling")) {
+		if (!opt.gi_cap)
+			usage();
+		if (start(1))
+			return 1;
+		rc = mode_profiling();
 	} else if (!strcmp(opt.mode, "session") || !strcmp(opt.mode, "wrong")) {
 		if (!opt.gi_cap || !opt.ci_cap || (!strcmp(opt.mode, "wrong") && !opt.wrong_cap))
 			usage();

@@ -713,8 +713,17 @@ assert all(set(d['containerEdits']) == {'deviceNodes', 'mounts'} for d in j['dev
 	echo kept >"$S/prod/nvidia_caps"
 	npc_rc "apply, no node lines" 0 $Y apply --set prod "$T/p"
 	has "... the set's nodes left as they were" "$S/prod/nvidia_caps" "kept"
-	printf 'nvidia_cap 237\n' >"$T/nodes.p"
-	npc_rc "apply, a node without its minor: exit 2" 2 $Y apply --set prod "$T/nodes.p"
+	printf 'nvidia_cap none\n' >"$T/nodes.p"
+	npc_rc "apply, nvidia_cap none" 0 $Y apply --set prod "$T/nodes.p"
+	has "... the set's capability nodes emptied" "$S/prod/nvidia_caps" "none"
+	for bad in 237 237:-1 4096:1 237:1048576 0:1; do
+		printf 'caps none\nnvidia_cap %s\n' "$bad" >"$T/nodes.p"
+		echo kept >"$S/prod/caps"
+		npc_rc "apply, nvidia_cap $bad: exit 2" 2 $Y apply --set prod "$T/nodes.p"
+		has "... nothing written" "$S/prod/caps" "kept"
+	done
+	i=0; : >"$T/nodes.p"; while [ $i -lt 65 ]; do echo "imex_channel 236:$i" >>"$T/nodes.p"; i=$((i + 1)); done
+	npc_rc "apply, 65 nodes: exit 2" 2 $Y apply --set prod "$T/nodes.p"
 	rm -f "$S/prod/nvidia_caps" "$S/prod/imex_channels"
 
 	# status lists the sets

@@ -31,9 +31,10 @@ static void usage_apply(FILE *f)
 		"'allow_root 0|1', 'allow_finn 0|1', 'allow_gss 0|1' and any number of\n"
 		"'allow FAMILY NUMBER' (FAMILY esc, ctrl, alloc or uvm), 'nvidia_cap MAJOR:MINOR'\n"
 		"and 'imex_channel MAJOR:MINOR' (the capability nodes and IMEX channels the\n"
-		"set's callers may name); '#' starts a comment.  A part the file leaves out\n"
-		"keeps its value, except the allow entries: the set gets exactly those of the\n"
-		"file; with any nvidia_cap (imex_channel) line, exactly those nodes.  The\n"
+		"set's callers may name, 64 in all; 'none': no node of that kind); '#' starts\n"
+		"a comment.  A part the file leaves out keeps its value, except the allow\n"
+		"entries: the set gets exactly those of the file; with any nvidia_cap\n"
+		"(imex_channel) line, exactly those nodes.  The\n"
 		"writes go to /sys/kernel/nvmediate/sets/NAME/: allow first ('clear' and the\n"
 		"entries), nvidia_caps, imex_channels, then caps, allow_root, allow_finn,\n"
 		"allow_gss, and audit last, so that a set leaving audit mode enforces the\n"
@@ -82,7 +83,7 @@ int cmd_apply(int argc, char **argv)
 	static const char *const nodes_word[2] = { "nvidia_cap", "imex_channel" };
 	static const char *const nodes_attr[2] = { "nvidia_caps", "imex_channels" };
 	char nodes[2][1536] = { "", "" };
-	int have_nodes[2] = { 0 };
+	int have_nodes[2] = { 0 }, nnodes = 0;
 	FILE *f;
 
 	const struct opt opts[] = { { "--set", NULL, &set, NULL }, { NULL } };
@@ -133,11 +134,15 @@ int cmd_apply(int argc, char **argv)
 			char c;
 			size_t l = strlen(nodes[i]);
 
-			if (n != 2 || sscanf(a, "%u:%u%c", &ma, &mi, &c) != 2 || !ma ||
+			have_nodes[i] = 1;
+			if (n == 2 && !strcmp(a, "none"))
+				continue;
+			/* As the module takes them: a dev_t's major and minor, 64 in all. */
+			if (n != 2 || strchr(a, '-') || sscanf(a, "%u:%u%c", &ma, &mi, &c) != 2 ||
+			    !ma || ma >= 4096 || mi > 0xfffff || ++nnodes > 64 ||
 			    l + 24 >= sizeof(nodes[i]))
 				goto bad_line;
 			snprintf(nodes[i] + l, sizeof(nodes[i]) - l, "%u:%u\n", ma, mi);
-			have_nodes[i] = 1;
 			continue;
 		}
 		for (i = 0; i < 5; i++)
@@ -180,7 +185,7 @@ int cmd_apply(int argc, char **argv)
 		goto err_write;
 	free(allow);
 	for (i = 0; i < 2; i++)
-		if (have_nodes[i] && write_attr(set, nodes_attr[i], nodes[i]))
+		if (have_nodes[i] && write_attr(set, nodes_attr[i], *nodes[i] ? nodes[i] : "none"))
 			return EXIT_ERR;
 	for (i = 0; i < 5; i++)
 		if (have[i] && write_attr(set, knobs[i], val[i]))
