@@ -29,8 +29,6 @@
  * Lock rules: the tree is built in nvm_abi_init() before the nodes exist
  * and is read without locks.  nvm_abi_state is protected by nvm_abi_lock.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>

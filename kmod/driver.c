@@ -9,8 +9,6 @@
  * the filesystem is SB_I_NODEV.  The driver's own open still runs in the
  * caller's context, as it would for an open of /dev/nvidiactl.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/file.h>

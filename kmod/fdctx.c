@@ -44,8 +44,6 @@
  * above its users, so that a put by the kernel never frees it as if it
  * came from the kernel's files_struct cache.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/bitops.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>

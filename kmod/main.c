@@ -3,8 +3,6 @@
  * nvmediate: module entry points; each part of the module declares its own
  * parameters.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 

@@ -31,8 +31,6 @@
  *          -ENOTTY the real file has no ioctl
  *   mmap:  -ENODEV the real file cannot be mapped
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/capability.h>
 #include <linux/cdev.h>
 #include <linux/compat.h>

@@ -29,8 +29,6 @@
  * The mount holds the set: a set whose nodes are mounted cannot be removed.
  * Only the initial user namespace's CAP_SYS_ADMIN can mount it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>

@@ -31,8 +31,6 @@
  * with them; the wait for calls still deciding with the old profile comes
  * after it is released.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kobject.h>

@@ -16,8 +16,6 @@
  * only by debugfs, are found, made and dropped at open and release under
  * nvm_procs_lock.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/cgroup.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>

@@ -41,8 +41,6 @@
  *            control command, NV_ERR_INVALID_CLASS for an unknown class,
  *            as the driver answers them.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/capability.h>
 #include <linux/cgroup.h>
 #include <linux/compat.h>

@@ -10,8 +10,6 @@
  * in seconds (tests/unit/main.c, make unit); the fdctx and bounce suites
  * below need kernel objects and run here alone.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <kunit/test.h>
 #include <linux/anon_inodes.h>
 #include <linux/delay.h>
@@ -21,28 +19,22 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
-#undef pr_fmt
 #include "../kmod/bounce.h"
 #include "../kmod/fdctx.c"
-#undef pr_fmt
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include "../kmod/fdplan.c"
 #include "../kmod/version.c"
 #include "../kmod/ranges.c"
 #include "version_test.c"
 #include "../abi/generated/nvabi_tables.c"
-#undef pr_fmt
 #include "../kmod/tables.c"
 #include "../kmod/abi.c"
 #include "abi_test.c"
-#undef pr_fmt
 #include "../kmod/decide.c"
 #include "../kmod/escape.c"
 #include "../kmod/ctrl.c"
 #include "../kmod/alloc.c"
 #include "../kmod/uvm.c"
 #include "../kmod/policy.c"
-#undef pr_fmt
 #include "../kmod/bounce.c"
 #include "validate_test.c"
 #include "policy_test.c"

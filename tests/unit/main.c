@@ -8,23 +8,17 @@
  * suites that need kernel objects (files, fd tables, the bounce area's
  * pages) run in the debug guest alone: kunit_main.c's own.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <unistd.h>
 
-#undef pr_fmt
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include "../../kmod/fdplan.c"
 #include "../../kmod/version.c"
 #include "../../kmod/ranges.c"
 #include "../../kunit/version_test.c"
-#undef pr_fmt
 #include "../../kmod/tables.c"
 #include "../../kmod/abi.c"
 #include "../../kunit/abi_test.c"
-#undef pr_fmt
 #include "../../kmod/decide.c"
 #include "../../kmod/escape.c"
 #include "../../kmod/ctrl.c"
