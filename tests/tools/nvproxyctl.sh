@@ -926,6 +926,44 @@ for d in j['devices']:
 	$W cdi --gpus 3 --no-driver-files >"$T/out" 2>&1
 	if grep -q '"0:1:0"' "$T/out"; then nok "cdi --gpus: no MIG device" "$T/out"; else ok "cdi --gpus: no MIG device"; fi
 
+	# MIG UUID names: the driver's answers stand-in (NVPROXYCTL_MIG_UUIDS, a
+	# test hook; the fake host asks the driver nothing without it): a device
+	# by its UUID after each G:GI:CI device, with the same edits; an answer
+	# that is no MIG UUID, an instance without one, a name twice: left out, said
+	UA=MIG-b0b1b2b3-b4b5-b6b7-b8b9-babbbc000100
+	UB=MIG-b0b1b2b3-b4b5-b6b7-b8b9-babbbc020300
+	: >"$M/sys/kernel/nvmediate/create_set"
+	NVPROXYCTL_MIG_UUIDS="0:1:0=$UA, 0:2:0=MIG-b0b1b2b3-b4b5-b6b7-b8b9-babbbc0002xx 2:3:0=$UB" \
+		$W cdi --no-driver-files >"$T/uuid1.json" 2>"$T/uuid1.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi, MIG UUIDs from the driver"; else nok "cdi, MIG UUIDs from the driver (exit $_r)" "$T/uuid1.err"; fi
+	npc_py "... a MIG device also by its UUID, after its G:GI:CI one, with the same edits; schema" "$T/uuid1.json" "
+import jsonschema
+jsonschema.Draft7Validator(json.load(open('$root/tests/tools/cdi-schema.json'))).validate(j)
+names = [d['name'] for d in j['devices']]
+mig = ['0:1:0', '$UA', '0:2:0'] + (['2:3:0', '$UB'] if $MK else [])
+assert names == ['0', '$U0', '2', '$U2'] + mig + ['all'], names
+e = {d['name']: d['containerEdits'] for d in j['devices']}
+assert e['$UA'] == e['0:1:0'] and e['$UA']['deviceNodes'][-2:] == [{'path': '/dev/nvidia-caps/nvidia-cap%d' % m, 'type': 'c'} for m in (12, 13)], e['$UA']
+if $MK:
+    assert e['$UB'] == e['2:3:0'], e['$UB']
+assert j['containerEdits'] == {'env': ['NVIDIA_VISIBLE_DEVICES=void']}, j['containerEdits']"
+	has "... an answer that is no MIG UUID: the name left out, said" "$T/uuid1.err" \
+		"cdi: MIG device 0:2:0 is not named by its UUID too: the answer 'MIG-b0b1b2b3-b4b5-b6b7-b8b9-babbbc0002xx' is not a MIG UUID"
+	if [ "$(grep -c 'UUID' "$T/uuid1.err")" = 1 ]; then ok "... in one line"; else nok "... in one line" "$T/uuid1.err"; fi
+	NVPROXYCTL_MIG_UUIDS="0:1:0=$UA" $W cdi --no-driver-files >"$T/out" 2>"$T/uuid2.err"
+	has "... an instance without an answer: said" "$T/uuid2.err" \
+		"cdi: MIG device 0:2:0 is not named by its UUID too: NVPROXYCTL_MIG_UUIDS names none"
+	NVPROXYCTL_MIG_UUIDS="0:1:0=$UA,0:2:0=$UA" $W cdi --no-driver-files >"$T/out" 2>"$T/uuid3.err"
+	has "... a UUID two instances have: the second left out, said" "$T/uuid3.err" \
+		"cdi: MIG device 0:2:0 is not named by its UUID too: another device has the name $UA"
+	if [ "$(grep -c "\"$UA\"" "$T/out")" = 1 ]; then ok "... named once"; else nok "... named once" "$T/out"; fi
+	NVPROXYCTL_MIG_UUIDS="0:1:0=$UA" $W cdi --no-driver-files --no-driver-query >"$T/out" 2>"$T/uuid4.err"
+	if grep -q 'MIG-' "$T/out" "$T/uuid4.err"; then nok "cdi --no-driver-query: no UUID name, nothing said" "$T/out"
+	else ok "cdi --no-driver-query: no UUID name, nothing said"; fi
+	NVPROXYCTL_MIG_UUIDS="0:1:0=$UA" $W cdi --gpus 3 --no-driver-files >"$T/out" 2>&1
+	if grep -q 'MIG-' "$T/out"; then nok "cdi --gpus: no UUID name" "$T/out"; else ok "cdi --gpus: no UUID name"; fi
+
 	# --imex-channels: the channels' nodes to every device of the spec's set,
 	# and the set given them (imex_channels, fabric-imex); channel 3 missing
 	if [ $MK = 1 ]; then

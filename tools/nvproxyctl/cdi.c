@@ -44,6 +44,7 @@ static void usage_cdi(FILE *f)
 		"usage: %s cdi [--set NAME] [--gpus N] [--from FILE] [--output FILE]\n"
 		"           [--imex-channels LIST] [--driver-root DIR] [--lib-dirs DIR:...]\n"
 		"           [--bin-dirs DIR:...] [--driver-version V] [--no-driver-files]\n"
+		"           [--no-driver-query]\n"
 		"\n"
 		"Write a Container Device Interface spec (kind nvmediate.io/gpu, or\n"
 		"nvmediate.io/set-NAME for a node set) with one device per GPU the driver\n"
@@ -68,7 +69,13 @@ static void usage_cdi(FILE *f)
 		"when missing, as root).  Give a container one MIG device, and no other\n"
 		"device of the spec: two would bind two sets' nodes on /dev/nvidiactl.\n"
 		"With MIG devices in the spec, the control and UVM nodes are in each\n"
-		"device rather than in the spec's own edits.\n"
+		"device rather than in the spec's own edits.  Run as root with the\n"
+		"driver loaded, cdi also names each MIG device by its UUID (MIG-..., as\n"
+		"NVIDIA's container toolkit names it), which it asks the driver for on\n"
+		"its own nodes (/dev/nvidiactl, /dev/nvidiaG: the calls of a process\n"
+		"that subscribes to the instance, then NVC638_CTRL_CMD_GET_UUID); when\n"
+		"that fails the device has its G:GI:CI name only, said on standard\n"
+		"error.\n"
 		"\n"
 		"Every device also gets the driver's user space of the loaded release\n"
 		"(its version from /sys/module/nvidia/version): the libraries CUDA and\n"
@@ -110,6 +117,7 @@ static void usage_cdi(FILE *f)
 		"  --bin-dirs DIR:...  look for the programs there first\n"
 		"  --driver-version V  the release whose files to name (default: loaded)\n"
 		"  --no-driver-files   name no driver file (an image that has its own)\n"
+		"  --no-driver-query   make no call to the driver (no MIG UUID names)\n"
 		"\n"
 		"Use it with e.g. 'podman run --device nvmediate.io/gpu=all' after writing\n"
 		"it to /etc/cdi/nvmediate.json; a MIG instance: nvmediate.io/gpu=0:1:0.\n"
@@ -251,6 +259,7 @@ static struct jval *new_device(struct jval *devices, const char *name)
 /* ---- MIG instances and IMEX channels ------------------------------------- */
 
 #define SETS_MAX	64
+#define MIGDEV_MAX	(2 * MAX_MIG)	/* a device per instance, and one by its UUID */
 
 /* The IMEX channels one node set is to give (its imex_channels). */
 struct imexset {
@@ -271,8 +280,11 @@ struct cdictx {
 	int nmig;			/* -2: not read yet, -1: no capabilities tree */
 	char mounts[SETS_MAX][SET_NAME_MAX];
 	int nmounts;
-	const struct jval *migdev[MAX_MIG];
+	const struct jval *migdev[MIGDEV_MAX];	/* G:GI:CI, and MIG-... */
 	int nmigdev;
+	int ask_uuids;			/* ask the driver the MIG devices' UUIDs */
+	struct miguuid *mu;		/* while asking (NULL: not yet, or cannot) */
+	int mu_failed;
 	struct imexset imex[SETS_MAX];
 	int nimex;
 	int opt_ch[SET_NODES_MAX];	/* --imex-channels */
@@ -424,8 +436,52 @@ static int mig_edits(struct cdictx *cx, const struct mig *m, struct jval *edits,
 	return 0;
 }
 
+static int has_device(const struct jval *devs, const char *name)
+{
+	const struct jval *d;
+
+	for (d = devs->kids; d; d = d->next)
+		if (jv_gets(d, "name") && !strcmp(jv_gets(d, "name"), name))
+			return 1;
+	return 0;
+}
+
 /*
- * A device G:GI:CI per MIG instance of the GPUs @g (minors), into @devs.
+ * MIG instance @m's device named by its UUID too (as NVIDIA's toolkit
+ * names it), with the same @edits, when the driver says it (miguuid.c):
+ * the first instance opens the driver's files, and a failure leaves the
+ * name out, said on standard error.
+ */
+static void mig_uuid_device(struct cdictx *cx, struct jval *devs, const struct mig *m,
+			    const struct jval *edits)
+{
+	char uuid[MIG_UUID_BUF];
+	struct jval *d;
+
+	if (!cx->ask_uuids || cx->mu_failed)
+		return;
+	if (!cx->mu) {
+		cx->mu = miguuid_open();
+		if (!cx->mu) {
+			cx->mu_failed = 1;
+			return;
+		}
+	}
+	if (miguuid_get(cx->mu, m, uuid))
+		return;
+	if (has_device(devs, uuid)) {
+		fprintf(stderr, "%s: cdi: MIG device %d:%d:%d is not named by its UUID too: another device has the name %s\n",
+			prog, m->gpu, m->gi, m->ci, uuid);
+		return;
+	}
+	d = new_device(devs, uuid);
+	jv_set(d, "containerEdits", jv_copy(edits));
+	cx->migdev[cx->nmigdev++] = d;
+}
+
+/*
+ * A device G:GI:CI per MIG instance of the GPUs @g (minors), into @devs,
+ * each also named by its UUID where the driver gives it (mig_uuid_device()).
  * Returns how many; an instance left out is said.
  */
 static int mig_devices(struct cdictx *cx, struct jval *devs, const struct gpu *g, int n)
@@ -443,7 +499,7 @@ static int mig_devices(struct cdictx *cx, struct jval *devs, const struct gpu *g
 			;
 		if (j == n)
 			continue;
-		if (cx->nmigdev == MAX_MIG)
+		if (cx->nmigdev + 2 > MIGDEV_MAX)
 			break;
 		mig_name(name, sizeof(name), m);
 		edits = jv_new(J_OBJ, NULL);
@@ -456,6 +512,7 @@ static int mig_devices(struct cdictx *cx, struct jval *devs, const struct gpu *g
 		jv_set(d, "containerEdits", edits);
 		cx->migdev[cx->nmigdev++] = d;
 		made++;
+		mig_uuid_device(cx, devs, m, edits);
 	}
 	return made;
 }
@@ -1104,7 +1161,7 @@ static struct jval *from_spec(const char *file, struct cdictx *cx, int *rc)
 
 		next = d->next;
 		if (is_mig(d)) {
-			if (cx->nmigdev == MAX_MIG || from_mig(&fr, d)) {
+			if (cx->nmigdev == MIGDEV_MAX || from_mig(&fr, d)) {
 				jv_del(devs, d);
 				continue;
 			}
@@ -1282,7 +1339,7 @@ int cmd_cdi(int argc, char **argv)
 	struct driver_files_opts files = { NULL };
 	struct jval *spec, *edits;
 	struct cdictx *cx;
-	int i, rc, nofiles = 0;
+	int i, rc, nofiles = 0, noquery = 0;
 
 	const struct opt opts[] = {
 		{ "--gpus", NULL, &gpus, NULL },
@@ -1295,6 +1352,7 @@ int cmd_cdi(int argc, char **argv)
 		{ "--bin-dirs", NULL, &files.bin_dirs, NULL },
 		{ "--driver-version", NULL, &files.version, NULL },
 		{ "--no-driver-files", NULL, NULL, &nofiles },
+		{ "--no-driver-query", NULL, NULL, &noquery },
 		{ NULL }
 	};
 
@@ -1334,6 +1392,12 @@ int cmd_cdi(int argc, char **argv)
 	}
 	cx->set = set;
 	cx->caps_major = cx->imex_major = cx->nmig = -2;
+	/*
+	 * The MIG UUIDs are the driver's to say: not with --gpus (which asks it
+	 * nothing) or --no-driver-query, nor on the tests' fake host unless
+	 * its test hook answers.
+	 */
+	cx->ask_uuids = !gpus && !noquery && (!*root_prefix || getenv(MIG_UUIDS_ENV));
 	if (imex) {
 		rc = imex_option(cx, imex);
 		if (rc) {
@@ -1342,6 +1406,8 @@ int cmd_cdi(int argc, char **argv)
 		}
 	}
 	spec = from ? from_spec(from, cx, &rc) : own_spec(cx, gpus, nofiles ? NULL : &files, &rc);
+	miguuid_close(cx->mu);
+	cx->mu = NULL;
 	if (!spec) {
 		free(cx);
 		return rc;

@@ -43,4 +43,14 @@ int imex_limit(const char *set);
 int set_imex_write(const char *set, int major, const int *ch, int n);
 int wait_set_node(const char *set, int gpu);
 
+/* MIG UUIDs, from the driver (miguuid.c) */
+#define MIG_UUID_BUF	64
+/* tests only: "G:GI:CI=MIG-..." answers instead of the driver */
+#define MIG_UUIDS_ENV	"NVPROXYCTL_MIG_UUIDS"
+struct miguuid;
+struct miguuid *miguuid_open(void);
+int miguuid_get(struct miguuid *q, const struct mig *m, char uuid[MIG_UUID_BUF]);
+void miguuid_close(struct miguuid *q);
+int mig_uuid_ok(const char *s);
+
 #endif
