@@ -1004,6 +1004,93 @@ for d in j['devices']:
 	has "... says so" "$T/out" "the nvidia driver has no IMEX channels"
 	cp "$T/devices.save" "$M/proc/devices"
 
+	# --mig-monitor, --mig-config: the capability's node to every device of
+	# the spec's set (not the MIG devices), added to that set's nvidia_caps
+	# (which keep the node they list), mig to its caps; --mig-config also the
+	# allow entry of the config session, which no capability admits
+	echo "compute utility" >"$MS/default/caps"
+	echo "237:40" >"$MS/default/nvidia_caps"
+	printf 'esc 0xd6\n' >"$MS/default/allow"
+	: >"$MS/default/imex_channels"
+	if [ $MK = 0 ]; then
+		npc_rc "cdi --mig-monitor, its node missing, not root: exit 1" 1 $W cdi --no-driver-files --mig-monitor
+		has "... says so" "$T/out" "/dev/nvidia-caps/nvidia-cap2 is missing (c 237:2): run as root to have it made, or 'nvidia-modprobe -f /proc/driver/nvidia/capabilities/mig/monitor'"
+		has "... and writes nothing" "$MS/default/nvidia_caps" "237:40"
+		ln -s /dev/null "$M/dev/nvidia-caps/nvidia-cap1"
+		ln -s /dev/null "$M/dev/nvidia-caps/nvidia-cap2"
+	fi
+	$W cdi --no-driver-files --mig-monitor >"$T/mon.json" 2>"$T/mon.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --mig-monitor"; else nok "cdi --mig-monitor (exit $_r)" "$T/mon.err"; fi
+	npc_py "... the monitor's node last in every device of the spec's set, in no MIG device; schema" "$T/mon.json" "
+import jsonschema
+jsonschema.Draft7Validator(json.load(open('$root/tests/tools/cdi-schema.json'))).validate(j)
+mon = {'path': '/dev/nvidia-caps/nvidia-cap2', 'type': 'c'}
+for d in j['devices']:
+    n = d['containerEdits']['deviceNodes']
+    if ':' in d['name']:
+        assert mon not in n, d
+    else:
+        assert n[-1] == mon and n.count(mon) == 1, d"
+	printf '237:40 237:2\n' >"$T/want"
+	if cmp -s "$T/want" "$MS/default/nvidia_caps"; then ok "... nvidia_caps: the node they listed, and the monitor's"
+	else nok "... nvidia_caps: the node they listed, and the monitor's" "$MS/default/nvidia_caps"; fi
+	has "... mig added to the set's caps" "$MS/default/caps" "compute utility mig"
+	has "... said" "$T/mon.err" "node set 'default': caps now 'compute utility mig'"
+	printf 'esc 0xd6\n' >"$T/want"
+	if cmp -s "$T/want" "$MS/default/allow"; then ok "... no allow entry"
+	else nok "... no allow entry" "$MS/default/allow"; fi
+	if [ $MK = 1 ]; then
+		has "... the missing node made, as nvidia-modprobe makes it" "$T/mon.err" "made /dev/nvidia-caps/nvidia-cap2 (c 237:2, mode 0444), as 'nvidia-modprobe -f /proc/driver/nvidia/capabilities/mig/monitor' does"
+	fi
+	$W cdi --no-driver-files --mig-monitor --mig-config >"$T/cfg.json" 2>"$T/cfg.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --mig-monitor --mig-config"; else nok "cdi --mig-monitor --mig-config (exit $_r)" "$T/cfg.err"; fi
+	npc_py "... both nodes in every device of the spec's set" "$T/cfg.json" "
+caps = [{'path': '/dev/nvidia-caps/nvidia-cap%d' % m, 'type': 'c'} for m in (2, 1)]
+for d in j['devices']:
+    n = d['containerEdits']['deviceNodes']
+    if ':' in d['name']:
+        assert not [x for x in caps if x in n], d
+    else:
+        assert n[-2:] == caps, d"
+	printf '237:40 237:2 237:1\n' >"$T/want"
+	if cmp -s "$T/want" "$MS/default/nvidia_caps"; then ok "... nvidia_caps: the config's node added"
+	else nok "... nvidia_caps: the config's node added" "$MS/default/nvidia_caps"; fi
+	printf 'esc 0xd6\nalloc 0xc639\n' >"$T/want"
+	if cmp -s "$T/want" "$MS/default/allow"; then ok "... the allow entry of the config session appended"
+	else nok "... the allow entry of the config session appended" "$MS/default/allow"; fi
+	has "... said" "$T/cfg.err" "node set 'default': allow entry 'alloc 0xc639' added"
+	if [ $MK = 1 ]; then
+		if [ "$(stat -c '%F %t:%T %a %u:%g' "$M/dev/nvidia-caps/nvidia-cap1")" = "character special file ed:1 400 0:0" ]; then
+			ok "... the config's node made: c 237:1, the mode its file says, root's"
+		else stat "$M/dev/nvidia-caps/nvidia-cap1" >"$T/out" 2>&1; nok "... the config's node made: c 237:1, the mode its file says, root's" "$T/out"; fi
+	fi
+	$W cdi --no-driver-files --mig-config >"$T/out" 2>"$T/cfg2.err"
+	if cmp -s "$T/want" "$MS/default/allow" && ! grep -q 'allow entry' "$T/cfg2.err"; then
+		ok "... again: the entry the set has not written twice"
+	else nok "... again: the entry the set has not written twice" "$MS/default/allow"; fi
+	echo "compute utility" >"$MS/learn/caps"
+	: >"$MS/learn/nvidia_caps"
+	$W cdi --no-driver-files --set learn --mig-config --imex-channels 2 >"$T/out" 2>"$T/cfg3.err"
+	_r=$?
+	if [ $_r -eq 0 ]; then ok "cdi --set learn --mig-config --imex-channels 2"; else nok "cdi --set learn --mig-config --imex-channels 2 (exit $_r)" "$T/cfg3.err"; fi
+	npc_py "... the config's node and the channel's in each device of the set" "$T/out" "
+for d in j['devices']:
+    if ':' not in d['name']:
+        assert [x['path'] for x in d['containerEdits']['deviceNodes']][-2:] == ['/dev/nvidia-caps/nvidia-cap1', '/dev/nvidia-caps-imex-channels/channel2'], d"
+	has "... that set's nvidia_caps" "$MS/learn/nvidia_caps" "237:1"
+	has "... its caps" "$MS/learn/caps" "compute utility fabric-imex mig"
+	has "... its allow entry" "$MS/learn/allow" "alloc 0xc639"
+	has "... not the default set's caps" "$MS/default/caps" "compute utility mig"
+	mv "$NC/mig/monitor" "$T/monitor.save"
+	npc_rc "cdi --mig-monitor, the driver has no mig/monitor: exit 1" 1 $W cdi --no-driver-files --mig-monitor
+	has "... says so" "$T/out" "the driver has no capability mig/monitor"
+	mv "$T/monitor.save" "$NC/mig/monitor"
+	grep -v nvidia-caps "$T/devices.save" >"$M/proc/devices"
+	npc_rc "cdi --mig-monitor, no nvidia-caps major: exit 1" 1 $W cdi --no-driver-files --mig-monitor
+	cp "$T/devices.save" "$M/proc/devices"
+
 	# --from a spec of nvidia-ctk's shape on a MIG host (tests/tools/nvidia-ctk-mig.yaml)
 	MIGY="$root/tests/tools/nvidia-ctk-mig.yaml"
 	: >"$M/sys/kernel/nvmediate/create_set"

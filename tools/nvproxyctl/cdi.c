@@ -42,9 +42,9 @@ static void usage_cdi(FILE *f)
 {
 	fprintf(f,
 		"usage: %s cdi [--set NAME] [--gpus N] [--from FILE] [--output FILE]\n"
-		"           [--imex-channels LIST] [--driver-root DIR] [--lib-dirs DIR:...]\n"
-		"           [--bin-dirs DIR:...] [--driver-version V] [--no-driver-files]\n"
-		"           [--no-driver-query]\n"
+		"           [--imex-channels LIST] [--mig-monitor] [--mig-config]\n"
+		"           [--driver-root DIR] [--lib-dirs DIR:...] [--bin-dirs DIR:...]\n"
+		"           [--driver-version V] [--no-driver-files] [--no-driver-query]\n"
 		"\n"
 		"Write a Container Device Interface spec (kind nvmediate.io/gpu, or\n"
 		"nvmediate.io/set-NAME for a node set) with one device per GPU the driver\n"
@@ -110,6 +110,16 @@ static void usage_cdi(FILE *f)
 		"                 for every device of the spec's set, which gives them\n"
 		"                 (its imex_channels are set to them, and fabric-imex is\n"
 		"                 added to its caps); a missing node is made, as root\n"
+		"  --mig-monitor  give every device of the spec's set the MIG monitor\n"
+		"                 capability's node (" NVCAPS_PROC "/\n"
+		"                 mig/monitor: /dev/nvidia-caps/nvidia-capM, made when\n"
+		"                 missing, as root), add it to the set's nvidia_caps (with\n"
+		"                 the nodes they list) and mig to its caps: the monitor\n"
+		"                 session (0xc640), which sees every instance of the GPU\n"
+		"  --mig-config   the same with mig/config, and the allow entry\n"
+		"                 'alloc 0xc639' (AMPERE_SMC_CONFIG_SESSION, which creates\n"
+		"                 and destroys instances and which no capability admits)\n"
+		"                 to the set: the container may reconfigure MIG\n"
 		"  --output FILE  write the spec there, atomically (default: standard output)\n"
 		"  --driver-root DIR  the driver's user space is in the tree DIR (e.g.\n"
 		"                 /run/nvidia/driver), mounted at the same paths below /\n"
@@ -123,9 +133,9 @@ static void usage_cdi(FILE *f)
 		"it to /etc/cdi/nvmediate.json; a MIG instance: nvmediate.io/gpu=0:1:0.\n"
 		"\n"
 		"exit: 0 ok, 1 error (" NODEFS_DIR "/SET cannot be mounted, a node or a set's\n"
-		"      channels cannot be made or written included), 2 usage or a FILE that\n"
-		"      is not a CDI spec, 3 no GPU (nvidia or nvmediate not loaded) and no\n"
-		"      --gpus, 6 no such node set\n",
+		"      channels or capability nodes cannot be made or written included),\n"
+		"      2 usage or a FILE that is not a CDI spec, 3 no GPU (nvidia or\n"
+		"      nvmediate not loaded) and no --gpus, 6 no such node set\n",
 		prog);
 }
 
@@ -285,6 +295,10 @@ struct cdictx {
 	int ask_uuids;			/* ask the driver the MIG devices' UUIDs */
 	struct miguuid *mu;		/* while asking (NULL: not yet, or cannot) */
 	int mu_failed;
+	int migcap_minor[2];		/* --mig-monitor, --mig-config: their nodes */
+	char migcap_path[2][64];
+	int nmigcap, migcap_new;	/* how many, and not yet in the set's list */
+	int mig_config;
 	struct imexset imex[SETS_MAX];
 	int nimex;
 	int opt_ch[SET_NODES_MAX];	/* --imex-channels */
@@ -363,7 +377,8 @@ static int imex_take(struct cdictx *cx, const char *set, int mig, int ch)
 		is = &cx->imex[cx->nimex++];
 		snprintf(is->set, sizeof(is->set), "%s", s);
 		is->n = 0;
-		is->limit = mig ? SET_NODES_MAX - 2 : imex_limit(set);
+		/* the spec's own set also gets the --mig-monitor/--mig-config nodes */
+		is->limit = mig ? SET_NODES_MAX - 2 : imex_limit(set) - cx->migcap_new;
 	}
 	for (i = 0; i < is->n; i++)
 		if (is->ch[i] == ch)
@@ -641,8 +656,11 @@ static int imex_option(struct cdictx *cx, const char *list)
 	return 0;
 }
 
-/* The --imex-channels nodes to every device of the spec's own set. */
-static void add_imex_opt(struct cdictx *cx, struct jval *spec)
+/*
+ * The --mig-monitor and --mig-config nodes and the --imex-channels nodes
+ * to every device of the spec's own set.
+ */
+static void add_opt_nodes(struct cdictx *cx, struct jval *spec)
 {
 	struct jval *d;
 	char path[64];
@@ -651,11 +669,47 @@ static void add_imex_opt(struct cdictx *cx, struct jval *spec)
 	for (d = jv_get(spec, "devices")->kids; d; d = d->next) {
 		if (is_migdev(cx, d))
 			continue;
+		for (i = 0; i < cx->nmigcap; i++)
+			add_plain_node(member(d, "containerEdits", J_OBJ), cx->migcap_path[i]);
 		for (i = 0; i < cx->nopt; i++) {
 			snprintf(path, sizeof(path), IMEX_DEV "/channel%d", cx->opt_ch[i]);
 			add_plain_node(member(d, "containerEdits", J_OBJ), path);
 		}
 	}
+}
+
+/*
+ * --mig-monitor, --mig-config: the node of capability @rel ("mig/monitor",
+ * "mig/config"), made if missing, for the spec's set.
+ */
+static int migcap_option(struct cdictx *cx, const char *rel)
+{
+	int major = cx_caps_major(cx), i = cx->nmigcap;
+
+	if (major < 0)
+		return EXIT_ERR;
+	if (cap_file_node(rel, major, &cx->migcap_minor[i], cx->migcap_path[i]))
+		return EXIT_ERR;
+	if (!set_caps_listed(cx->set, major, cx->migcap_minor[i]))
+		cx->migcap_new++;
+	cx->nmigcap++;
+	return 0;
+}
+
+/* The spec's set given the --mig-monitor/--mig-config nodes (and the config session). */
+static int migcap_write(struct cdictx *cx)
+{
+	if (!cx->nmigcap)
+		return 0;
+	if (set_caps_nodes_add(cx->set, cx->caps_major, cx->migcap_minor, cx->nmigcap) ||
+	    set_caps_word(cx->set, "mig", "the MIG monitor and config sessions need mig"))
+		return -1;
+	/* The config session reconfigures the GPU: in no capability, by design. */
+	if (cx->mig_config &&
+	    set_allow_add(cx->set, "alloc 0xc639",
+			  "--mig-config: AMPERE_SMC_CONFIG_SESSION, which no capability admits"))
+		return -1;
+	return 0;
 }
 
 /* ---- the lowest cdiVersion ----------------------------------------------- */
@@ -1339,7 +1393,7 @@ int cmd_cdi(int argc, char **argv)
 	struct driver_files_opts files = { NULL };
 	struct jval *spec, *edits;
 	struct cdictx *cx;
-	int i, rc, nofiles = 0, noquery = 0;
+	int i, rc, nofiles = 0, noquery = 0, monitor = 0, config = 0;
 
 	const struct opt opts[] = {
 		{ "--gpus", NULL, &gpus, NULL },
@@ -1353,6 +1407,8 @@ int cmd_cdi(int argc, char **argv)
 		{ "--driver-version", NULL, &files.version, NULL },
 		{ "--no-driver-files", NULL, NULL, &nofiles },
 		{ "--no-driver-query", NULL, NULL, &noquery },
+		{ "--mig-monitor", NULL, NULL, &monitor },
+		{ "--mig-config", NULL, NULL, &config },
 		{ NULL }
 	};
 
@@ -1398,6 +1454,12 @@ int cmd_cdi(int argc, char **argv)
 	 * its test hook answers.
 	 */
 	cx->ask_uuids = !gpus && !noquery && (!*root_prefix || getenv(MIG_UUIDS_ENV));
+	cx->mig_config = config;
+	if ((monitor && (rc = migcap_option(cx, "mig/monitor"))) ||
+	    (config && (rc = migcap_option(cx, "mig/config")))) {
+		free(cx);
+		return rc;
+	}
 	if (imex) {
 		rc = imex_option(cx, imex);
 		if (rc) {
@@ -1413,7 +1475,7 @@ int cmd_cdi(int argc, char **argv)
 		return rc;
 	}
 	spread_top(cx, spec);
-	add_imex_opt(cx, spec);
+	add_opt_nodes(cx, spec);
 	edits = jv_get(spec, "containerEdits");
 	if (!edits)
 		edits = jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL));
@@ -1458,6 +1520,8 @@ int cmd_cdi(int argc, char **argv)
 		if (set_imex_write(strcmp(cx->imex[i].set, "default") ? cx->imex[i].set : NULL,
 				   cx->imex_major, cx->imex[i].ch, cx->imex[i].n))
 			goto out;
+	if (migcap_write(cx))
+		goto out;
 	/* The nodes the spec mounts must be there when a container starts. */
 	if (nodefs_ensure(set) < 0)
 		goto out;

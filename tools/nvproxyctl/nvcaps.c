@@ -318,9 +318,10 @@ int mig_cap_nodes(const struct mig *m, int major, char gi_path[64], char ci_path
 
 /*
  * Write @val to the sysfs file @path (below NVPROXYCTL_ROOT) in one write;
- * errno kept.  @append for create_set (a fake one keeps every line), else
- * the file is opened as apply opens a set's attributes (a fake one holds
- * the last write).
+ * errno kept.  @append 1 for create_set (a fake one keeps every line), 2
+ * for a set's allow (an edit of the list; a fake one keeps every line and
+ * is made when missing), else the file is opened as apply opens a set's
+ * attributes (a fake one holds the last write).
  */
 static int sys_write(const char *path, const char *val, int append)
 {
@@ -330,8 +331,9 @@ static int sys_write(const char *path, const char *val, int append)
 	ssize_t w;
 
 	hostpath(p, sizeof(p), path);
-	fd = append ? open(p, O_WRONLY | O_APPEND | O_CLOEXEC) :
-		      open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = append == 1 ? open(p, O_WRONLY | O_APPEND | O_CLOEXEC) :
+	     append == 2 ? open(p, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) :
+			   open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	w = write(fd, val, n);
@@ -565,7 +567,6 @@ int imex_limit(const char *set)
 int set_imex_write(const char *set, int major, const int *ch, int n)
 {
 	const char *s = set ? set : "default";
-	char path[PATH_MAX], caps[256], add[300];
 	char *val = malloc((size_t)n * 24 + 2);
 	size_t len = 0;
 	int i, ret;
@@ -579,17 +580,157 @@ int set_imex_write(const char *set, int major, const int *ch, int n)
 	free(val);
 	if (ret)
 		return -1;
+	return set_caps_word(s, "fabric-imex", "IMEX channels need fabric-imex");
+}
+
+/**
+ * set_caps_word() - add a capability to a set's caps when they lack it
+ * @set: the set, NULL for the default one
+ * @word: the capability (docs/policy.md)
+ * @why: said with the caps it now has
+ *
+ * Return: 0, or -1 (said).
+ */
+int set_caps_word(const char *set, const char *word, const char *why)
+{
+	const char *s = set ? set : "default", *now;
+	char path[PATH_MAX], caps[256], add[300];
+
 	set_attr_path(path, sizeof(path), s, "caps");
 	if (read_line(path, caps, sizeof(caps))) {
 		err("cdi: cannot read %s", path);
 		return -1;
 	}
-	if (has_word(caps, "fabric-imex"))
+	if (has_word(caps, word))
 		return 0;
-	snprintf(add, sizeof(add), "%s fabric-imex\n", strcmp(caps, "none") ? caps : "");
-	if (set_write(s, "caps", add[0] == ' ' ? add + 1 : add, 0))
+	snprintf(add, sizeof(add), "%s %s\n", strcmp(caps, "none") ? caps : "", word);
+	now = add[0] == ' ' ? add + 1 : add;
+	if (set_write(s, "caps", now, 0))
 		return -1;
-	fprintf(stderr, "%s: cdi: node set '%s': caps now '%.*s' (IMEX channels need fabric-imex)\n",
-		prog, s, (int)strcspn(add[0] == ' ' ? add + 1 : add, "\n"), add[0] == ' ' ? add + 1 : add);
+	fprintf(stderr, "%s: cdi: node set '%s': caps now '%.*s' (%s)\n", prog, s,
+		(int)strcspn(now, "\n"), now, why);
 	return 0;
+}
+
+/* The MAJOR:MINOR items of a set's nvidia_caps, blank-separated, into @out. */
+static void caps_nodes(const char *set, char *out, size_t len)
+{
+	char path[PATH_MAX], *s, *w, *save = NULL;
+	size_t n = 0;
+
+	out[0] = '\0';
+	set_attr_path(path, sizeof(path), set, "nvidia_caps");
+	s = read_all(path);
+	for (w = s ? strtok_r(s, " ,\t\n", &save) : NULL; w; w = strtok_r(NULL, " ,\t\n", &save))
+		if (strchr(w, ':') && n + strlen(w) + 2 < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " " : "", w);
+	free(s);
+}
+
+/**
+ * set_caps_listed() - does a set's nvidia_caps list a node
+ * @set: the set, NULL for the default one
+ * @major, @minor: the node's numbers
+ *
+ * Return: 1 or 0.
+ */
+int set_caps_listed(const char *set, int major, int minor)
+{
+	char list[SET_NODES_MAX * 24], item[24];
+
+	caps_nodes(set ? set : "default", list, sizeof(list));
+	snprintf(item, sizeof(item), "%d:%d", major, minor);
+	return has_word(list, item);
+}
+
+/**
+ * set_caps_nodes_add() - add capability nodes to a set's nvidia_caps
+ * @set: the set, NULL for the default one
+ * @major: nvidia-caps's major
+ * @minor, @n: the nodes' minors
+ *
+ * A write of nvidia_caps replaces the list: the nodes it lists are written
+ * again with the new ones.
+ *
+ * Return: 0, or -1 (said).
+ */
+int set_caps_nodes_add(const char *set, int major, const int *minor, int n)
+{
+	const char *s = set ? set : "default";
+	char list[SET_NODES_MAX * 24 + 64], item[24];
+	size_t len;
+	int i, added = 0;
+
+	caps_nodes(s, list, sizeof(list) - 64);
+	for (i = 0; i < n; i++) {
+		snprintf(item, sizeof(item), "%d:%d", major, minor[i]);
+		if (has_word(list, item))
+			continue;
+		len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%s", len ? " " : "", item);
+		added++;
+	}
+	if (!added)
+		return 0;
+	len = strlen(list);
+	snprintf(list + len, sizeof(list) - len, "\n");
+	if (set_write(s, "nvidia_caps", list, 0))
+		return -1;
+	fprintf(stderr, "%s: cdi: node set '%s': nvidia_caps now '%.*s'\n", prog, s,
+		(int)strcspn(list, "\n"), list);
+	return 0;
+}
+
+/**
+ * set_allow_add() - add an allow entry to a set's profile
+ * @set: the set, NULL for the default one
+ * @entry: "FAMILY 0xNUMBER", as the set's allow shows it
+ * @why: said when it is added
+ *
+ * A write of allow edits the list: the entries it has are kept.
+ *
+ * Return: 0, or -1 (said).
+ */
+int set_allow_add(const char *set, const char *entry, const char *why)
+{
+	const char *s = set ? set : "default";
+	char path[PATH_MAX], val[64], *old, *l, *save = NULL;
+	int have = 0;
+
+	set_attr_path(path, sizeof(path), s, "allow");
+	old = read_all(path);
+	for (l = old ? strtok_r(old, "\n", &save) : NULL; l && !have; l = strtok_r(NULL, "\n", &save))
+		have = !strcmp(l, entry);
+	free(old);
+	if (have)
+		return 0;
+	snprintf(val, sizeof(val), "%s\n", entry);
+	if (sys_write(path, val, 2)) {
+		err("cdi: cannot write '%s' to %s: %s%s", entry, path, strerror(errno),
+		    errno == EACCES || errno == EPERM ? " (run as root)" : "");
+		return -1;
+	}
+	fprintf(stderr, "%s: cdi: node set '%s': allow entry '%s' added (%s)\n", prog, s, entry, why);
+	return 0;
+}
+
+/**
+ * cap_file_node() - a capability's node, by its file, made if missing
+ * @rel: its file below NVCAPS_PROC ("mig/monitor")
+ * @major: nvidia-caps's major
+ * @minor: set to its DeviceFileMinor
+ * @path: set to /dev/nvidia-caps/nvidia-capM
+ *
+ * Return: 0, or -1 (said) when the driver has no such file or the node is
+ * missing and cannot be made.
+ */
+int cap_file_node(const char *rel, int major, int *minor, char path[64])
+{
+	*minor = cap_minor(rel);
+	if (*minor < 0) {
+		err("cdi: the driver has no capability %s (no DeviceFileMinor in " NVCAPS_PROC "/%s; not loaded, or a release without MIG?)",
+		    rel, rel);
+		return -1;
+	}
+	return cap_node(rel, major, *minor, path);
 }

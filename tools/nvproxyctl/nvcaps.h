@@ -42,6 +42,11 @@ int imex_present(int *ch, int max);
 int imex_limit(const char *set);
 int set_imex_write(const char *set, int major, const int *ch, int n);
 int wait_set_node(const char *set, int gpu);
+int cap_file_node(const char *rel, int major, int *minor, char path[64]);
+int set_caps_nodes_add(const char *set, int major, const int *minor, int n);
+int set_caps_word(const char *set, const char *word, const char *why);
+int set_allow_add(const char *set, const char *entry, const char *why);
+int set_caps_listed(const char *set, int major, int minor);
 
 /* MIG UUIDs, from the driver (miguuid.c) */
 #define MIG_UUID_BUF	64
