@@ -240,14 +240,30 @@ mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run"
 : > "$R/run/.containerenv"
 cp /bin/busybox /bin/nvmig "$R/bin/"
 for a in sh cat mknod; do ln -sf busybox "$R/bin/$a"; done
+calls_clear
 if nvproxyctl cdi --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1 &&
    grep -q '"name": *"0:1:0"' /etc/cdi/nvmediate.json; then
 	pass mig-cdi-spec
 else
 	fail mig-cdi-spec "$(tr '\n' ' ' < "$T/cdi.txt") devices: $(grep -o '"name": *"[^"]*"' /etc/cdi/nvmediate.json | tr '\n' ' ')"
 fi
+calls_save "$T/cdi.calls"
 check mig-cdi-set "set mig-0-2-0's nvidia_caps: '$(tr '\n' ' ' < $SETS/sets/mig-0-2-0/nvidia_caps 2>&1)'" \
 	test "$(tr '\n' ' ' < $SETS/sets/mig-0-2-0/nvidia_caps)" = "$CMAJ:$GI2 $CMAJ:$CI2 "
+# The MIG devices by their UUIDs, which cdi asks the driver for on its own
+# nodes: instance 1's as the session read it.
+U1=$(val "$T/direct.out" ctrl_ci_uuid_uuid)
+U2=$(echo "$U1" | sed 's/0100$/0200/')
+check mig-cdi-uuid "instance 1's UUID '$U1'; devices: $(grep -o '"name": *"[^"]*"' /etc/cdi/nvmediate.json | tr '\n' ' '); said: $(grep UUID "$T/cdi.txt" | tr '\n' ' ')" \
+	sh -c "test -n '$U1' && grep -q '\"name\": *\"$U1\"' /etc/cdi/nvmediate.json &&
+		grep -q '\"name\": *\"$U2\"' /etc/cdi/nvmediate.json && ! grep -q UUID '$T/cdi.txt'"
+check mig-cdi-uuid-calls "GET_UUID calls $(grep -c 'cmd=0xc6380101 ' "$T/cdi.calls"), answered $(grep 'cmd=0xc6380101 ' "$T/cdi.calls" | grep -c ' status=0x0 '); left: $(state_leaks)" \
+	test "$(grep 'cmd=0xc6380101 ' "$T/cdi.calls" | grep -c ' status=0x0 ')" = 2 -a -z "$(state_leaks)"
+calls_clear
+nvproxyctl cdi --no-driver-query --output "$T/nq.json" > "$T/nq.txt" 2>&1
+calls_save "$T/nq.calls"
+check mig-cdi-no-query "names: $(grep -o '"name": *"MIG-[^"]*"' "$T/nq.json" | tr '\n' ' '); ioctls: $(grep -c 'op=ioctl' "$T/nq.calls")" \
+	test -z "$(grep '"MIG-' "$T/nq.json")" -a "$(grep -c 'op=ioctl' "$T/nq.calls")" = 0
 ctr() {	# ctr OUT [podman options] -- nvmig arguments: a runc container given instance 1
 	out=$1
 	shift
@@ -264,6 +280,9 @@ ctr "$T/c1.out" -- nvmig $SESS
 check mig-ctr-session "in the container: $(grep -e _ret=-E -e '_status=0x[1-9a-f]' "$T/c1.out" | head -n 4 | tr '\n' ' ') $(tail -n 2 "$T/c1.out" | tr '\n' ' ')" \
 	sh -c "grep -qx 'alloc_gi_status=0x0' '$T/c1.out' && grep -qx 'alloc_ci_status=0x0' '$T/c1.out' &&
 		grep -qx 'alloc_vidmem_status=0x0' '$T/c1.out' && grep -qx 'result=done' '$T/c1.out'"
+podman --runtime runc run --rm --device "nvmediate.io/gpu=$U1" --rootfs "$R" /bin/sh -c "nvmig $SESS" > "$T/c5.out" 2>&1
+check mig-ctr-uuid "given instance 1 by its UUID: $(grep -e _ret=-E -e '_status=0x[1-9a-f]' "$T/c5.out" | head -n 4 | tr '\n' ' ') $(tail -n 2 "$T/c5.out" | tr '\n' ' ')" \
+	sh -c "grep -qx 'alloc_ci_status=0x0' '$T/c5.out' && grep -qx 'ctrl_ci_uuid_uuid=$U1' '$T/c5.out' && grep -qx 'result=done' '$T/c5.out'"
 ctr "$T/c2.out" --device $CAP$GI2 -- nvmig $WRONG
 check mig-ctr-other-instance "given instance 2's node too: open $(val "$T/c2.out" open_wrong_cap_ret), subscription $(val "$T/c2.out" alloc_gi_wrong_ret) $(val "$T/c2.out" alloc_gi_wrong_status); own $(val "$T/c2.out" alloc_gi_status)" \
 	test "$(val "$T/c2.out" open_wrong_cap_ret)" = 0 -a "$(val "$T/c2.out" alloc_gi_wrong_ret)" = -EPERM -a \
@@ -280,6 +299,28 @@ if nvproxyctl cdi --set $X --imex-channels 1 --output /etc/cdi/imex.json > "$T/c
 else
 	fail mig-ctr-imex "cdi --imex-channels: $(tr '\n' ' ' < "$T/cdix.txt")"
 fi
+# The monitor and config sessions in a container, by cdi --mig-monitor
+# --mig-config: their nodes passed through, listed in the default set.
+CFG=$(cap_minor mig/config)
+echo none > $SETS/sets/default/nvidia_caps
+if nvproxyctl cdi --mig-monitor --mig-config --output /etc/cdi/nvmediate.json > "$T/cdim.txt" 2>&1; then
+	pass mig-cdi-sessions
+else
+	fail mig-cdi-sessions "$(tr '\n' ' ' < "$T/cdim.txt")"
+fi
+check mig-cdi-sessions-set "default set: nvidia_caps '$(tr '\n' ' ' < $SETS/sets/default/nvidia_caps)', caps '$(cat $SETS/sets/default/caps)', allow '$(tr '\n' ' ' < $SETS/sets/default/allow)'" \
+	sh -c "grep -qx '$CMAJ:$MON' $SETS/sets/default/nvidia_caps && grep -qx '$CMAJ:$CFG' $SETS/sets/default/nvidia_caps &&
+		grep -qw mig $SETS/sets/default/caps && grep -qx 'alloc 0xc639' $SETS/sets/default/allow"
+for mode in monitor config; do
+	if [ $mode = monitor ]; then m=$MON; else m=$CFG; fi
+	podman --runtime runc run --rm --device nvmediate.io/gpu=0 --rootfs "$R" \
+		/bin/nvmig --mode $mode --cap $CAP$m > "$T/c-$mode.out" 2>&1
+	check "mig-ctr-$mode" "in the container: $(grep -e '^alloc_session' -e '^open_cap' "$T/c-$mode.out" | tr '\n' ' ') $(tail -n 1 "$T/c-$mode.out")" \
+		test "$(val "$T/c-$mode.out" alloc_session_status)" = 0x0
+done
+echo none > $SETS/sets/default/nvidia_caps
+echo compute+utility > $SETS/sets/default/caps
+echo '-alloc 0xc639' > $SETS/sets/default/allow
 rm -f /etc/cdi/nvmediate.json /etc/cdi/imex.json
 
 unload_all
