@@ -268,6 +268,8 @@ static void fdctx_test_waits_for_counted_reader(struct kunit *test)
  * one mediated file of each GPU (the lowest number), reach the private
  * table, as backing files.
  */
+#define NVM_TEST_ANY_NODE	(BIT(NVM_NODE_CTL) | BIT(NVM_NODE_GPU) | BIT(NVM_NODE_UVM))
+
 static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 {
 	struct nvm_test_med *ctl = nvm_test_med_new(test, NVM_NODE_CTL);
@@ -277,7 +279,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	struct file *foreign = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
 	struct nvm_fdctx *caller = nvm_fdctx_alloc(200);
 	struct nvm_fdplan plan = { .swap = true, .nfds = 3, .fds = { 4, 9, 11 },
-				   .kinds = { BIT(NVM_NODE_CTL), 0xff, 0xff } };
+				   .kinds = { BIT(NVM_NODE_CTL), NVM_TEST_ANY_NODE, NVM_TEST_ANY_NODE } };
 	struct nvm_fdctx *ctx;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
@@ -340,6 +342,82 @@ out:
 	fput(foreign);
 }
 
+/* The given-check of fdctx_test_own_file: gives @priv's file only. */
+static bool nvm_test_given(const void *priv, struct file *file, u8 kind)
+{
+	return file == priv && kind == NVM_FDPLAN_CAP;
+}
+
+/*
+ * A capability field: the caller's own file stands at its number when the
+ * set gives it, the call is refused when not (or when the number names
+ * nothing); the driver's copy, made at the private table's lowest free
+ * number, moves to the number reserved in the caller's table.
+ */
+static void fdctx_test_own_file(struct kunit *test)
+{
+	struct file *cap = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct file *other = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct nvm_fdctx *caller = nvm_fdctx_alloc(64);
+	struct nvm_fdplan plan = { .swap = true, .nfds = 1, .fds = { 7 },
+				   .kinds = { NVM_FDPLAN_CAP }, .cap_dup = true,
+				   .given = nvm_test_given };
+	struct nvm_fdctx *ctx;
+	long before = file_count(cap);
+	int i, dup = -1, reserved = -1;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	plan.given_priv = cap;
+	/* The caller holds 0..6 (other) and the capability at 7. */
+	for (i = 0; i < 7; i++)
+		nvm_fdctx_install(caller, i, other);
+	nvm_fdctx_install(caller, 7, cap);
+	nvm_fdctx_swap(caller);
+
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
+	if (IS_ERR(ctx)) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+		goto out;
+	}
+	reserved = ctx->dup_fd;
+	nvm_fdctx_swap(ctx);
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(7), cap);	/* the caller's own */
+	/* What the driver does: its copy at the lowest free number. */
+	dup = get_unused_fd_flags(O_CLOEXEC);
+	if (dup >= 0)
+		fd_install(dup, get_file(cap));
+	nvm_fdctx_unswap(ctx);
+	KUNIT_EXPECT_EQ(test, reserved, 8);
+	KUNIT_EXPECT_EQ(test, dup, reserved);
+	nvm_fdctx_settle(ctx);
+	nvm_fdctx_destroy(ctx);
+	/* Back in the caller's table: the copy at the reserved number. */
+	KUNIT_EXPECT_PTR_EQ(test, nvm_test_lookup(8), cap);
+	KUNIT_EXPECT_EQ(test, file_count(cap), before + 2);
+
+	/* Not given: refused, nothing reserved left behind. */
+	plan.given_priv = other;
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
+	KUNIT_EXPECT_PTR_EQ(test, ctx, ERR_PTR(-EPERM));
+	if (!IS_ERR(ctx))
+		nvm_fdctx_destroy(ctx);
+	/* A number that names nothing: refused too. */
+	plan.given_priv = cap;
+	plan.fds[0] = 40;
+	ctx = nvm_fdctx_create(&plan, nvm_file_of);
+	KUNIT_EXPECT_PTR_EQ(test, ctx, ERR_PTR(-EPERM));
+	if (!IS_ERR(ctx))
+		nvm_fdctx_destroy(ctx);
+	KUNIT_EXPECT_EQ(test, get_unused_fd_flags(0), 9);	/* 9: nothing held */
+	put_unused_fd(9);
+out:
+	nvm_fdctx_unswap(caller);
+	nvm_fdctx_destroy(caller);
+	KUNIT_EXPECT_EQ(test, file_count(cap), before);
+	fput(cap);
+	fput(other);
+}
+
 static struct kunit_case nvm_fdctx_cases[] = {
 	KUNIT_CASE(fdctx_test_install_and_lookup),
 	KUNIT_CASE(fdctx_test_large_numbers),
@@ -349,6 +427,7 @@ static struct kunit_case nvm_fdctx_cases[] = {
 	KUNIT_CASE(fdctx_test_grown_table_freed),
 	KUNIT_CASE(fdctx_test_waits_for_counted_reader),
 	KUNIT_CASE(fdctx_test_create_mirrors_mediated_only),
+	KUNIT_CASE(fdctx_test_own_file),
 	{}
 };
 
