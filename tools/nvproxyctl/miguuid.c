@@ -396,15 +396,35 @@ static uint32_t gpu_id(struct miguuid *q, int gpu, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * A subscription (class @hclass, object @handle under @parent) with the
+ * capability node of minor @minor, opened into *@capfd, and instance @id.
+ */
+static int subscribe(struct miguuid *q, uint32_t parent, uint32_t handle, uint32_t hclass,
+		     int minor, uint32_t id, int *capfd, const char *what, char *why, size_t len)
+{
+	struct nvq_smc_ref ref = { 0 };
+	char path[PATH_MAX], node[64];
+
+	snprintf(node, sizeof(node), CAPS_DEV "/nvidia-cap%d", minor);
+	hostpath(path, sizeof(path), node);
+	*capfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*capfd < 0) {
+		snprintf(why, len, "cannot open %s: %s", node, strerror(errno));
+		return -1;
+	}
+	ref.capDescriptor = (uint64_t)*capfd;
+	ref.id = id;
+	return rm_alloc(q, parent, &handle, hclass, &ref, sizeof(ref), what, why, len) ? -1 : 0;
+}
+
 /* The driver's subscription calls for @m, its UUID into @uuid; -1 with @why. */
 static int ask(struct miguuid *q, const struct mig *m, char *uuid, char *why, size_t len)
 {
 	struct nvq_id_info id = { 0 };
 	struct nvq_device dev = { 0 };
 	struct nvq_subdevice sub = { 0 };
-	struct nvq_smc_ref gi = { 0 }, ci = { 0 };
 	struct nvq_uuid u;
-	char path[PATH_MAX], node[64];
 	uint32_t h;
 	int gicap = -1, cicap = -1, ret = -1;
 
@@ -430,31 +450,10 @@ static int ask(struct miguuid *q, const struct mig *m, char *uuid, char *why, si
 	if (rm_alloc(q, H_DEVICE, &h, NV20_SUBDEVICE_0, &sub, sizeof(sub), "the subdevice", why,
 		     len))
 		goto out;
-	snprintf(node, sizeof(node), CAPS_DEV "/nvidia-cap%d", m->gi_minor);
-	hostpath(path, sizeof(path), node);
-	gicap = open(path, O_RDONLY | O_CLOEXEC);
-	if (gicap < 0) {
-		snprintf(why, len, "cannot open %s: %s", node, strerror(errno));
-		goto out;
-	}
-	gi.capDescriptor = (uint64_t)gicap;
-	gi.id = (uint32_t)m->gi;
-	h = H_GI;
-	if (rm_alloc(q, H_SUBDEVICE, &h, AMPERE_SMC_PARTITION_REF, &gi, sizeof(gi),
-		     "the GPU instance's subscription", why, len))
-		goto out;
-	snprintf(node, sizeof(node), CAPS_DEV "/nvidia-cap%d", m->ci_minor);
-	hostpath(path, sizeof(path), node);
-	cicap = open(path, O_RDONLY | O_CLOEXEC);
-	if (cicap < 0) {
-		snprintf(why, len, "cannot open %s: %s", node, strerror(errno));
-		goto out;
-	}
-	ci.capDescriptor = (uint64_t)cicap;
-	ci.id = (uint32_t)m->ci;
-	h = H_CI;
-	if (rm_alloc(q, H_GI, &h, AMPERE_SMC_EXEC_PARTITION_REF, &ci, sizeof(ci),
-		     "the compute instance's subscription", why, len))
+	if (subscribe(q, H_SUBDEVICE, H_GI, AMPERE_SMC_PARTITION_REF, m->gi_minor, (uint32_t)m->gi,
+		      &gicap, "the GPU instance's subscription", why, len) ||
+	    subscribe(q, H_GI, H_CI, AMPERE_SMC_EXEC_PARTITION_REF, m->ci_minor, (uint32_t)m->ci,
+		      &cicap, "the compute instance's subscription", why, len))
 		goto out;
 	memset(&u, 0, sizeof(u));
 	if (rm_control(q, H_CI, NVC638_CTRL_CMD_GET_UUID, &u, sizeof(u), "its UUID", why, len))
