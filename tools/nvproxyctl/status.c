@@ -136,6 +136,30 @@ static void status_mounts(int json)
 		printf("  (none: nvproxyctl cdi mounts a set's at " NODEFS_DIR "/SET)\n");
 }
 
+/*
+ * One list of a set's, a line each: in JSON the elements of an array that
+ * is open (named @json_name, opened after closing the one before, when
+ * not NULL), in text "    WORD ITEM" lines.
+ */
+static void status_list(int json, const char *json_name, const char *word, char *items)
+{
+	char *line, *save;
+	int n = 0;
+
+	if (json && json_name)
+		printf("],\"%s\":[", json_name);
+	for (line = items ? strtok_r(items, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (json) {
+			printf("%s", n ? "," : "");
+			json_str(stdout, line);
+		} else {
+			printf("    %s %s\n", word, line);
+		}
+		n++;
+	}
+}
+
 /* Every node set: JSON objects (comma-separated) or text lines. */
 static void status_sets(int json)
 {
@@ -147,8 +171,6 @@ static void status_sets(int json)
 		printf("  (none: /sys/kernel/nvmediate/sets is missing)\n");
 	for (i = 0; i < n; i++) {
 		char path[PATH_MAX], caps[128], ctl[96], opn[32], kv[4][16];
-		char *allow, *line, *save;
-		int na = 0;
 
 		set_attr_path(path, sizeof(path), names[i], "caps");
 		if (read_line(path, caps, sizeof(caps)))
@@ -162,8 +184,6 @@ static void status_sets(int json)
 				snprintf(kv[k], sizeof(kv[k]), "?");
 		}
 		set_node_path(ctl, sizeof(ctl), names[i], 'c', 0);
-		set_attr_path(path, sizeof(path), names[i], "allow");
-		allow = read_all(path);
 		if (json) {
 			printf("%s{\"name\":", i ? "," : "");
 			json_str(stdout, names[i]);
@@ -182,43 +202,19 @@ static void status_sets(int json)
 			printf("    caps %s; audit %s, allow_root %s, allow_finn %s, allow_gss %s\n",
 			       caps, kv[0], kv[1], kv[2], kv[3]);
 		}
-		for (line = allow ? strtok_r(allow, "\n", &save) : NULL; line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			if (json) {
-				printf("%s", na ? "," : "");
-				json_str(stdout, line);
-			} else {
-				printf("    allow %s\n", line);
-			}
-			na++;
-		}
-		for (k = 0; k < 2; k++) {
-			static const char *const lists[2][2] = { { "nvidia_caps", "nvidia_cap" },
+		for (k = 0; k < 3; k++) {
+			static const char *const lists[3][2] = { { "allow", "allow" },
+								 { "nvidia_caps", "nvidia_cap" },
 								 { "imex_channels", "imex_channel" } };
-			char *nodes;
-			int nn = 0;
+			char *items;
 
 			set_attr_path(path, sizeof(path), names[i], lists[k][0]);
-			nodes = read_all(path);
-			if (json)
-				printf("%s\"%s\":[", k ? "," : "],", lists[k][0]);
-			for (line = nodes ? strtok_r(nodes, "\n", &save) : NULL; line;
-			     line = strtok_r(NULL, "\n", &save)) {
-				if (json) {
-					printf("%s", nn ? "," : "");
-					json_str(stdout, line);
-				} else {
-					printf("    %s %s\n", lists[k][1], line);
-				}
-				nn++;
-			}
-			if (json)
-				printf("]");
-			free(nodes);
+			items = read_all(path);
+			status_list(json, k ? lists[k][0] : NULL, lists[k][1], items);
+			free(items);
 		}
 		if (json)
-			printf("}");
-		free(allow);
+			printf("]}");
 	}
 }
 
