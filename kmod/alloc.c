@@ -69,10 +69,10 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		 */
 		rights_off = off_params + NVM_NVOS64_RIGHTS_AFTER_PARAMS;
 		if (rights_off + sizeof(rights) > c->size)
-			return nvm_refuse(v, -EINVAL, "esc-size");
+			return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_SIZE));
 		memcpy(&rights, c->payload + rights_off, sizeof(rights));
 	} else {
-		return nvm_refuse(v, -EINVAL, "esc-size");
+		return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_SIZE));
 	}
 	memcpy(&hclass, c->payload + off_class, sizeof(hclass));
 	memcpy(&params, c->payload + off_params, sizeof(params));
@@ -97,18 +97,18 @@ bool nvm_alloc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_profile_check(c, v, NVM_FAM_ALLOC, hclass, e->caps);
 	}
 	if (!e)
-		return nvm_answer(v, NVM_NV_ERR_INVALID_CLASS, off_status, "class-unknown");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_CLASS, off_status, NVM_RULE(CLASS_UNKNOWN));
 	if (hclass == NVM_NV01_EVENT_KERNEL_CALLBACK ||
 	    hclass == NVM_NV01_EVENT_KERNEL_CALLBACK_EX)
-		return nvm_refuse(v, -EPERM, "class-kernel-callback");
-	if (!nvm_priv_check(e->priv, c->policy, v, "class-root"))
+		return nvm_refuse(v, -EPERM, NVM_RULE(CLASS_KERNEL_CALLBACK));
+	if (!nvm_priv_check(e->priv, c->policy, v, NVM_RULE(CLASS_ROOT)))
 		return false;
 	if (e->size == NVABI_SIZE_UNKNOWN)
-		return nvm_refuse(v, -EPERM, "kernel-only");
+		return nvm_refuse(v, -EPERM, NVM_RULE(KERNEL_ONLY));
 	if (e->size > NVM_PARAMS_MAX)
-		return nvm_refuse(v, -E2BIG, "class-params-too-big");
+		return nvm_refuse(v, -E2BIG, NVM_RULE(CLASS_PARAMS_TOO_BIG));
 	if (!params && e->params == NVABI_PARAMS_REQUIRED && e->size)
-		return nvm_refuse(v, -EINVAL, "class-params-null");
+		return nvm_refuse(v, -EINVAL, NVM_RULE(CLASS_PARAMS_NULL));
 	/* Before the profile: an audited refusal is forwarded with them. */
 	if (params && e->params != NVABI_PARAMS_NONE) {
 		v->nested = params;

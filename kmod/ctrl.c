@@ -50,22 +50,23 @@ static bool nvm_ctrl_dep(const struct nvm_call *c, struct nvm_verdict *v,
 	 * list the V1 number too (nvm_ctrl_decide()), no method serves them.
 	 */
 	if (flags)
-		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, "ctrl-deprecated-flags");
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off,
+				  NVM_RULE(CTRL_DEPRECATED_FLAGS));
 	/* The driver reads the V1 size whatever paramsSize says: refused. */
 	if (psize != d->size)
-		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, status_off, "ctrl-size");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, status_off, NVM_RULE(CTRL_SIZE));
 	if (d->size > NVM_DEP_PARAMS_MAX)
-		return nvm_refuse(v, -E2BIG, "ctrl-params-too-big");
+		return nvm_refuse(v, -E2BIG, NVM_RULE(CTRL_PARAMS_TOO_BIG));
 	e2 = nvm_abi_ctrl(d->v2, c->abi);
 	if (!e2)
-		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, "ctrl-unknown");
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, status_off, NVM_RULE(CTRL_UNKNOWN));
 	/* From here the V2 control decides, and a refusal names it. */
 	v->number = d->v2;
 	v->name = nvm_abi_ctrl_name(e2);
-	if (!nvm_priv_check(e2->priv, c->policy, v, "ctrl-root"))
+	if (!nvm_priv_check(e2->priv, c->policy, v, NVM_RULE(CTRL_ROOT)))
 		return false;
 	if (e2->size == NVABI_SIZE_UNKNOWN)
-		return nvm_refuse(v, -EPERM, "kernel-only");
+		return nvm_refuse(v, -EPERM, NVM_RULE(KERNEL_ONLY));
 	if (!nvm_profile_check(c, v, NVM_FAM_CTRL, d->v2, e2->caps))
 		return false;
 	v->number = d->cmd;
@@ -103,9 +104,9 @@ static bool nvm_emb_unbounded(const struct nvabi_emb *x)
 static bool nvm_ctrl_emb(struct nvm_verdict *v, const struct nvabi_emb *x, bool finn)
 {
 	if (x && nvm_emb_unbounded(x) && finn)
-		return nvm_refuse(v, -EPERM, "ctrl-finn-unbounded");
+		return nvm_refuse(v, -EPERM, NVM_RULE(CTRL_FINN_UNBOUNDED));
 	if (x && x->nlist && v->nfds)
-		return nvm_refuse(v, -EPERM, "ctrl-embedded-fds");
+		return nvm_refuse(v, -EPERM, NVM_RULE(CTRL_EMBEDDED_FDS));
 	if (!finn)
 		v->emb = x;
 	return true;
@@ -141,7 +142,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	u64 params;
 
 	if (!l->ctl_size || c->size != l->ctl_size)
-		return nvm_refuse(v, -EINVAL, "esc-size");
+		return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_SIZE));
 	cmd = nvm_rd32(c->payload, l->ctl_cmd);
 	flags = nvm_rd32(c->payload, l->ctl_flags);
 	params = nvm_rd64(c->payload, l->ctl_params);
@@ -154,12 +155,13 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->nfds = 0;
 
 	if (flags & (NVM_NVOS54_FLAGS_IRQL_RAISED | NVM_NVOS54_FLAGS_LOCK_BYPASS))
-		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status, "ctrl-flags");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status,
+				  NVM_RULE(CTRL_FLAGS));
 	if (psize > NVM_PARAMS_MAX)
-		return nvm_refuse(v, -E2BIG, "ctrl-params-too-big");
+		return nvm_refuse(v, -E2BIG, NVM_RULE(CTRL_PARAMS_TOO_BIG));
 	if (!params != !psize)
 		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status,
-				  "ctrl-params-null");
+				  NVM_RULE(CTRL_PARAMS_NULL));
 
 	d = nvm_abi_dep(cmd, c->abi);
 	e = nvm_abi_ctrl(cmd, c->abi);
@@ -167,20 +169,22 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	if (d && (!flags || !e))
 		return nvm_ctrl_dep(c, v, d, flags, params, psize, l->ctl_status);
 	if (!e)
-		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status, "ctrl-unknown");
+		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, l->ctl_status,
+				  NVM_RULE(CTRL_UNKNOWN));
 	v->name = nvm_abi_ctrl_name(e);
 	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	if ((flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && !(c->policy & NVM_POLICY_FINN))
-		return nvm_refuse(v, -EPERM, "ctrl-finn");
+		return nvm_refuse(v, -EPERM, NVM_RULE(CTRL_FINN));
 	if ((cmd & NVM_NV_CTRL_GSS_LEGACY) && !(c->policy & NVM_POLICY_GSS))
-		return nvm_refuse(v, -EPERM, "ctrl-gss-legacy");
-	if (!nvm_priv_check(e->priv, c->policy, v, "ctrl-root"))
+		return nvm_refuse(v, -EPERM, NVM_RULE(CTRL_GSS_LEGACY));
+	if (!nvm_priv_check(e->priv, c->policy, v, NVM_RULE(CTRL_ROOT)))
 		return false;
 	if (e->size == NVABI_SIZE_UNKNOWN)
-		return nvm_refuse(v, -EPERM, "kernel-only");
+		return nvm_refuse(v, -EPERM, NVM_RULE(KERNEL_ONLY));
 	if (!(flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED) && psize != e->size)
-		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status, "ctrl-size");
+		return nvm_answer(v, NVM_NV_ERR_INVALID_ARGUMENT, l->ctl_status,
+				  NVM_RULE(CTRL_SIZE));
 	/* Before the profile: an audited refusal is forwarded with them. */
 	v->nested = params;
 	v->nested_size = psize;

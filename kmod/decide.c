@@ -88,7 +88,7 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 		return false;
 	if (c->nr == NVM_NV_ESC_XFER && c->size == sizeof(struct nvm_xfer)) {
 		if (c->hdr_err || WARN_ON_ONCE(!c->hdr))
-			return nvm_fault(v, c->hdr_err ?: -EFAULT, "esc-unreadable");
+			return nvm_fault(v, c->hdr_err ?: -EFAULT, NVM_RULE(ESC_UNREADABLE));
 		c->nr = c->hdr->cmd;
 		c->size = c->hdr->size;
 		c->xfer = true;
@@ -102,7 +102,7 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 		if (c->size > NVM_NV_MAX_IOCTL_SIZE) {
 			v->number = c->nr;
 			v->name = NULL;
-			return nvm_fault(v, -EINVAL, "xfer-size");
+			return nvm_fault(v, -EINVAL, NVM_RULE(XFER_SIZE));
 		}
 		if (!v->audited && !nvm_esc_decide(c, v) && nvm_stop(c, v))
 			return false;
@@ -115,7 +115,7 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 			if (!v->rule || !v->err) {
 				v->number = c->nr;
 				v->name = NULL;
-				nvm_refuse(v, -EINVAL, "esc-size");
+				nvm_refuse(v, -EINVAL, NVM_RULE(ESC_SIZE));
 			}
 			v->audited = false;
 			return false;
@@ -127,7 +127,8 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 
 		if (WARN_ON_ONCE(err > 0))
 			err = -EFAULT;
-		return nvm_fault(v, err, err == -EFAULT ? "esc-unreadable" : "nomem");
+		return nvm_fault(v, err,
+				 err == -EFAULT ? NVM_RULE(ESC_UNREADABLE) : NVM_RULE(NOMEM));
 	}
 	/*
 	 * Audited calls too: node.c's bounce-area check is never audited,

@@ -62,19 +62,19 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	v->number = c->nr;
 	v->name = NULL;
 	if (!e)
-		return nvm_refuse(v, -EINVAL, "esc-unknown");
+		return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_UNKNOWN));
 	v->name = nvm_abi_esc_name(e);
 	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	v->payload_size = c->size;
 	if (c->xfer && c->nr == NVM_NV_ESC_XFER)
-		return nvm_refuse(v, -EINVAL, "esc-xfer-nested");
+		return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_XFER_NESTED));
 	if (!nvm_esc_node_ok(e->node, c->kind))
-		return nvm_refuse(v, -EINVAL, "esc-node");
-	if (!nvm_priv_check(e->priv, c->policy, v, "esc-root"))
+		return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_NODE));
+	if (!nvm_priv_check(e->priv, c->policy, v, NVM_RULE(ESC_ROOT)))
 		return false;
 	if (!nvm_esc_size_ok(e, c->size))
-		return nvm_refuse(v, -EINVAL, "esc-size");
+		return nvm_refuse(v, -EINVAL, NVM_RULE(ESC_SIZE));
 	return nvm_profile_check(c, v, NVM_FAM_ESCAPE, c->nr, e->caps);
 }
 
@@ -212,6 +212,6 @@ bool nvm_esc_alloc_memory_class(const struct nvm_call *c, struct nvm_verdict *v)
 	e = nvm_abi_class(hclass, c->abi);
 	if ((hclass >= NVM_NV01_MEMORY_LIST_SYSTEM && hclass <= NVM_NV01_MEMORY_LIST_OBJECT) ||
 	    (e && e->priv == NVABI_PRIV_ROOT))
-		return nvm_refuse(v, -EPERM, "alloc-memory-root");
+		return nvm_refuse(v, -EPERM, NVM_RULE(ALLOC_MEMORY_ROOT));
 	return true;
 }

@@ -53,6 +53,7 @@
 #include "sets.h"
 #include "stats.h"
 #include "validate.h"
+#include "rules.h"
 #include "nvmediate.h"
 
 static dev_t nvm_devt;
@@ -404,7 +405,7 @@ static long nvm_call_driver(struct nvm_file *nf, struct nvm_req *req, unsigned l
 	plan.given_priv = nf;
 	ctx = nvm_fdctx_create(&plan, nvm_file_of);
 	if (ctx == ERR_PTR(-EPERM))
-		return nvm_report_refused(rep, "fd-node-not-given", -EPERM);
+		return nvm_report_refused(rep, NVM_RULE(FD_NODE_NOT_GIVEN), -EPERM);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = nvm_fdctx_enter(ctx);
@@ -437,7 +438,7 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	if (!ret && nvm_fdplan_wanted(&req.verdict))
 		ret = nvm_req_keep(&req, &rep);
 	if (!ret && nvm_device_profiling(nf, &req))
-		ret = nvm_report_refused(&rep, "mig-device-profiling", -EPERM);
+		ret = nvm_report_refused(&rep, NVM_RULE(MIG_DEVICE_PROFILING), -EPERM);
 	if (ret)
 		goto out;
 	/* Then handed to the driver from where the caller cannot change it. */
@@ -461,7 +462,7 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 	    nvm_bounce_overlaps(req.verdict.osdesc, req.verdict.osdesc_len)) {
 		if (!err)
 			nvm_bounce_put(&bc);
-		ret = nvm_report_refused(&rep, "osdesc-bounce-area", -EPERM);
+		ret = nvm_report_refused(&rep, NVM_RULE(OSDESC_BOUNCE_AREA), -EPERM);
 		goto out;
 	}
 	/*
@@ -474,7 +475,7 @@ static long nvm_forward_ioctl(struct file *file, unsigned int cmd, unsigned long
 			       NVM_EMB_NOMAX_SET_INFLIGHT)) {
 		if (!err)
 			nvm_bounce_put(&bc);
-		ret = nvm_report_refused(&rep, "ctrl-embedded-inflight", -EBUSY);
+		ret = nvm_report_refused(&rep, NVM_RULE(CTRL_EMBEDDED_INFLIGHT), -EBUSY);
 		goto out;
 	}
 	ret = nvm_call_driver(nf, &req, err ? arg : bc.uaddr, &rep);

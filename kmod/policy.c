@@ -23,6 +23,7 @@
 #include <linux/string.h>
 
 #include "policy.h"
+#include "rules.h"
 #include "nvmediate.h"
 #include "tables.h"
 #include "nvabi_tables.h"
@@ -89,14 +90,17 @@ bool nvm_profile_listed(const struct nvm_profile *p, unsigned int family, u32 nr
  */
 bool nvm_profile_refuse(const struct nvm_call *c, struct nvm_verdict *v, unsigned int family)
 {
-	static const char *const rules[NVM_FAM_CALLS] = {
-		"esc-profile", "ctrl-profile", "alloc-profile", "uvm-profile",
-	};
-
-	if (family == NVM_FAM_CTRL)
+	switch (family) {
+	case NVM_FAM_CTRL:
 		return nvm_answer(v, NVM_NV_ERR_NOT_SUPPORTED, nvm_abi_rmlayout(c->abi)->ctl_status,
-				  rules[family]);
-	return nvm_refuse(v, -EPERM, rules[family]);
+				  NVM_RULE(CTRL_PROFILE));
+	case NVM_FAM_ESCAPE:
+		return nvm_refuse(v, -EPERM, NVM_RULE(ESC_PROFILE));
+	case NVM_FAM_ALLOC:
+		return nvm_refuse(v, -EPERM, NVM_RULE(ALLOC_PROFILE));
+	default:
+		return nvm_refuse(v, -EPERM, NVM_RULE(UVM_PROFILE));
+	}
 }
 
 /**

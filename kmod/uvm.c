@@ -51,13 +51,13 @@ bool nvm_uvm_decide(const struct nvm_call *c, struct nvm_verdict *v, u32 *size)
 	v->number = c->nr;
 	v->name = NULL;
 	if (!e)
-		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-unknown");
+		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), NVM_RULE(UVM_UNKNOWN));
 	v->name = nvm_abi_uvm_name(e);
 	v->fds = nvm_abi_fds(e->fd);
 	v->nfds = e->nfd;
 	v->payload_size = e->size;
 	if (e->node != NVABI_NODE_UVM)
-		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), "uvm-node");
+		return nvm_refuse(v, nvm_uvm_unknown_err(c->abi), NVM_RULE(UVM_NODE));
 	/* Before the profile: an audited refusal is forwarded at that size. */
 	*size = e->size;
 	return nvm_profile_check(c, v, NVM_FAM_UVM, c->nr, e->caps);

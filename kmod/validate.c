@@ -54,6 +54,7 @@
 #include <linux/uaccess.h>
 
 #include "validate.h"
+#include "rules.h"
 #include "decide.h"
 #include "policy.h"
 #include "sets.h"
@@ -299,18 +300,20 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 	/* The generated table keeps both fields inside the V1 params. */
 	if (WARN_ON_ONCE(d->size > sizeof(p) || d->count_off + sizeof(count) > d->size ||
 			 d->list_off + sizeof(list) > d->size))
-		return nvm_report_refused(rep, "ctrl-params-too-big", -EINVAL);
+		return nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_TOO_BIG), -EINVAL);
 	if (copy_from_user(p, u64_to_user_ptr(after->readable), d->size))
-		return nvm_report_refused(rep, "ctrl-params-unreadable", -EFAULT);
+		return nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_UNREADABLE), -EFAULT);
 	memcpy(&count, p + d->count_off, sizeof(count));
 	memcpy(&list, p + d->list_off, sizeof(list));
 	if (!count)
 		return 0;
 	if (count > d->max)
-		return nvm_answer_late(after, rep, NVM_NV_ERR_OUT_OF_RANGE, "ctrl-deprecated-count");
+		return nvm_answer_late(after, rep, NVM_NV_ERR_OUT_OF_RANGE,
+				       NVM_RULE(CTRL_DEPRECATED_COUNT));
 	bytes = d->flags & NVABI_DEP_COUNT ? (u64)count * d->elem : count;
 	return nvm_list_access(list, bytes, d->flags & NVABI_DEP_IN, d->flags & NVABI_DEP_OUT, rep,
-			       "ctrl-deprecated-list-unreadable", "ctrl-deprecated-list-unwritable");
+			       NVM_RULE(CTRL_DEPRECATED_LIST_UNREADABLE),
+			       NVM_RULE(CTRL_DEPRECATED_LIST_UNWRITABLE));
 }
 
 /*
@@ -359,12 +362,12 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 
 	if (after->readable_size != e->size)	/* the driver's CHECK_PARAMS_OR_RETURN */
 		return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
-				       "ctrl-embedded-params-size");
+				       NVM_RULE(CTRL_EMBEDDED_PARAMS_SIZE));
 	p = kmalloc(e->size, GFP_KERNEL_ACCOUNT);
 	if (!p)
-		return nvm_report_refused(rep, "ctrl-params-unreadable", -ENOMEM);
+		return nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_UNREADABLE), -ENOMEM);
 	if (copy_from_user(p, params, e->size)) {
-		ret = nvm_report_refused(rep, "ctrl-params-unreadable", -EFAULT);
+		ret = nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_UNREADABLE), -EFAULT);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -376,7 +379,7 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 
 		if (WARN_ON_ONCE(l->list_off + sizeof(u64) > e->size ||
 				 (width && l->count_off + width > e->size))) {
-			ret = nvm_report_refused(rep, "ctrl-params-too-big", -EINVAL);
+			ret = nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_TOO_BIG), -EINVAL);
 			goto out;
 		}
 		memcpy(&list[i], p + l->list_off, sizeof(list[i]));
@@ -393,12 +396,13 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		    (!(l->flags & NVABI_EMB_NOMAX) && bytes[i] > NVABI_EMB_MAX_BYTES)) {
 			for (j = 0; j <= i; j++)
 				if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero))) {
-					ret = nvm_report_refused(rep, "ctrl-embedded-size",
-								    -EFAULT);
+					ret = nvm_report_refused(rep,
+								 NVM_RULE(CTRL_EMBEDDED_SIZE),
+								 -EFAULT);
 					goto out;
 				}
 			ret = nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
-					      "ctrl-embedded-size");
+					      NVM_RULE(CTRL_EMBEDDED_SIZE));
 			goto out;
 		}
 		/*
@@ -408,19 +412,20 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		if (l->flags & NVABI_EMB_NOMAX) {
 			unbounded = true;
 			if (bytes[i] > NVM_EMB_NOMAX_MAX) {
-				ret = nvm_report_refused(rep, "ctrl-embedded-too-big", -E2BIG);
+				ret = nvm_report_refused(rep, NVM_RULE(CTRL_EMBEDDED_TOO_BIG),
+							 -E2BIG);
 				goto out;
 			}
 			req->nomax_bytes += bytes[i];
 		}
 		ret = nvm_list_access(list[i], bytes[i], l->flags & NVABI_EMB_IN, false, rep,
-				      "ctrl-embedded-unreadable", NULL);
+				      NVM_RULE(CTRL_EMBEDDED_UNREADABLE), NULL);
 		if (ret)
 			goto out;
 	}
 	for (i = 0; i < n; i++) {
 		ret = nvm_list_access(list[i], bytes[i], false, e->list[i].flags & NVABI_EMB_OUT,
-				      rep, NULL, "ctrl-embedded-unwritable");
+				      rep, NULL, NVM_RULE(CTRL_EMBEDDED_UNWRITABLE));
 		if (ret)
 			goto out;
 	}
@@ -459,10 +464,11 @@ static int nvm_apply(const struct nvm_file *nf, struct nvm_req *req, const struc
 		if (c->kind == NVM_NODE_UVM) {
 			after->readable = (u64)(uintptr_t)req->arg;
 			after->readable_size = c->size;
-			after->readable_rule = "uvm-unreadable";
+			after->readable_rule = NVM_RULE(UVM_UNREADABLE);
 		} else {
 			after->readable_rule = v->family == NVM_FAM_CTRL ?
-					       "ctrl-params-unreadable" : "class-params-unreadable";
+					       NVM_RULE(CTRL_PARAMS_UNREADABLE) :
+					       NVM_RULE(CLASS_PARAMS_UNREADABLE);
 		}
 		if (v->dep && !(v->dep->flags & NVABI_DEP_CUSTOM))
 			after->dep = v->dep;
@@ -539,12 +545,12 @@ int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
 		if (req->kbuf || !req->size)
 			return 0;
 		ret = nvm_copy_in(req, req->arg, req->size);
-		return ret ? nvm_report_refused(rep, "uvm-unreadable", ret) : 0;
+		return ret ? nvm_report_refused(rep, NVM_RULE(UVM_UNREADABLE), ret) : 0;
 	case NVM_FAM_CTRL:
-		rule = "ctrl-params-unreadable";
+		rule = NVM_RULE(CTRL_PARAMS_UNREADABLE);
 		break;
 	case NVM_FAM_ALLOC:
-		rule = "class-params-unreadable";
+		rule = NVM_RULE(CLASS_PARAMS_UNREADABLE);
 		break;
 	default:
 		return 0;
@@ -553,7 +559,7 @@ int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
 	if (req->params || !v->nested || !v->nested_size)
 		return 0;
 	if (v->nested_size > NVM_KEEP_PARAMS_MAX)
-		return nvm_report_refused(rep, "fd-params-too-big", -E2BIG);
+		return nvm_report_refused(rep, NVM_RULE(FD_PARAMS_TOO_BIG), -E2BIG);
 	p = kmalloc(v->nested_size, GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return nvm_report_refused(rep, rule, -ENOMEM);
@@ -616,7 +622,7 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 		 */
 		memset(v, 0, sizeof(*v));
 		v->number = c.nr;
-		nvm_refuse(v, -EINVAL, "esc-unknown");
+		nvm_refuse(v, -EINVAL, NVM_RULE(ESC_UNKNOWN));
 		forward = false;
 	} else {
 		forward = nvm_decide(&c, v);
@@ -635,7 +641,7 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights) {
 		if (copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
 				   sizeof(req->rights_mask)))
-			return nvm_report_refused(rep, "class-rights-unreadable", -EFAULT);
+			return nvm_report_refused(rep, NVM_RULE(CLASS_RIGHTS_UNREADABLE), -EFAULT);
 		req->rights_read = true;
 	}
 	return ret;

@@ -9,6 +9,7 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 #include "nvm.h"
+#include "rules.h"
 #include "nvabi_types.h"
 
 #define NVM_POLICY_ROOT		0x1	/* allow_root=1 and CAP_SYS_ADMIN */
@@ -214,7 +215,7 @@ static inline bool nvm_priv_check(unsigned int priv, unsigned int policy,
 			return true;
 		return nvm_refuse(v, -EPERM, rule);
 	default:
-		return nvm_refuse(v, -EPERM, "kernel-only");
+		return nvm_refuse(v, -EPERM, NVM_RULE(KERNEL_ONLY));
 	}
 }
 
