@@ -422,6 +422,17 @@ int parse_u32(const char *s, __u32 *out)
 	return 0;
 }
 
+/* The rule a name the module gives stands for (kmod/rules.h); NVM_NR_RULES if none. */
+enum nvm_rule rule_of(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVM_NR_RULES; i++)
+		if (!strcmp(name, nvm_rule_name(i)))
+			return i;
+	return NVM_NR_RULES;
+}
+
 /* "nvmediate is not loaded" as every command says it: EXIT_NOTLOADED, or 0. */
 int need_module(void)
 {

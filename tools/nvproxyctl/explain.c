@@ -230,7 +230,7 @@ static const char *answer_of(const struct modcheck *m, char *buf, size_t len)
 static void verdict_of(const struct modcheck *m, unsigned int priv, struct verdict *v)
 {
 	const char *rule = m->rule ? m->rule : "";
-	size_t rl = strlen(rule);
+	enum nvm_rule r = rule_of(rule);
 	char ans[48];
 
 	v->admit = m->admit;
@@ -242,28 +242,28 @@ static void verdict_of(const struct modcheck *m, unsigned int priv, struct verdi
 		snprintf(v->why, sizeof(v->why),
 			 "administrator-only: forwarded for callers with CAP_SYS_ADMIN (allow_root=Y), else %s (%s)",
 			 answer_of(m, ans, sizeof(ans)), rule);
-	} else if (rl > 5 && !strcmp(rule + rl - 5, "-root")) {
+	} else if (r == NVM_RULE_ESC_ROOT || r == NVM_RULE_CTRL_ROOT || r == NVM_RULE_CLASS_ROOT ||
+		   r == NVM_RULE_ALLOC_MEMORY_ROOT) {
 		snprintf(v->why, sizeof(v->why),
 			 "administrator-only: %s (%s) unless allow_root=Y and CAP_SYS_ADMIN",
 			 answer_of(m, ans, sizeof(ans)), rule);
-	} else if (!strcmp(rule, "kernel-only")) {
+	} else if (r == NVM_RULE_KERNEL_ONLY) {
 		if (priv == NVABI_PRIV_USER || priv == NVABI_PRIV_UNKNOWN || priv == NVABI_PRIV_ROOT)
-			snprintf(v->why, sizeof(v->why), "params not recorded: EPERM (kernel-only)");
+			snprintf(v->why, sizeof(v->why), "params not recorded: EPERM (%s)", rule);
 		else
-			snprintf(v->why, sizeof(v->why), "%s: EPERM (kernel-only), never from user space",
-				 priv < 6 ? priv_s[priv] : "?");
-	} else if (!strcmp(rule, "ctrl-gss-legacy")) {
+			snprintf(v->why, sizeof(v->why), "%s: EPERM (%s), never from user space",
+				 priv < 6 ? priv_s[priv] : "?", rule);
+	} else if (r == NVM_RULE_CTRL_GSS_LEGACY) {
 		snprintf(v->why, sizeof(v->why),
-			 "GSS-legacy command (cmd & 0x8000): EPERM (ctrl-gss-legacy) unless allow_gss=Y");
-	} else if (!strcmp(rule, "class-kernel-callback")) {
+			 "GSS-legacy command (cmd & 0x8000): EPERM (%s) unless allow_gss=Y", rule);
+	} else if (r == NVM_RULE_CLASS_KERNEL_CALLBACK) {
+		snprintf(v->why, sizeof(v->why), "kernel-callback event class: EPERM (%s)", rule);
+	} else if (r == NVM_RULE_CLASS_PARAMS_TOO_BIG) {
+		snprintf(v->why, sizeof(v->why), "params over 1 MiB: E2BIG (%s)", rule);
+	} else if (r == NVM_RULE_UVM_NODE) {
 		snprintf(v->why, sizeof(v->why),
-			 "kernel-callback event class: EPERM (class-kernel-callback)");
-	} else if (!strcmp(rule, "class-params-too-big")) {
-		snprintf(v->why, sizeof(v->why), "params over 1 MiB: E2BIG (class-params-too-big)");
-	} else if (!strcmp(rule, "uvm-node")) {
-		snprintf(v->why, sizeof(v->why),
-			 "a command of /dev/nvidia-uvm-tools, which is not mediated: %s (uvm-node)",
-			 answer_of(m, ans, sizeof(ans)));
+			 "a command of /dev/nvidia-uvm-tools, which is not mediated: %s (%s)",
+			 answer_of(m, ans, sizeof(ans)), rule);
 	} else {
 		snprintf(v->why, sizeof(v->why), "%s (%s)", answer_of(m, ans, sizeof(ans)), rule);
 	}

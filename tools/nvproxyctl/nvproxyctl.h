@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "nvmediate.h"
+#include "rules.h"
 
 #define EXIT_OK		0
 #define EXIT_ERR	1
@@ -85,6 +86,7 @@ int set_check(const char *set);
 int set_names(char names[][SET_NAME_MAX], int max);
 char *read_all(const char *path);
 int parse_u32(const char *s, __u32 *out);
+enum nvm_rule rule_of(const char *name);
 int read_counters(unsigned long long c[NFAM][NVERD]);
 void ioctl_totals(unsigned long long c[NFAM][NVERD], unsigned long long t[NVERD]);
 int fam_index(const char *s);

@@ -36,12 +36,46 @@ int fam_index(const char *s)
 	return -1;
 }
 
+/*
+ * What admits a call its rule refused: an allow entry of the profile, one
+ * of its knobs, or nothing (the rules of the call's shape).
+ */
+enum knob { KNOB_NONE, KNOB_ALLOW, KNOB_ROOT, KNOB_FINN, KNOB_GSS };
+
 struct refusal {
 	int fam;
 	unsigned int nr;
 	char rule[32];
+	enum knob knob;
 	unsigned long count;
 };
+
+/* Every rule's name fits a record's, and the sscanf() widths below. */
+#define RULE_FITS(id, name) \
+	_Static_assert(sizeof(name) <= sizeof(((struct refusal *)0)->rule), name " fits");
+NVM_RULES(RULE_FITS)
+#undef RULE_FITS
+
+static enum knob knob_of(const char *rule)
+{
+	switch (rule_of(rule)) {
+	case NVM_RULE_ESC_PROFILE:
+	case NVM_RULE_CTRL_PROFILE:
+	case NVM_RULE_ALLOC_PROFILE:
+	case NVM_RULE_UVM_PROFILE:
+		return KNOB_ALLOW;
+	case NVM_RULE_ESC_ROOT:
+	case NVM_RULE_CTRL_ROOT:
+	case NVM_RULE_CLASS_ROOT:
+		return KNOB_ROOT;
+	case NVM_RULE_CTRL_FINN:
+		return KNOB_FINN;
+	case NVM_RULE_CTRL_GSS_LEGACY:
+		return KNOB_GSS;
+	default:
+		return KNOB_NONE;
+	}
+}
 
 struct refusals {
 	struct refusal *r;
@@ -69,6 +103,7 @@ static int refusal_add(struct refusals *rs, int fam, unsigned int nr, const char
 	rs->r[rs->n].fam = fam;
 	rs->r[rs->n].nr = nr;
 	snprintf(rs->r[rs->n].rule, sizeof(rs->r[rs->n].rule), "%s", rule);
+	rs->r[rs->n].knob = knob_of(rs->r[rs->n].rule);
 	rs->r[rs->n++].count = count;
 	return 0;
 }
@@ -147,19 +182,6 @@ static int cmp_refusal(const void *a, const void *b)
 	if (x->fam != y->fam)
 		return x->fam - y->fam;
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
-}
-
-static int rule_is_profile(const char *rule)
-{
-	size_t n = strlen(rule);
-
-	return n > 8 && !strcmp(rule + n - 8, "-profile");
-}
-
-static int rule_is_root(const char *rule)
-{
-	return !strcmp(rule, "esc-root") || !strcmp(rule, "ctrl-root") ||
-	       !strcmp(rule, "class-root");
 }
 
 static const char *const cap_names[] = NVM_CAP_NAMES;
@@ -300,12 +322,9 @@ int cmd_profile(int argc, char **argv)
 	}
 	qsort(rs.r, rs.n, sizeof(*rs.r), cmp_refusal);
 	for (i = 0; i < rs.n; i++) {
-		if (!strcmp(rs.r[i].rule, "ctrl-finn"))
-			finn = 1;
-		else if (!strcmp(rs.r[i].rule, "ctrl-gss-legacy"))
-			gss = 1;
-		else if (rule_is_root(rs.r[i].rule))
-			root = 1;
+		finn |= rs.r[i].knob == KNOB_FINN;
+		gss |= rs.r[i].knob == KNOB_GSS;
+		root |= rs.r[i].knob == KNOB_ROOT;
 	}
 	printf("# nvmediate profile, from %s%s%s\n", log ? "the audit log " : "the audit record of set ",
 	       log ? (strcmp(log, "-") ? log : "(stdin)") : set,
@@ -313,18 +332,17 @@ int cmd_profile(int argc, char **argv)
 	printf("caps %s\naudit 0\nallow_root %d\nallow_finn %d\nallow_gss %d\n", caps, root, finn,
 	       gss);
 	for (i = 0; i < rs.n; i++) {
-		if (!rule_is_profile(rs.r[i].rule))
+		if (rs.r[i].knob != KNOB_ALLOW)
 			continue;
 		if (i && rs.r[i - 1].fam == rs.r[i].fam && rs.r[i - 1].nr == rs.r[i].nr &&
-		    rule_is_profile(rs.r[i - 1].rule))
+		    rs.r[i - 1].knob == KNOB_ALLOW)
 			continue;
 		printf("allow %s 0x%x\n", fam_names[rs.r[i].fam], rs.r[i].nr);
 	}
 	for (i = 0; i < rs.n; i++) {
 		const char *r = rs.r[i].rule;
 
-		if (rule_is_profile(r) || rule_is_root(r) || !strcmp(r, "ctrl-finn") ||
-		    !strcmp(r, "ctrl-gss-legacy"))
+		if (rs.r[i].knob != KNOB_NONE)
 			continue;
 		if (!nshape++) {
 			printf("# refused by rules no profile can change (docs/errors.md):\n");
