@@ -18,6 +18,7 @@
 
 #include "nvabi_lookup.h"
 #include "nvproxyctl.h"
+#include "policy.h"
 
 /* ---- profile ------------------------------------------------------------ */
 
@@ -184,44 +185,17 @@ static int cmp_refusal(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-static const char *const cap_names[] = NVM_CAP_NAMES;
-
-/* CAPS as the sysfs attribute takes them, normalised; -1 on an unknown name. */
+/*
+ * CAPS as the sysfs attribute takes them (the module's own parser,
+ * nvm_caps_parse()), normalised as it shows them; -1 on an unknown name.
+ */
 int caps_normalise(const char *in, char *out, size_t len)
 {
-	unsigned int bits = 0, i;
-	const char *s = in;
-	size_t n;
+	u32 caps;
 
-	while (*s) {
-		if (*s == '+' || *s == ',' || *s == ' ' || *s == '\t' || *s == '\n') {
-			s++;
-			continue;
-		}
-		n = strcspn(s, "+, \t\n");
-		if (n == 4 && !strncmp(s, "none", 4)) {
-			s += n;
-			continue;
-		}
-		if (n == 3 && !strncmp(s, "all", 3)) {
-			bits = (1U << NVM_NR_CAPS) - 1;
-			s += n;
-			continue;
-		}
-		for (i = 0; i < NVM_NR_CAPS; i++)
-			if (strlen(cap_names[i]) == n && !strncmp(s, cap_names[i], n))
-				break;
-		if (i == NVM_NR_CAPS)
-			return -1;
-		bits |= 1U << i;
-		s += n;
-	}
-	out[0] = '\0';
-	for (i = 0, n = 0; i < NVM_NR_CAPS; i++)
-		if (bits & (1U << i))
-			n += snprintf(out + n, len - n, "%s%s", n ? " " : "", cap_names[i]);
-	if (!n)
-		snprintf(out, len, "none");
+	if (nvm_caps_parse(in, &caps))
+		return -1;
+	nvm_caps_format(caps, out, len);
 	return 0;
 }
 
@@ -270,8 +244,8 @@ int cmd_profile(int argc, char **argv)
 	if (i >= 0)
 		return i;
 	if (caps_normalise(caps_in, caps, sizeof(caps))) {
-		err("profile: unknown capability in '%s' (compute utility graphics video profiling fabric-imex rdma mig, none, all)",
-		    caps_in);
+		nvm_caps_format(NVM_CAP_ALL, caps, sizeof(caps));
+		err("profile: unknown capability in '%s' (%s, none, all)", caps_in, caps);
 		return EXIT_USAGE;
 	}
 	if (set && !set_name_ok(set)) {
