@@ -209,6 +209,40 @@ static int nvm_allow_parse(const char **s, u64 *key, bool *remove)
 }
 
 /**
+ * nvm_profile_admit_all() - a profile that admits every call the tables have
+ *
+ * Every capability, and an allow entry for each escape, control, class and
+ * UVM command of every release: with it, only the rules of a call's shape
+ * and the policy decide.  For the KUnit suites and nvproxyctl explain.
+ *
+ * Return: the profile (kfree() it), or NULL.
+ */
+struct nvm_profile *nvm_profile_admit_all(void)
+{
+	struct nvm_profile *p = nvm_profile_alloc(NVABI_NR_ESCS + NVABI_NR_CTRLS +
+						  NVABI_NR_CLASSES + NVABI_NR_UVMS);
+	unsigned int i, n = 0, u = 0;
+
+	if (!p)
+		return NULL;
+	p->caps = NVM_CAP_ALL;
+	for (i = 0; i < NVABI_NR_ESCS; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_ESCAPE, nvabi_escs[i].nr);
+	for (i = 0; i < NVABI_NR_CTRLS; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_CTRL, nvabi_ctrls[i].cmd);
+	for (i = 0; i < NVABI_NR_CLASSES; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_ALLOC, nvabi_classes[i].hclass);
+	for (i = 0; i < NVABI_NR_UVMS; i++)
+		p->allow[n++] = nvm_allow_key(NVM_FAM_UVM, nvabi_uvms[i].cmd);
+	sort(p->allow, n, sizeof(p->allow[0]), nvm_u64_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!u || p->allow[u - 1] != p->allow[i])
+			p->allow[u++] = p->allow[i];
+	p->nallow = u;
+	return p;
+}
+
+/**
  * nvm_profile_edit_allow() - a copy of a profile with its allow list edited
  * @old: the profile to copy
  * @text: "FAMILY NUMBER" pairs to add, "-FAMILY NUMBER" to remove, and the

@@ -108,6 +108,7 @@ bool nvm_profile_refuse(const struct nvm_call *c, struct nvm_verdict *v, unsigne
 int nvm_caps_parse(const char *s, u32 *caps);
 int nvm_caps_format(u32 caps, char *buf, size_t len);
 struct nvm_profile *nvm_profile_alloc(unsigned int nallow);
+struct nvm_profile *nvm_profile_admit_all(void);
 struct nvm_profile *nvm_profile_edit_allow(const struct nvm_profile *old, const char *text);
 bool nvm_profile_gives(const struct nvm_profile *p, enum nvm_fdnode_kind kind, u32 dev);
 int nvm_fdnodes_parse(struct nvm_profile *p, enum nvm_fdnode_kind kind, const char *text);

@@ -89,37 +89,10 @@ static unsigned int nvm_test_alloc(void *buf, unsigned int abi, bool big, u32 hc
  */
 static struct nvm_profile *nvm_test_all;
 
-static int nvm_test_key_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int nvm_test_all_init(struct kunit_suite *suite)
 {
-	struct nvm_profile *p = nvm_profile_alloc(NVABI_NR_ESCS + NVABI_NR_CTRLS +
-						  NVABI_NR_CLASSES + NVABI_NR_UVMS);
-	unsigned int i, n = 0, u = 0;
-
-	if (!p)
-		return -ENOMEM;
-	p->caps = NVM_CAP_ALL;
-	for (i = 0; i < NVABI_NR_ESCS; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_ESCAPE, nvabi_escs[i].nr);
-	for (i = 0; i < NVABI_NR_CTRLS; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_CTRL, nvabi_ctrls[i].cmd);
-	for (i = 0; i < NVABI_NR_CLASSES; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_ALLOC, nvabi_classes[i].hclass);
-	for (i = 0; i < NVABI_NR_UVMS; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_UVM, nvabi_uvms[i].cmd);
-	sort(p->allow, n, sizeof(p->allow[0]), nvm_test_key_cmp, NULL);
-	for (i = 0; i < n; i++)
-		if (!u || p->allow[u - 1] != p->allow[i])
-			p->allow[u++] = p->allow[i];
-	p->nallow = u;
-	nvm_test_all = p;
-	return 0;
+	nvm_test_all = nvm_profile_admit_all();
+	return nvm_test_all ? 0 : -ENOMEM;
 }
 
 static void nvm_test_all_exit(struct kunit_suite *suite)

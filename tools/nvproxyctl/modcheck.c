@@ -24,40 +24,18 @@
 
 #define PARAMS_PTR	0x7f0000001000ULL
 
-static int key_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* A profile with every capability and an allow entry for every number. */
 static const struct nvm_profile *admit_all(void)
 {
 	static struct nvm_profile *p;
-	unsigned int i, n = 0, u = 0;
 
 	if (p)
 		return p;
-	p = nvm_profile_alloc(NVABI_NR_ESCS + NVABI_NR_CTRLS + NVABI_NR_CLASSES + NVABI_NR_UVMS);
+	p = nvm_profile_admit_all();
 	if (!p) {
 		err("out of memory");
 		exit(EXIT_ERR);
 	}
-	p->caps = NVM_CAP_ALL;
-	for (i = 0; i < NVABI_NR_ESCS; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_ESCAPE, nvabi_escs[i].nr);
-	for (i = 0; i < NVABI_NR_CTRLS; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_CTRL, nvabi_ctrls[i].cmd);
-	for (i = 0; i < NVABI_NR_CLASSES; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_ALLOC, nvabi_classes[i].hclass);
-	for (i = 0; i < NVABI_NR_UVMS; i++)
-		p->allow[n++] = nvm_allow_key(NVM_FAM_UVM, nvabi_uvms[i].cmd);
-	qsort(p->allow, n, sizeof(p->allow[0]), key_cmp);
-	for (i = 0; i < n; i++)
-		if (!u || p->allow[u - 1] != p->allow[i])
-			p->allow[u++] = p->allow[i];
-	p->nallow = u;
 	return p;
 }
 
