@@ -623,4 +623,27 @@ sed 's/{ NVM_FAM_MMAP, "mmap" }/{ NVM_FAM_MMAP, "map" }/' "$root/kmod/trace.h" >
 fails_with "... a tracepoint word that differs is found" "nvm_trace_family_names is" \
 	sh "$here/words.sh" "$T/words"
 
+# ---- the refusal rules' names: one list (kmod/rules.h), each in errors.md -----
+check "kmod/rules.h: every rule in docs/errors.md, no rule's name spelled out elsewhere" \
+	sh "$here/rules.sh" "$root"
+mkdir -p "$T/rules/kmod" "$T/rules/tools/nvproxyctl" "$T/rules/docs"
+cp "$root"/kmod/*.c "$root"/kmod/*.h "$T/rules/kmod/"
+cp "$root"/tools/nvproxyctl/*.c "$root"/tools/nvproxyctl/*.h "$T/rules/tools/nvproxyctl/"
+cp "$root/docs/errors.md" "$T/rules/docs/"
+sed -i 's/NVM_RULE(ESC_SIZE)/"esc-size"/' "$T/rules/kmod/escape.c"
+fails_with "... a rule's name spelled out in kmod/ is found" \
+	'kmod/escape.c:[0-9]*: rule esc-size spelled out' sh "$here/rules.sh" "$T/rules"
+cp "$root/kmod/escape.c" "$T/rules/kmod/escape.c"
+sed -i 's/NVM_RULE_CTRL_FINN:/NVM_RULE_CTRL_FINN: (void)"ctrl-finn";/' "$T/rules/tools/nvproxyctl/profile.c"
+fails_with "... and in nvproxyctl" \
+	'tools/nvproxyctl/profile.c:[0-9]*: rule ctrl-finn spelled out' sh "$here/rules.sh" "$T/rules"
+cp "$root/tools/nvproxyctl/profile.c" "$T/rules/tools/nvproxyctl/profile.c"
+sed -i 's/NVM_RULE(UVM_NODE)/"uvm-tools-node"/' "$T/rules/kmod/uvm.c"
+fails_with "... a rule the list lacks is found" \
+	'kmod/uvm.c:[0-9]*: "uvm-tools-node" looks like a rule' sh "$here/rules.sh" "$T/rules"
+cp "$root/kmod/uvm.c" "$T/rules/kmod/uvm.c"
+sed -i 's/`class-params-too-big`/class-params-too-big/' "$T/rules/docs/errors.md"
+fails_with "... a rule docs/errors.md does not explain is found" \
+	'rule class-params-too-big is not explained' sh "$here/rules.sh" "$T/rules"
+
 summary
