@@ -130,6 +130,38 @@ fuzz() {
 	fi
 }
 
+# mig_real_container RELEASE SESSION MINOR: the same session in a podman
+# (runc) container given GPU 0 by the spec of nvproxyctl cdi --mig-monitor
+# --mig-config: the capability node passed through by the spec, listed in
+# the set by cdi; what it prints as on the driver's nodes (stock kernel).
+mig_real_container() {
+	[ "$NVM_KERNEL" != debug ] && command -v podman > /dev/null || return 0
+	if [ ! -d "$T/rootfs" ]; then
+		podman_host_setup
+		mkdir -p "$T/rootfs/bin" "$T/rootfs/dev" "$T/rootfs/proc" "$T/rootfs/sys" \
+			"$T/rootfs/tmp" "$T/rootfs/etc" "$T/rootfs/run"
+		for f in etc/hostname etc/hosts etc/resolv.conf run/.containerenv; do
+			: > "$T/rootfs/$f"
+		done
+		cp /bin/busybox /bin/nvmig "$T/rootfs/bin/"
+		ln -sf busybox "$T/rootfs/bin/sh"
+	fi
+	if ! nvproxyctl cdi --gpus 1 --no-driver-files --mig-monitor --mig-config \
+		--output /etc/cdi/nvmediate.json > "$T/cdim.txt" 2>&1; then
+		fail "real-$1-mig-$2-container" "cdi: $(tr '\n' ' ' < "$T/cdim.txt")"
+		return
+	fi
+	podman --runtime runc run --rm --device nvmediate.io/gpu=0 --rootfs "$T/rootfs" \
+		/bin/nvmig --mode "$2" --cap /dev/nvidia-caps/nvidia-cap"$3" > "$T/capc.out" 2>&1
+	grep -v -e '^pid=' -e '^client=' -e notcap "$T/capc.out" > "$T/capc.cmp"
+	check "real-$1-mig-$2-container" "in the container: $(diff_line "$T/capd.cmp" "$T/capc.cmp") $(tail -n 1 "$T/capc.out")" \
+		cmp -s "$T/capd.cmp" "$T/capc.cmp"
+	rm -f /etc/cdi/nvmediate.json
+	echo none > $SETS/default/nvidia_caps
+	echo compute+utility > $SETS/default/caps
+	echo clear > $SETS/default/allow
+}
+
 # mig_real RELEASE: the MIG monitor and config sessions and an IMEX
 # channel subscription on NVIDIA's own module, none of which needs a GPU
 # (nvmig): with mig/monitor (mig/config) given to the default set
@@ -178,6 +210,7 @@ mig_real() {
 			grep -qx 'alloc_session_ret=-EPERM' "$T/capn.out"
 		echo compute+utility > $SETS/default/caps
 		echo clear > $SETS/default/allow
+		mig_real_container "$r" "$s" "$m"
 	done
 
 	[ "${r%%.*}" -ge 550 ] || return
