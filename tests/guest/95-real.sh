@@ -157,6 +157,10 @@ mig_real_container() {
 	check "real-$1-mig-$2-container" "in the container: $(diff_line "$T/capd.cmp" "$T/capc.cmp") $(tail -n 1 "$T/capc.out")" \
 		cmp -s "$T/capd.cmp" "$T/capc.cmp"
 	rm -f /etc/cdi/nvmediate.json
+	# cdi mounted the set's nvmediatefs, which would hold nvmediate loaded
+	awk '$3 == "nvmediatefs" { print $2 }' /proc/mounts | while read -r mnt; do
+		umount "$mnt" 2>/dev/null || umount -l "$mnt"
+	done
 	echo none > $SETS/default/nvidia_caps
 	echo compute+utility > $SETS/default/caps
 	echo clear > $SETS/default/allow
