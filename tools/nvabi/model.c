@@ -72,6 +72,13 @@ static void ptype_free(struct ptype *t)
 	free(t->name);
 }
 
+void fd_hit_free(struct fd_hit *h)
+{
+	free(h->type);
+	free(h->field);
+	free(h);
+}
+
 void abi_free(struct abi *a)
 {
 	size_t i;

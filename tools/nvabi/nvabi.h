@@ -240,6 +240,24 @@ struct emb {
 	int in, out, nomax;
 };
 
+/* A payload field whose fd number the driver looks up (scan_fds()). */
+struct fd_hit {
+	char *type;		/* record name, as in layouts.txt without #hash */
+	char *field;		/* top-level field of that record */
+	enum node node;		/* the node the driver wants: CTL, GPU, ANY, UVM, CAP or IMEX */
+};
+void fd_hit_free(struct fd_hit *h);
+
+/*
+ * What the UVM driver answers a command it does not have: the command falls
+ * to its test entry points, which answer an errno while they are disabled
+ * (the module parameter uvm_enable_builtin_tests is off by default).
+ * UVM_UNKNOWN_NONE: not found in the release's source.
+ */
+enum { UVM_UNKNOWN_NONE, UVM_UNKNOWN_EINVAL, UVM_UNKNOWN_ENOSYS };
+const char *uvm_unknown_str(int u);
+int uvm_unknown_parse(const char *s);	/* -1 when not one */
+
 struct abi {
 	char *release;
 	char *source;		/* provenance */
@@ -402,29 +420,11 @@ struct scan {
 	struct pvec includes;	/* headers the RM dispatchers include, as written */
 };
 
-/* A payload field whose fd number the driver looks up (scan_fds()). */
-struct fd_hit {
-	char *type;		/* record name, as in layouts.txt without #hash */
-	char *field;		/* top-level field of that record */
-	enum node node;		/* the node the driver wants: CTL, GPU, ANY, UVM, CAP or IMEX */
-};
-
-/*
- * What the UVM driver answers a command it does not have: the command falls
- * to its test entry points, which answer an errno while they are disabled
- * (the module parameter uvm_enable_builtin_tests is off by default).
- * UVM_UNKNOWN_NONE: not found in the release's source.
- */
-enum { UVM_UNKNOWN_NONE, UVM_UNKNOWN_EINVAL, UVM_UNKNOWN_ENOSYS };
-const char *uvm_unknown_str(int u);
-int uvm_unknown_parse(const char *s);	/* -1 when not one */
-
 void scan_tree(const char *root, struct scan *sc);
 int scan_uvm_unknown(const char *root);
 extern const char *const scan_uvm_files[];	/* the files scan_uvm_unknown() reads */
 void scan_fds(const char *root, struct pvec *out);
 extern const char *const scan_fd_files[];	/* the files scan_fds() reads */
-void fd_hit_free(struct fd_hit *h);
 void scan_free(struct scan *sc);
 
 /* ---- extract.c ------------------------------------------------------------ */

@@ -1965,10 +1965,3 @@ void scan_fds(const char *root, struct pvec *out)
 		tfile_free(&sc.files[k]);
 	clang_disposeIndex(sc.idx);
 }
-
-void fd_hit_free(struct fd_hit *h)
-{
-	free(h->type);
-	free(h->field);
-	free(h);
-}
