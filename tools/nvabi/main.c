@@ -3,7 +3,6 @@
  * nvabi: command line.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -45,42 +44,6 @@ static const char usage[] =
 "  -v           say more\n"
 "\n"
 "A tree is a checkout of NVIDIA's open-gpu-kernel-modules at one release.\n";
-
-static const char *abi_dir_opt;
-
-const char *abi_dir_default(void)
-{
-	static char buf[PATH_MAX + 16];
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (abi_dir_opt)
-		return abi_dir_opt;
-	if (getenv("NVABI_DIR"))
-		return getenv("NVABI_DIR");
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			/* tools/nvabi/nvabi -> abi/ */
-			snprintf(buf, sizeof(buf), "%s/../../abi", exe);
-			if (is_dir(buf)) {
-				char *r = realpath(buf, NULL);
-
-				if (r) {
-					snprintf(buf, sizeof(buf), "%s", r);
-					free(r);
-				}
-				return buf;
-			}
-		}
-	}
-	return "abi";
-}
 
 static double now(void)
 {

@@ -299,6 +299,10 @@ struct store {
 	int dirty;
 };
 
+/* The abi/ directory: --abi DIR (abi_dir_opt), $NVABI_DIR, next to the tool, or ./abi. */
+extern const char *abi_dir_opt;
+const char *abi_dir_default(void);
+
 void store_open(struct store *s, const char *dir);	/* loads layouts.txt */
 void store_close(struct store *s);
 int store_add_layout(struct store *s, struct layout *l);	/* takes a copy */
@@ -474,7 +478,5 @@ char *branch_previous(const char *abidir, const char *release);	/* or NULL */
 
 /* diff.c */
 int diff_print(const char *abidir, const char *a, const char *b);	/* changes */
-
-const char *abi_dir_default(void);
 
 #endif

@@ -30,8 +30,10 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nvabi.h"
 
@@ -352,6 +354,46 @@ static void layouts_link(struct smap *map, const char *what)
 				    e->key);
 		}
 	}
+}
+
+/*
+ * The abi/ directory: --abi's (main.c sets abi_dir_opt), $NVABI_DIR, the one
+ * next to the tool, or ./abi.
+ */
+const char *abi_dir_opt;
+
+const char *abi_dir_default(void)
+{
+	static char buf[PATH_MAX + 16];
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (abi_dir_opt)
+		return abi_dir_opt;
+	if (getenv("NVABI_DIR"))
+		return getenv("NVABI_DIR");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			/* tools/nvabi/nvabi -> abi/ */
+			snprintf(buf, sizeof(buf), "%s/../../abi", exe);
+			if (is_dir(buf)) {
+				char *r = realpath(buf, NULL);
+
+				if (r) {
+					snprintf(buf, sizeof(buf), "%s", r);
+					free(r);
+				}
+				return buf;
+			}
+		}
+	}
+	return "abi";
 }
 
 void store_open(struct store *s, const char *dir)
