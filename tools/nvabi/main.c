@@ -11,9 +11,6 @@
 
 #include "nvabi.h"
 
-char *abi_layouts_text(struct abi *a);
-int store_merge_text(struct store *s, const char *text, const char *what);
-
 static const char usage[] =
 "usage: nvabi <command> [options]\n"
 "\n"

@@ -6,6 +6,10 @@
  * ABI that a container can reach (frontend escapes, RM control commands,
  * allocation classes, UVM commands, and the compiled x86_64 layout of every
  * payload they use), and keeps one canonical text file per release under abi/.
+ *
+ * One section per file X.c, headed "---- X.c", declares what X.c exports and
+ * nothing else; the files call each other one way, never in a cycle
+ * (tests/tools/layers.sh --header nvabi.h checks both).
  */
 #ifndef NVABI_H
 #define NVABI_H
@@ -325,6 +329,11 @@ char *release_path(const struct store *s, const char *release);
 /* List of release names present in abi/releases, sorted by version. */
 void store_releases(const struct store *s, struct pvec *out);
 
+/* The layouts an ABI refers to, as text for a later merge (extract workers),
+ * and that merge: 0, or -1 when @text does not parse. */
+char *abi_layouts_text(struct abi *a);
+int store_merge_text(struct store *s, const char *text, const char *what);
+
 /* layout text */
 void layout_format(struct sbuf *b, const struct layout *l);
 uint64_t layout_hash(struct layout *l);
@@ -439,19 +448,8 @@ struct xstats {
 };
 void extract_tree(struct tree *t, struct abi *out, struct xstats *st);
 
-/* ---- commands ------------------------------------------------------------- */
+/* ---- ranges.c: releases merged into ranges of one ABI ------------------- */
 
-int cmd_extract(int argc, char **argv);
-int cmd_add(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_ranges(int argc, char **argv);
-int cmd_gen(int argc, char **argv);
-int cmd_show(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_fdscan(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-
-/* ranges.c */
 struct range {
 	char *first, *last;
 	uint64_t id;		/* identity hash */
@@ -469,6 +467,7 @@ char *ranges_format(const struct rangeset *rs);
 int ranges_parse(const char *text, struct rangeset *rs);
 void ranges_load(struct store *s, struct rangeset *rs);
 void ranges_free(struct rangeset *rs);
+int cmd_ranges(int argc, char **argv);
 
 /* branches: a release's branch is its first version component */
 #define SUCCESSOR_MIN_MINORS 6		/* see branch_successor() */
@@ -476,7 +475,31 @@ int branch_successor(char *const *rel, size_t n, unsigned long major, int min_mi
 unsigned long branch_of(const char *version);
 char *branch_previous(const char *abidir, const char *release);	/* or NULL */
 
-/* diff.c */
+/* ---- gen.c: the C tables (abi/generated/) ------------------------------- */
+
+int cmd_gen(int argc, char **argv);
+
+/* ---- diff.c: what changed between two releases; check of abi/ ----------- */
+
 int diff_print(const char *abidir, const char *a, const char *b);	/* changes */
+int cmd_diff(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* ---- show.c: what nvmediate uses for a driver version ------------------- */
+
+int cmd_show(int argc, char **argv);
+
+/* ---- replay.c: the successor rule replayed over every release ----------- */
+
+int cmd_replay(int argc, char **argv);
+
+/* ---- fdscan.c: the fd lookups of releases redone ------------------------ */
+
+int cmd_fdscan(int argc, char **argv);
+
+/* ---- main.c: the command line ------------------------------------------- */
+
+int cmd_extract(int argc, char **argv);
+int cmd_add(int argc, char **argv);
 
 #endif

@@ -517,13 +517,11 @@ void store_write(struct store *s)
 }
 
 /* Write the layouts an ABI refers to, for a later merge (extract workers). */
-char *abi_layouts_text(struct abi *a);
 char *abi_layouts_text(struct abi *a)
 {
 	return layouts_text(&a->layouts, NULL);
 }
 
-int store_merge_text(struct store *s, const char *text, const char *what);
 int store_merge_text(struct store *s, const char *text, const char *what)
 {
 	struct smap tmp = { 0 };
