@@ -615,6 +615,20 @@ cp "$root/kmod/escape.c" "$T/layers/escape.c"
 echo 'bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v);' >>"$T/layers/policy.h"
 fails_with "kmod layers: escape.c's export declared in policy.h is refused" \
 	"nvm_esc_decide is declared in: escape.h policy.h" sh "$here/layers.sh" "$T/layers"
+# tools/nvabi: one header, nvabi.h, in a section per file
+check "nvabi: each file's exports in its own section of nvabi.h, no call cycle" \
+	sh "$here/layers.sh" --header nvabi.h "$root/tools/nvabi"
+mkdir -p "$T/nvlayers"
+cp "$root"/tools/nvabi/*.c "$root/tools/nvabi/nvabi.h" "$T/nvlayers/"
+printf '\nstatic int planted(void)\n{\n\treturn branch_of("1.0") != 0;\n}\n' >>"$T/nvlayers/store.c"
+fails_with "nvabi layers: store.c calling ranges.c, which calls store.c, is a cycle" \
+	"store.c uses ranges.c: branch_of" sh "$here/layers.sh" --header nvabi.h "$T/nvlayers"
+cp "$root/tools/nvabi/store.c" "$T/nvlayers/store.c"
+sed 's/^int cmd_add(int argc, char \*\*argv);$/&\nconst char *abi_dir_default(void);/' \
+	"$root/tools/nvabi/nvabi.h" >"$T/nvlayers/nvabi.h"
+fails_with "nvabi layers: store.c's export declared under main.c is refused" \
+	"abi_dir_default is declared in nvabi.h under: main.c store.c" \
+	sh "$here/layers.sh" --header nvabi.h "$T/nvlayers"
 check "kmod/trace.h's symbolic names are uapi/nvmediate.h's words" sh "$here/words.sh" "$root"
 mkdir -p "$T/words/kmod" "$T/words/uapi"
 cp "$root/kmod/nvm.h" "$T/words/kmod/"
