@@ -233,13 +233,7 @@ if ! command -v podman > /dev/null; then
 fi
 podman_host_setup
 R=$T/rootfs
-mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run"
-: > "$R/etc/hostname"
-: > "$R/etc/hosts"
-: > "$R/etc/resolv.conf"
-: > "$R/run/.containerenv"
-cp /bin/busybox /bin/nvmig "$R/bin/"
-for a in sh cat mknod; do ln -sf busybox "$R/bin/$a"; done
+ctr_rootfs "$R" nvmig
 calls_clear
 if nvproxyctl cdi --output /etc/cdi/nvmediate.json > "$T/cdi.txt" 2>&1 &&
    grep -q '"name": *"0:1:0"' /etc/cdi/nvmediate.json; then

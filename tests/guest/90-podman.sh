@@ -32,15 +32,7 @@ fi
 podman_host_setup
 
 # The container's root: busybox and nvraw, both static.
-# The files and folders podman mounts over, present as in an image: in a
-# user namespace the runtime cannot create them in a tree of the host's root.
-mkdir -p "$R/bin" "$R/dev" "$R/proc" "$R/sys" "$R/tmp" "$R/etc" "$R/run"
-: > "$R/etc/hostname"
-: > "$R/etc/hosts"
-: > "$R/etc/resolv.conf"
-: > "$R/run/.containerenv"
-cp /bin/busybox /bin/nvraw "$R/bin/"
-for a in sh stat cat tr rm mknod; do ln -sf busybox "$R/bin/$a"; done
+ctr_rootfs "$R" nvraw
 ln -sf /proc/mounts "$R/etc/mtab"
 chmod -R a+rX "$T"
 # rootless podman writes into the root it is given: the user's own copy

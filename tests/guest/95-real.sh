@@ -138,13 +138,7 @@ mig_real_container() {
 	[ "$NVM_KERNEL" != debug ] && command -v podman > /dev/null || return 0
 	if [ ! -d "$T/rootfs" ]; then
 		podman_host_setup
-		mkdir -p "$T/rootfs/bin" "$T/rootfs/dev" "$T/rootfs/proc" "$T/rootfs/sys" \
-			"$T/rootfs/tmp" "$T/rootfs/etc" "$T/rootfs/run"
-		for f in etc/hostname etc/hosts etc/resolv.conf run/.containerenv; do
-			: > "$T/rootfs/$f"
-		done
-		cp /bin/busybox /bin/nvmig "$T/rootfs/bin/"
-		ln -sf busybox "$T/rootfs/bin/sh"
+		ctr_rootfs "$T/rootfs" nvmig
 	fi
 	if ! nvproxyctl cdi --gpus 1 --no-driver-files --mig-monitor --mig-config \
 		--output /etc/cdi/nvmediate.json > "$T/cdim.txt" 2>&1; then

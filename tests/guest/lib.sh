@@ -20,6 +20,8 @@
 #   fault_setup, refcnts, idle NAME  the fault tests' load, module refcounts, idle check
 #   bounce_placement          "sealed" on kernels that can seal a mapping
 #                             (6.10 and later, 64-bit), else "low"
+#   ctr_rootfs DIR PROG...    a container's root: busybox and the static
+#                             guest programs PROG
 #   ctr_setup, ctr_begin, ctr_verdict  a container given GPU 0 by the CDI spec
 #                             (90-podman.sh, 91-containerd.sh): below
 #
@@ -157,6 +159,25 @@ ctr_nums() {
 
 ctr_fwd() {
 	cat /sys/class/nvmediate/stats/escape_forwarded
+}
+
+# ctr_rootfs DIR PROG...: busybox and the programs PROG in DIR/bin, with the
+# files and folders podman mounts over present as in an image (in a user
+# namespace the runtime cannot create them in a tree of the host's root).
+ctr_rootfs() {
+	_r=$1
+	shift
+	mkdir -p "$_r/bin" "$_r/dev" "$_r/proc" "$_r/sys" "$_r/tmp" "$_r/etc" "$_r/run"
+	for _f in etc/hostname etc/hosts etc/resolv.conf run/.containerenv; do
+		: > "$_r/$_f"
+	done
+	cp /bin/busybox "$_r/bin/"
+	for _p in "$@"; do
+		cp "/bin/$_p" "$_r/bin/"
+	done
+	for _a in sh stat cat tr rm mknod; do
+		ln -sf busybox "$_r/bin/$_a"
+	done
 }
 
 ctr_setup() {
