@@ -10,14 +10,6 @@
 #include <linux/types.h>
 
 #define NVM_BOUNCE_MAX	(16 + 16384)	/* XFER header + the largest payload */
-#define NVM_BOUNCE_TOP	0x10000UL	/* 64 KiB: vm.mmap_min_addr of Debian, RHEL */
-
-/*
- * Pages of the area below NVM_BOUNCE_TOP, from the second page up: 15 with
- * 4 KiB pages, 3 with 16 KiB, none with 64 KiB (no bounce possible).
- */
-#define nvm_bounce_pages(page_size)						\
-	((page_size) < NVM_BOUNCE_TOP ? (unsigned int)(NVM_BOUNCE_TOP / (page_size)) - 1 : 0U)
 
 struct nvm_bounce;
 struct nvm_bounce_slot;
@@ -49,6 +41,9 @@ struct nvm_bounce_call {
 	u64 charged;
 };
 
+/* nvm_bounce_get(): no pages, the caller can map the area's addresses itself. */
+#define NVM_BOUNCE_EXPOSED	1
+
 extern unsigned int nvm_bounce_mode;
 int nvm_bounce_init(void);
 void nvm_bounce_exit(void);
@@ -60,7 +55,7 @@ int nvm_bounce_charge(struct nvm_bounce_call *bc, u64 bytes, u64 limit);
 /*
  * Count @bytes in @count unless that takes it over @limit (nothing counted
  * then): the in-flight bounds of lists the driver sizes by the caller's
- * count, per address space (nvm_bounce_charge()) and per node set (node.c).
+ * count, per address space (nvm_bounce_charge()) and per node set (handoff.c).
  */
 static inline bool nvm_charge_within(atomic64_t *count, u64 bytes, u64 limit)
 {

@@ -131,7 +131,7 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 				 err == -EFAULT ? NVM_RULE(ESC_UNREADABLE) : NVM_RULE(NOMEM));
 	}
 	/*
-	 * Audited calls too: node.c's bounce-area check is never audited,
+	 * Audited calls too: handoff.c's bounce-area check is never audited,
 	 * and a call's private fd table follows what the driver reads.
 	 */
 	nvm_esc_osdesc(c, v);

@@ -90,7 +90,7 @@ bool nvm_esc_decide(const struct nvm_call *c, struct nvm_verdict *v)
  * VM_IO or VM_PFNMAP mapping there from its page-table entries
  * (os_lookup_user_io_memory(), whatever their permissions) and keeps
  * them: over the bounce area that would give the caller, through the
- * memory object, pages that later calls' payloads lie in.  node.c refuses
+ * memory object, pages that later calls' payloads lie in.  handoff.c refuses
  * the call when the range meets the caller's area.  A limit of all ones
  * names no range (the driver answers NV_ERR_INVALID_LIMIT), nor does a
  * payload of another size (the driver refuses it); an ABI without the

@@ -608,48 +608,18 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
 	return 0;
 }
 
-/**
- * nvm_fdctx_create() - the private table a call needs
- * @plan: the fd numbers the driver will look up, from nvm_fdplan_build()
- * @mediated: the mediated state of a file, NULL when it is not one of
- *	nvmediate's (node.c's nvm_file_of())
+/*
+ * The files a private table is to hold at @plan's numbers, into @backing
+ * (a reference each), and the highest of those numbers into *@max_fd.
  *
- * Every number in @plan that names a mediated file of the kind the driver
- * wants there (nvm_fdplan_kind_ok()) in the caller's table gets that file's
- * backing file at the same number; numbers that name anything else stay
- * empty.  When @plan->gpu_nodes is set, the backing file of one mediated
- * file of each GPU node the caller holds is added at its number.  A number
- * the driver looks up as a capability node or IMEX channel gets the
- * caller's own file, when @plan->given says the node set gives its node;
- * if it does not, or the number names no file, no table is made and the
- * call is refused.  When the
- * driver will copy a capability file into the table, a number is reserved
- * for the copy in the caller's own table first (nvm_fdctx_settle()).
- *
- * Return: the context, ERR_PTR(-ENOMEM), ERR_PTR(-EPERM) for a capability
- * node or IMEX channel the node set does not give, or ERR_PTR(-EMFILE)
- * when the caller's table has no number left for the driver's copy.
+ * Return: 0, or %NVM_FDCTX_NOT_GIVEN (nothing held then).
  */
-struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated)
+static int nvm_fdctx_gather(const struct nvm_fdplan *plan, nvm_mediated_fn mediated,
+			    struct file **backing, unsigned int *max_fd)
 {
-	struct file *backing[NVM_FDPLAN_MAX] = { };
 	u8 own = NVM_FDPLAN_CAP | NVM_FDPLAN_IMEX;
-	struct nvm_gpu_scan *scan = NULL;
-	struct nvm_fdctx *ctx;
-	unsigned int i, max_fd = 0;
-	int dup_fd = -1;
+	unsigned int i;
 
-	if (plan->cap_dup) {
-		/*
-		 * Where the driver's copy of a capability file will go
-		 * (nvm_fdctx_settle()).  Reserved first: a number the caller
-		 * closes meanwhile can then never be both this one and one
-		 * the private table holds.
-		 */
-		dup_fd = get_unused_fd_flags(O_CLOEXEC);
-		if (dup_fd < 0)
-			return ERR_PTR(dup_fd);
-	}
 	for (i = 0; i < plan->nfds; i++) {
 		struct file *file = plan->fds[i] >= 0 ? fget(plan->fds[i]) : NULL;
 		struct nvm_file *nf = file && !(plan->kinds[i] & own) ? mediated(file) : NULL;
@@ -664,38 +634,37 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_f
 			    !plan->given(plan->given_priv, file, plan->kinds[i])) {
 				if (file)
 					fput(file);
-				ctx = ERR_PTR(-EPERM);
-				goto out;
+				while (i--)
+					if (backing[i])
+						fput(backing[i]);
+				return NVM_FDCTX_NOT_GIVEN;
 			}
 			/* The caller's own file, as it is: the reference moves. */
 			backing[i] = file;
-			max_fd = max_t(unsigned int, max_fd, plan->fds[i]);
+			*max_fd = max_t(unsigned int, *max_fd, plan->fds[i]);
 			continue;
 		}
 		if (nf && nvm_fdplan_kind_ok(plan, i, nf->kind)) {
 			backing[i] = get_file(nf->backing);
-			max_fd = max_t(unsigned int, max_fd, plan->fds[i]);
+			*max_fd = max_t(unsigned int, *max_fd, plan->fds[i]);
 		}
 		if (file)
 			fput(file);
 	}
-	if (dup_fd >= 0)
-		max_fd = max_t(unsigned int, max_fd, dup_fd);
-	if (plan->gpu_nodes) {
-		scan = kzalloc(sizeof(*scan), GFP_KERNEL);
-		if (!scan) {
-			ctx = ERR_PTR(-ENOMEM);
-			goto out;
-		}
-		scan->mediated = mediated;
-		iterate_fd(current->files, 0, nvm_fdctx_scan_gpu, scan);
-		for (i = 0; i < scan->n; i++)
-			max_fd = max(max_fd, scan->fd[i]);
-	}
+	return 0;
+}
 
-	ctx = nvm_fdctx_alloc(max_fd);
-	if (IS_ERR(ctx))
-		goto out;
+/*
+ * Put @backing (@plan's) and @scan's files into the empty table of @ctx,
+ * and the number reserved for the driver's copy, @dup_fd (or -1), as its
+ * lowest free one.
+ */
+static void nvm_fdctx_fill(struct nvm_fdctx *ctx, const struct nvm_fdplan *plan,
+			   struct file **backing, const struct nvm_gpu_scan *scan, int dup_fd)
+{
+	u8 own = NVM_FDPLAN_CAP | NVM_FDPLAN_IMEX;
+	unsigned int i;
+
 	/* A number listed twice is installed once; -EEXIST is expected then. */
 	for (i = 0; i < plan->nfds; i++)
 		if (backing[i] && !nvm_fdctx_install(ctx, plan->fds[i], backing[i]) &&
@@ -712,8 +681,75 @@ struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_f
 		 */
 		ctx->files.next_fd = dup_fd;
 		ctx->dup_fd = dup_fd;
-		dup_fd = -1;
 	}
+}
+
+/**
+ * nvm_fdctx_create() - the private table a call needs
+ * @plan: the fd numbers the driver will look up, from nvm_fdplan_build()
+ * @mediated: the mediated state of a file, NULL when it is not one of
+ *	nvmediate's (node.c's nvm_file_of())
+ * @ctxp: set to the context on success
+ *
+ * Every number in @plan that names a mediated file of the kind the driver
+ * wants there (nvm_fdplan_kind_ok()) in the caller's table gets that file's
+ * backing file at the same number; numbers that name anything else stay
+ * empty.  When @plan->gpu_nodes is set, the backing file of one mediated
+ * file of each GPU node the caller holds is added at its number.  A number
+ * the driver looks up as a capability node or IMEX channel gets the
+ * caller's own file, when @plan->given says the node set gives its node;
+ * if it does not, or the number names no file, no table is made and the
+ * call is to be refused.  When the driver will copy a capability file
+ * into the table, a number is reserved for the copy in the caller's own
+ * table first (nvm_fdctx_settle()).
+ *
+ * Return: 0; %NVM_FDCTX_NOT_GIVEN for a capability node or IMEX channel
+ * the node set does not give; -ENOMEM, or -EMFILE when the caller's table
+ * has no number left for the driver's copy.
+ */
+int nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated,
+		     struct nvm_fdctx **ctxp)
+{
+	struct file *backing[NVM_FDPLAN_MAX] = { };
+	struct nvm_gpu_scan *scan = NULL;
+	struct nvm_fdctx *ctx;
+	unsigned int i, max_fd = 0;
+	int dup_fd = -1, ret;
+
+	if (plan->cap_dup) {
+		/*
+		 * Where the driver's copy of a capability file will go
+		 * (nvm_fdctx_settle()).  Reserved first: a number the caller
+		 * closes meanwhile can then never be both this one and one
+		 * the private table holds.
+		 */
+		dup_fd = get_unused_fd_flags(O_CLOEXEC);
+		if (dup_fd < 0)
+			return dup_fd;
+		max_fd = dup_fd;
+	}
+	ret = nvm_fdctx_gather(plan, mediated, backing, &max_fd);
+	if (ret)
+		goto out;
+	if (plan->gpu_nodes) {
+		scan = kzalloc(sizeof(*scan), GFP_KERNEL);
+		if (!scan) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		scan->mediated = mediated;
+		iterate_fd(current->files, 0, nvm_fdctx_scan_gpu, scan);
+		for (i = 0; i < scan->n; i++)
+			max_fd = max(max_fd, scan->fd[i]);
+	}
+	ctx = nvm_fdctx_alloc(max_fd);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto out;
+	}
+	nvm_fdctx_fill(ctx, plan, backing, scan, dup_fd);
+	*ctxp = ctx;
+	dup_fd = -1;
 out:
 	if (dup_fd >= 0)
 		put_unused_fd(dup_fd);
@@ -723,5 +759,5 @@ out:
 	for (i = 0; scan && i < scan->n; i++)
 		fput(scan->backing[i]);
 	kfree(scan);
-	return ctx;
+	return ret;
 }

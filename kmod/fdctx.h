@@ -13,7 +13,11 @@ struct nvm_fdctx;
 /* The mediated state of a file, NULL for a file that is not mediated. */
 typedef struct nvm_file *(*nvm_mediated_fn)(struct file *file);
 
-struct nvm_fdctx *nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated);
+/* nvm_fdctx_create(): a number names a node the call's node set does not give. */
+#define NVM_FDCTX_NOT_GIVEN	1
+
+int nvm_fdctx_create(const struct nvm_fdplan *plan, nvm_mediated_fn mediated,
+		     struct nvm_fdctx **ctxp);
 int nvm_fdctx_enter(struct nvm_fdctx *ctx);
 void nvm_fdctx_leave(struct nvm_fdctx *ctx);
 void nvm_fdctx_settle(struct nvm_fdctx *ctx);

@@ -61,9 +61,9 @@ static void nvm_fd_payload(const struct nvm_req *req, const struct nvm_verdict *
 	switch (v->family) {
 	case NVM_FAM_CTRL:
 	case NVM_FAM_ALLOC:
-		if (req->params) {
-			*kbuf = req->params;
-			*size = req->params_size;
+		if (req->kept.params) {
+			*kbuf = req->kept.params;
+			*size = req->kept.params_size;
 		} else {
 			*ubuf = u64_to_user_ptr(v->nested);
 			*size = v->nested ? v->nested_size : 0;

@@ -31,7 +31,7 @@
  * @kobj: /sys/kernel/nvmediate/sets/@name
  * @rec: the audit record
  * @nomax_charged: what the driver allocates at once for the set's calls in
- *	flight that carry lists it sizes by the caller's count alone (node.c)
+ *	flight that carry lists it sizes by the caller's count alone (handoff.c)
  */
 struct nvm_set {
 	char name[NVM_SET_NAME_MAX];

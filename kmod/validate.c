@@ -3,7 +3,7 @@
  * nvmediate: the validator.  Every ioctl made on a mediated node is checked
  * here against the descriptor of the ABI its file was opened with
  * (abi/generated/) and the policy of the module parameters, before
- * node.c forwards it; a refused call never reaches the driver.
+ * handoff.c hands it to the driver; a refused call never reaches it.
  *
  * The decision itself is pure (decide.c, with one table-driven check per
  * family: escape.c, ctrl.c, alloc.c, uvm.c), so that KUnit tests the very
@@ -14,9 +14,10 @@
  * payload the validator answers itself.
  *
  * The kernel copy stays with the request (struct nvm_req) after the
- * checks: node.c hands exactly those bytes to the driver from the bounce
- * area (bounce.c), so a payload rewritten after the check does not reach
- * the driver.
+ * checks, and what else the driver must read as it was read here in
+ * req->kept: handoff.c hands exactly those bytes to the driver from the
+ * bounce area (bounce.c), so a payload rewritten after the check does not
+ * reach the driver.
  *
  * Locking: the decisions read the set's profile under its SRCU read side
  * (policy.c).  Nothing in that section touches user memory, which a
@@ -98,8 +99,8 @@ void nvm_req_free(struct nvm_req *req)
 	if (req->kbuf != req->small)
 		kfree(req->kbuf);
 	req->kbuf = NULL;
-	kfree(req->params);
-	req->params = NULL;
+	kfree(req->kept.params);
+	req->kept.params = NULL;
 }
 
 /*
@@ -204,7 +205,7 @@ static int nvm_report_set(struct nvm_report *rep, const struct nvm_call *c,
  * @err: the negative errno the ioctl returns
  *
  * For what the validator finds after the decision (memory the call names
- * cannot be read) and what node.c finds before it forwards.
+ * cannot be read) and what the hand-off finds before it forwards.
  *
  * Return: @err.
  */
@@ -318,15 +319,14 @@ static int nvm_dep_list_check(const struct nvm_after *after, struct nvm_report *
 
 /*
  * Keep @p (kmalloc'd, @size bytes the validator copied from the caller's
- * @user) for the driver: node.c hands it over from the bounce area, and
+ * @user) for the driver: handoff.c hands it over from the bounce area, and
  * nvm_req_free() frees it.
  */
 static void nvm_req_hold(struct nvm_req *req, void *p, u32 size, u64 user)
 {
-	req->params = p;
-	req->params_size = size;
-	req->params_user = user;
-	req->params_bounce = true;
+	req->kept.params = p;
+	req->kept.params_size = size;
+	req->kept.params_user = user;
 }
 
 /*
@@ -345,17 +345,104 @@ static void nvm_req_hold(struct nvm_req *req, void *p, u32 size, u64 user)
  * The driver reads the params again.  Where it bounds a list by nothing
  * but its count (NVABI_EMB_NOMAX: it allocates a kernel buffer that size
  * for the call), the copy checked here is what it reads: @req keeps it
- * for the bounce area (node.c), and the bound holds.  Elsewhere this
+ * for the bounce area (handoff.c), and the bound holds.  Elsewhere this
  * answers the call early and does not confine the driver.
  */
+/*
+ * Read list @l of a control's params from their copy @p (@size bytes):
+ * its pointer into *@list and the bytes the driver sizes it at into
+ * *@bytes.  Return: false when the generated table puts a field outside
+ * the params (never).
+ */
+static bool nvm_emb_list(const struct nvabi_emb_list *l, const u8 *p, u32 size,
+			 u64 *list, u64 *bytes)
+{
+	unsigned int width = l->flags & NVABI_EMB_CONST ? 0 :
+			     l->flags & NVABI_EMB_COUNT16 ? sizeof(u16) : sizeof(u32);
+	u32 count = l->count_off;
+	u16 c16;
+
+	if (WARN_ON_ONCE(l->list_off + sizeof(u64) > size ||
+			 (width && l->count_off + width > size)))
+		return false;
+	memcpy(list, p + l->list_off, sizeof(*list));
+	if (l->flags & NVABI_EMB_COUNT16) {
+		memcpy(&c16, p + l->count_off, sizeof(c16));
+		count = c16;
+	} else if (!(l->flags & NVABI_EMB_CONST)) {
+		memcpy(&count, p + l->count_off, sizeof(count));
+	}
+	if (l->flags & NVABI_EMB_SQUARE)
+		count *= count;		/* NvU32, as the driver squares it */
+	*bytes = (l->flags & NVABI_EMB_IFPTR) && !*list ? 0 : (u64)count * l->elem;
+	return true;
+}
+
+/*
+ * List @i of @e has a size the driver refuses: answered as it answers it,
+ * the pointers of lists 0 to @i cleared in the caller's params.
+ */
+static int nvm_emb_bad_size(const struct nvm_after *after, const struct nvabi_emb *e,
+			    unsigned int i, struct nvm_report *rep)
+{
+	char __user *params = u64_to_user_ptr(after->readable);
+	const u64 zero = 0;
+	unsigned int j;
+
+	for (j = 0; j <= i; j++)
+		if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero)))
+			return nvm_report_refused(rep, NVM_RULE(CTRL_EMBEDDED_SIZE), -EFAULT);
+	return nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
+			       NVM_RULE(CTRL_EMBEDDED_SIZE));
+}
+
+/*
+ * Check the lists of @e whose pointers and sizes are in @list and @bytes,
+ * in the driver's order; count those it does not bound in @req.
+ */
+static int nvm_emb_lists(const struct nvm_after *after, const struct nvabi_emb *e,
+			 const u64 *list, const u64 *bytes, unsigned int n,
+			 struct nvm_req *req, struct nvm_report *rep)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct nvabi_emb_list *l = &e->list[i];
+
+		if (bytes[i] > U32_MAX || !list[i] != !bytes[i] ||
+		    (!(l->flags & NVABI_EMB_NOMAX) && bytes[i] > NVABI_EMB_MAX_BYTES))
+			return nvm_emb_bad_size(after, e, i, rep);
+		/*
+		 * Unbounded by the driver, which allocates a kernel buffer of
+		 * that size for the call, charged to no cgroup: bounded here.
+		 */
+		if (l->flags & NVABI_EMB_NOMAX) {
+			if (bytes[i] > NVM_EMB_NOMAX_MAX)
+				return nvm_report_refused(rep, NVM_RULE(CTRL_EMBEDDED_TOO_BIG),
+							  -E2BIG);
+			req->kept.nomax_bytes += bytes[i];
+		}
+		ret = nvm_list_access(list[i], bytes[i], l->flags & NVABI_EMB_IN, false, rep,
+				      NVM_RULE(CTRL_EMBEDDED_UNREADABLE), NULL);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
+		ret = nvm_list_access(list[i], bytes[i], false, e->list[i].flags & NVABI_EMB_OUT,
+				      rep, NULL, NVM_RULE(CTRL_EMBEDDED_UNWRITABLE));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 			 struct nvm_report *rep)
 {
 	const struct nvabi_emb *e = after->emb;
-	char __user *params = u64_to_user_ptr(after->readable);
-	unsigned int i, j, n = min_t(unsigned int, e->nlist, NVABI_EMB_LISTS);
+	unsigned int i, n = min_t(unsigned int, e->nlist, NVABI_EMB_LISTS);
 	u64 list[NVABI_EMB_LISTS], bytes[NVABI_EMB_LISTS];
-	const u64 zero = 0;
 	bool unbounded = false;
 	u8 *p;
 	int ret;
@@ -366,69 +453,20 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 	p = kmalloc(e->size, GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_UNREADABLE), -ENOMEM);
-	if (copy_from_user(p, params, e->size)) {
+	if (copy_from_user(p, u64_to_user_ptr(after->readable), e->size)) {
 		ret = nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_UNREADABLE), -EFAULT);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		const struct nvabi_emb_list *l = &e->list[i];
-		unsigned int width = l->flags & NVABI_EMB_CONST ? 0 :
-				     l->flags & NVABI_EMB_COUNT16 ? sizeof(u16) : sizeof(u32);
-		u32 count = l->count_off;
-		u16 c16;
-
-		if (WARN_ON_ONCE(l->list_off + sizeof(u64) > e->size ||
-				 (width && l->count_off + width > e->size))) {
+		if (!nvm_emb_list(&e->list[i], p, e->size, &list[i], &bytes[i])) {
 			ret = nvm_report_refused(rep, NVM_RULE(CTRL_PARAMS_TOO_BIG), -EINVAL);
 			goto out;
 		}
-		memcpy(&list[i], p + l->list_off, sizeof(list[i]));
-		if (l->flags & NVABI_EMB_COUNT16) {
-			memcpy(&c16, p + l->count_off, sizeof(c16));
-			count = c16;
-		} else if (!(l->flags & NVABI_EMB_CONST)) {
-			memcpy(&count, p + l->count_off, sizeof(count));
-		}
-		if (l->flags & NVABI_EMB_SQUARE)
-			count *= count;		/* NvU32, as the driver squares it */
-		bytes[i] = (l->flags & NVABI_EMB_IFPTR) && !list[i] ? 0 : (u64)count * l->elem;
-		if (bytes[i] > U32_MAX || !list[i] != !bytes[i] ||
-		    (!(l->flags & NVABI_EMB_NOMAX) && bytes[i] > NVABI_EMB_MAX_BYTES)) {
-			for (j = 0; j <= i; j++)
-				if (copy_to_user(params + e->list[j].list_off, &zero, sizeof(zero))) {
-					ret = nvm_report_refused(rep,
-								 NVM_RULE(CTRL_EMBEDDED_SIZE),
-								 -EFAULT);
-					goto out;
-				}
-			ret = nvm_answer_late(after, rep, NVM_NV_ERR_INVALID_ARGUMENT,
-					      NVM_RULE(CTRL_EMBEDDED_SIZE));
-			goto out;
-		}
-		/*
-		 * Unbounded by the driver, which allocates a kernel buffer of
-		 * that size for the call, charged to no cgroup: bounded here.
-		 */
-		if (l->flags & NVABI_EMB_NOMAX) {
-			unbounded = true;
-			if (bytes[i] > NVM_EMB_NOMAX_MAX) {
-				ret = nvm_report_refused(rep, NVM_RULE(CTRL_EMBEDDED_TOO_BIG),
-							 -E2BIG);
-				goto out;
-			}
-			req->nomax_bytes += bytes[i];
-		}
-		ret = nvm_list_access(list[i], bytes[i], l->flags & NVABI_EMB_IN, false, rep,
-				      NVM_RULE(CTRL_EMBEDDED_UNREADABLE), NULL);
-		if (ret)
-			goto out;
+		unbounded |= e->list[i].flags & NVABI_EMB_NOMAX;
 	}
-	for (i = 0; i < n; i++) {
-		ret = nvm_list_access(list[i], bytes[i], false, e->list[i].flags & NVABI_EMB_OUT,
-				      rep, NULL, NVM_RULE(CTRL_EMBEDDED_UNWRITABLE));
-		if (ret)
-			goto out;
-	}
+	ret = nvm_emb_lists(after, e, list, bytes, n, req, rep);
+	if (ret)
+		goto out;
 	/*
 	 * No fd fields in these params (ctrl.c refuses a control with both):
 	 * the fd plan reads none from the copy.
@@ -437,7 +475,6 @@ static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 		nvm_req_hold(req, p, e->size, after->readable);
 		return 0;
 	}
-	ret = 0;
 out:
 	kfree(p);
 	return ret;
@@ -512,12 +549,9 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *re
 	return after->emb ? nvm_emb_check(after, req, rep) : 0;
 }
 
-/**
- * nvm_req_keep() - copy what the driver reads during a call made with the
- *	caller's exec_update_lock held
- * @req: a call nvm_validate() let through, which runs with a private fd
- *	table (fdplan.c says which)
- * @rep: its report; set to the refusal on failure
+/*
+ * Copy what the driver reads during a call made with the caller's
+ * exec_update_lock held (@req: one that runs with a private fd table).
  *
  * Such a call holds its process's exec_update_lock for writing while it is
  * in the driver (fdctx.c), and what waits on that lock (docs/security.md)
@@ -526,14 +560,14 @@ static int nvm_validate_finish(const struct nvm_after *after, struct nvm_req *re
  * serves late).  An escape's own struct is handed to it from the bounce
  * area already; this copies the rest it reads: a control's or class's
  * params (at most %NVM_KEEP_PARAMS_MAX bytes), or a UVM command's payload,
- * for node.c to bounce.  Lists a control's params point to are not among
+ * for handoff.c to bounce.  Lists a control's params point to are not among
  * them (ctrl.c refuses such a control with fd fields); the fd plan reads
  * the numbers from these copies.
  *
  * Return: 0, or a negative errno with @rep set to the refusal: -E2BIG
  * (params over the bound), -EFAULT (unreadable), -ENOMEM.
  */
-int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
+static int nvm_req_copy_kept(struct nvm_req *req, struct nvm_report *rep)
 {
 	const struct nvm_verdict *v = &req->verdict;
 	const char *rule;
@@ -556,7 +590,7 @@ int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
 		return 0;
 	}
 	/* Kept already (a list the driver does not bound), or no params. */
-	if (req->params || !v->nested || !v->nested_size)
+	if (req->kept.params || !v->nested || !v->nested_size)
 		return 0;
 	if (v->nested_size > NVM_KEEP_PARAMS_MAX)
 		return nvm_report_refused(rep, NVM_RULE(FD_PARAMS_TOO_BIG), -E2BIG);
@@ -569,6 +603,69 @@ int nvm_req_keep(struct nvm_req *req, struct nvm_report *rep)
 	}
 	nvm_req_hold(req, p, v->nested_size, v->nested);
 	return 0;
+}
+
+/*
+ * AMPERE_SMC_PARTITION_REF with the device-profiling swizzId subscribes to
+ * the whole GPU, not to an instance, and the driver asks no capability
+ * node for it: only, when profiling is restricted to administrators (its
+ * default, which hosts lift for profilers), that the caller is one.  One
+ * such subscription per GPU; while it lives the driver answers memory
+ * queries for every instance.  So it is the profiling capability's, not
+ * mig's.  Its params hold capDescriptor (8 bytes) then swizzId, in every
+ * release (abi/layouts.txt); read from the kept copy, which the driver is
+ * handed.
+ */
+#define NVM_AMPERE_SMC_PARTITION_REF	0xc637
+#define NVM_DEVICE_PROFILING_SWIZZID	0xfffffffeU
+#define NVM_C637_SWIZZID_OFF		8
+
+static bool nvm_device_profiling(const struct nvm_file *nf, const struct nvm_req *req)
+{
+	const struct nvm_kept *k = &req->kept;
+	const struct nvm_profile *p;
+	bool profiling;
+	u32 swizzid;
+	int idx;
+
+	if (req->verdict.family != NVM_FAM_ALLOC ||
+	    req->verdict.number != NVM_AMPERE_SMC_PARTITION_REF || !k->params ||
+	    k->params_size < NVM_C637_SWIZZID_OFF + sizeof(swizzid))
+		return false;
+	memcpy(&swizzid, k->params + NVM_C637_SWIZZID_OFF, sizeof(swizzid));
+	if (swizzid != NVM_DEVICE_PROFILING_SWIZZID)
+		return false;
+	p = nvm_profile_enter(nf, &idx);
+	profiling = p->caps & NVM_CAP_PROFILING;
+	nvm_profile_exit(idx);
+	return !profiling;
+}
+
+/**
+ * nvm_req_keep() - copy what the driver reads during a call made with the
+ *	caller's exec_update_lock held, and decide on what only that copy
+ *	shows
+ * @nf: the mediated file
+ * @req: a call nvm_validate() let through, which runs with a private fd
+ *	table (fdplan.c says which)
+ * @rep: its report; set to the refusal on failure
+ *
+ * The copies are kept in @req->kept for the hand-off (handoff.c), which
+ * hands the driver these very bytes.  Of them, the device-profiling
+ * subscription is decided here: it needs the profiling capability.
+ *
+ * Return: 0, or a negative errno with @rep set to the refusal: -E2BIG
+ * (params over the bound), -EFAULT (unreadable), -ENOMEM, -EPERM (device
+ * profiling).
+ */
+int nvm_req_keep(const struct nvm_file *nf, struct nvm_req *req, struct nvm_report *rep)
+{
+	int ret;
+
+	ret = nvm_req_copy_kept(req, rep);
+	if (!ret && nvm_device_profiling(nf, req))
+		ret = nvm_report_refused(rep, NVM_RULE(MIG_DEVICE_PROFILING), -EPERM);
+	return ret;
 }
 
 /**
@@ -639,10 +736,10 @@ int nvm_validate(const struct nvm_file *nf, struct nvm_req *req, struct nvm_repo
 	 * see alloc.c).
 	 */
 	if (!ret && req->verdict.family == NVM_FAM_ALLOC && req->verdict.rights) {
-		if (copy_from_user(req->rights_mask, u64_to_user_ptr(req->verdict.rights),
-				   sizeof(req->rights_mask)))
+		if (copy_from_user(req->kept.rights_mask, u64_to_user_ptr(req->verdict.rights),
+				   sizeof(req->kept.rights_mask)))
 			return nvm_report_refused(rep, NVM_RULE(CLASS_RIGHTS_UNREADABLE), -EFAULT);
-		req->rights_read = true;
+		req->kept.rights_read = true;
 	}
 	return ret;
 }

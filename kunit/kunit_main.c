@@ -35,6 +35,8 @@
 #include "../kmod/alloc.c"
 #include "../kmod/uvm.c"
 #include "../kmod/policy.c"
+#include "../kmod/bouncearea.c"
+#include "../kmod/bounceslot.c"
 #include "../kmod/bounce.c"
 #include "validate_test.c"
 #include "policy_test.c"
@@ -281,6 +283,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	struct nvm_fdplan plan = { .swap = true, .nfds = 3, .fds = { 4, 9, 11 },
 				   .kinds = { BIT(NVM_NODE_CTL), NVM_TEST_ANY_NODE, NVM_TEST_ANY_NODE } };
 	struct nvm_fdctx *ctx;
+	int ret;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
 	gpu1->nf.gpu = 1;
@@ -292,9 +295,9 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	nvm_fdctx_swap(caller);
 
 	/* No assertion may abort the test thread while a table is swapped in. */
-	ctx = nvm_fdctx_create(&plan, nvm_file_of);
-	if (IS_ERR(ctx)) {
-		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	if (ret) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
 	}
 	nvm_fdctx_swap(ctx);
@@ -308,9 +311,9 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 
 	/* The driver wants a UVM file at 4: the control file is left out. */
 	plan.kinds[0] = BIT(NVM_NODE_UVM);
-	ctx = nvm_fdctx_create(&plan, nvm_file_of);
-	if (IS_ERR(ctx)) {
-		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	if (ret) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
 	}
 	nvm_fdctx_swap(ctx);
@@ -320,9 +323,9 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 
 	plan.gpu_nodes = true;
 	plan.nfds = 0;
-	ctx = nvm_fdctx_create(&plan, nvm_file_of);
-	if (IS_ERR(ctx)) {
-		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	if (ret) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
 	}
 	nvm_fdctx_swap(ctx);
@@ -364,7 +367,7 @@ static void fdctx_test_own_file(struct kunit *test)
 				   .given = nvm_test_given };
 	struct nvm_fdctx *ctx;
 	long before = file_count(cap);
-	int i, dup = -1, reserved = -1;
+	int i, ret, dup = -1, reserved = -1;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
 	plan.given_priv = cap;
@@ -374,9 +377,9 @@ static void fdctx_test_own_file(struct kunit *test)
 	nvm_fdctx_install(caller, 7, cap);
 	nvm_fdctx_swap(caller);
 
-	ctx = nvm_fdctx_create(&plan, nvm_file_of);
-	if (IS_ERR(ctx)) {
-		KUNIT_FAIL(test, "nvm_fdctx_create: %ld", PTR_ERR(ctx));
+	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	if (ret) {
+		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
 	}
 	reserved = ctx->dup_fd;
@@ -397,16 +400,16 @@ static void fdctx_test_own_file(struct kunit *test)
 
 	/* Not given: refused, nothing reserved left behind. */
 	plan.given_priv = other;
-	ctx = nvm_fdctx_create(&plan, nvm_file_of);
-	KUNIT_EXPECT_PTR_EQ(test, ctx, ERR_PTR(-EPERM));
-	if (!IS_ERR(ctx))
+	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	KUNIT_EXPECT_EQ(test, ret, NVM_FDCTX_NOT_GIVEN);
+	if (!ret)
 		nvm_fdctx_destroy(ctx);
 	/* A number that names nothing: refused too. */
 	plan.given_priv = cap;
 	plan.fds[0] = 40;
-	ctx = nvm_fdctx_create(&plan, nvm_file_of);
-	KUNIT_EXPECT_PTR_EQ(test, ctx, ERR_PTR(-EPERM));
-	if (!IS_ERR(ctx))
+	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	KUNIT_EXPECT_EQ(test, ret, NVM_FDCTX_NOT_GIVEN);
+	if (!ret)
 		nvm_fdctx_destroy(ctx);
 	KUNIT_EXPECT_EQ(test, get_unused_fd_flags(0), 9);	/* 9: nothing held */
 	put_unused_fd(9);
