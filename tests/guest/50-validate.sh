@@ -37,6 +37,7 @@ refused() {
 	name=$1
 	want=$2
 	shift 2
+	want "validate-$name" || return 0
 	calls_clear
 	got=$(nvraw "$@" 2>&1)
 	n=$(ioctls)
@@ -54,6 +55,7 @@ refused() {
 forwarded() {
 	name=$1
 	shift
+	want "validate-$name" || return 0
 	dargs=
 	for a in "$@"; do
 		case $a in
@@ -169,6 +171,7 @@ fi
 
 # --- the CUDA-like session through the mediated nodes, three majors ---
 for v in 535.288.01 550.163.01 595.45.04; do
+	want "validate-session-$v" || continue
 	setup $v || continue
 	calls_clear
 	if nvsession --mediated --ctl $CTL --gpu $GPU --uvm $UVM > "$T/s.txt" 2>&1; then
@@ -180,7 +183,8 @@ done
 
 # --- an answer that cannot be written into the payload: EFAULT, logged so
 # (first after the load: the log's rate limit starts afresh) ---
-if setup 595.45.04; then
+if wants validate-ctrl-answer-unwritable validate-ctrl-answer-unwritable-log &&
+	setup 595.45.04; then
 	dmesg -c > /dev/null 2>&1
 	refused ctrl-answer-unwritable "ret=-EFAULT" --ro $CTL 0x2a 32 8=0x00ff0001
 	check validate-ctrl-answer-unwritable-log "$(dmesg | grep 'nvmediate: refused' | tail -n 1)" \
@@ -188,7 +192,9 @@ if setup 595.45.04; then
 fi
 
 # --- audit=1: what would be refused is forwarded and logged ---
-if setup 595.45.04 audit=1; then
+if wants validate-audit-forwards validate-audit-logs validate-audit-rights-unreadable \
+	validate-audit-not-nvidia validate-audit-xfer-size validate-audit-xfer-empty &&
+	setup 595.45.04 audit=1; then
 	dmesg -c > /dev/null 2>&1
 	calls_clear
 	got=$(nvraw $CTL 0x2a 32 8=0x00ff0001 st=28)
@@ -209,7 +215,7 @@ fi
 
 # --- allow_root=1: root's administrator-only calls pass (the profile must
 # admit the command too: administrator-only controls are in no capability) ---
-if setup 595.45.04 allow_root=1; then
+if want validate-allow-root && setup 595.45.04 allow_root=1; then
 	echo "ctrl 0x13c" > /sys/kernel/nvmediate/sets/default/allow
 	calls_clear
 	nvraw $CTL 0x2a 32 8=0x13c 16=buf:1 24=1 > /dev/null

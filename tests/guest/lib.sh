@@ -5,6 +5,13 @@
 #   pass NAME                 NVMTEST PASS NAME
 #   fail NAME REASON...       NVMTEST FAIL NAME: REASON (and remembers it)
 #   check NAME REASON CMD...  pass when CMD succeeds, else fail with REASON
+#   want NAME                 whether the case NAME is selected: NVM_CASES
+#                             (init.sh, from nvm_tests=SCRIPT:CASE) is empty,
+#                             or one of its patterns matches NAME, or the
+#                             end of NAME after a "-"; a script skips the
+#                             work of a case it does not want, and pass
+#                             prints nothing for one (fail always prints)
+#   wants NAME...             whether one of the cases NAME is selected
 #   load_standin [PARAMS]     modprobe nvidia PARAMS + nvidia-uvm
 #   load_nvmediate [PARAMS]   modprobe nvmediate PARAMS; fails clearly when absent
 #   unload_all                rmmod nvmediate nvidia_uvm nvidia, those loaded
@@ -33,7 +40,30 @@ NVM_TMP=${NVM_TMP:-/tmp/nvmtest.$$}
 NVM_FAILED=0
 NVM_KERNEL=${NVM_KERNEL:-stock}
 
+want() {
+	[ -z "${NVM_CASES:-}" ] && return 0
+	set -f
+	for _w in $(echo "$NVM_CASES" | tr , ' '); do
+		case $1 in
+		$_w | *-$_w)
+			set +f
+			return 0
+			;;
+		esac
+	done
+	set +f
+	return 1
+}
+
+wants() {
+	for _n in "$@"; do
+		! want "$_n" || return 0
+	done
+	return 1
+}
+
 pass() {
+	want "$1" || return 0
 	echo "NVMTEST PASS $1"
 }
 

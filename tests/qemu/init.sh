@@ -19,7 +19,10 @@
 #   nvm_timeout=SECS     per-test time limit (default 180)
 #   nvm_tests=PATTERN    run only the test scripts whose name matches PATTERN
 #                        (or one of several, separated by commas)
-#                        (a shell pattern, e.g. 10-*)
+#                        (a shell pattern, e.g. 10-*); SCRIPT:CASE runs
+#                        only the cases of SCRIPT that CASE names (a
+#                        pattern too; lib.sh's want), e.g.
+#                        50-validate:ctrl-emb-*
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 mount -t proc proc /proc
@@ -79,16 +82,28 @@ run_kunit() {
 }
 
 # selected SCRIPT: whether nvm_tests selects it (several patterns may be
-# given, separated by commas).
+# given, separated by commas).  Sets cases to the case patterns the
+# selecting entries give SCRIPT, separated by commas; empty when one of
+# them gives none: every case.
 selected() {
 	[ -e "$1" ] || return 1
 	_name=$(basename "$1" .sh)
 	_match=1
+	_all=
+	cases=
 	set -f
 	for _p in $(echo "$only" | tr , ' '); do
-		case $_name in $_p) _match=0 ;; esac
+		_c=
+		case $_p in *:*) _c=${_p#*:} _p=${_p%%:*} ;; esac
+		case $_name in
+		$_p)
+			_match=0
+			if [ -z "$_c" ]; then _all=1; else cases="$cases${cases:+,}$_c"; fi
+			;;
+		esac
 	done
 	set +f
+	[ -z "$_all" ] || cases=
 	return $_match
 }
 
@@ -111,6 +126,7 @@ run_test() {
 		return
 	fi
 	echo "NVMGUEST TEST $name"
+	[ -z "$cases" ] || echo "nvmguest: only the cases $cases"
 	rm -f /tmp/test.pid /tmp/test.done /tmp/test.timedout
 	start=$(date +%s)
 	# A script may ask for more time: "# nvm-guest: limit-factor N".
@@ -139,7 +155,7 @@ run_test() {
 		# unless the script says it needs it (and then uses norawio itself).
 		wrap=norawio
 		! grep -q '^# nvm-guest: keep-rawio' "$t" || wrap=
-		setsid sh -c 'echo $$ > /tmp/test.pid; exec $1 sh "$0"' "$t" "$wrap" 2>&1
+		NVM_CASES=$cases setsid sh -c 'echo $$ > /tmp/test.pid; exec $1 sh "$0"' "$t" "$wrap" 2>&1
 		echo $? > /tmp/rc
 	} | tee /tmp/out
 	: > /tmp/test.done

@@ -20,6 +20,8 @@
 #   NVM_QEMU_TIMEOUT  seconds before QEMU is killed (default: stock 900, debug 2400)
 #   NVM_TEST_TIMEOUT  per-test limit inside the guest, seconds (stock 180, debug 300)
 #   NVM_TESTS         only run the guest test scripts matching this shell pattern
+#                     (several, separated by commas); SCRIPT:CASE only those
+#                     cases of SCRIPT (docs/testing.md, "Adding a test")
 #   NVM_MODE          test (default), demo or bench
 #   NVM_APPEND        more kernel command line
 #   NVM_QEMU          the qemu-system-x86_64 to run (default: fetch-qemu.sh's)

@@ -16,7 +16,10 @@
 # never printed NVMGUEST DONE (panic, hang, QEMU_STATUS 124: time limit).
 # A guest that ran no test at all fails too.
 #
-# Prints the failures and a summary line; writes build/<KIND>/result:
+# Prints the failures and a summary line; writes the test scripts' results
+# as KTAP to build/<KIND>/tests.ktap (a subtest per script, a case per
+# NVMTEST line; results before the first script, such as guest-two-cpus,
+# under "guest"), and build/<KIND>/result:
 #   passed N failed M
 #   kunit_passed N kunit_failed N kunit_skipped N tests_passed N tests_failed N
 #   findings N done 0|1          (kernel trouble, no DONE, no tests)
@@ -204,6 +207,50 @@ END {
 	printf "findings %d done %d\n", findings, done > result
 }
 ' "$log"
+
+# The scripts' results as KTAP (Documentation/dev-tools/ktap.rst): a
+# subtest per script, then one, "guest", for the results outside them.
+awk '
+function add(res) {
+	k = cur == "" ? "guest" : cur
+	if (!(k in n)) {
+		order[++nscripts] = k
+		n[k] = 0
+	}
+	line[k, ++n[k]] = res " " n[k] " " $3
+}
+/^NVMGUEST TEST [^ ]+$/ { cur = $3; next }
+/^NVMGUEST TEST [^ ]+ took / { cur = ""; next }
+/^NVMTEST PASS / { add("ok"); next }
+/^NVMTEST FAIL / {
+	why = $0
+	sub(/^NVMTEST FAIL [^ ]+ ?/, "", why)
+	sub(/:$/, "", $3)
+	add("not ok")
+	line[k, n[k]] = line[k, n[k]] " # " why
+	bad[k] = 1
+	next
+}
+END {
+	# "guest" last: its results come from before and after the scripts.
+	if ("guest" in n) {
+		for (i = 1; order[i] != "guest"; i++)
+			;
+		for (; i < nscripts; i++)
+			order[i] = order[i + 1]
+		order[nscripts] = "guest"
+	}
+	print "KTAP version 1"
+	print "1.." nscripts
+	for (i = 1; i <= nscripts; i++) {
+		k = order[i]
+		printf "    KTAP version 1\n    # Subtest: %s\n    1..%d\n", k, n[k]
+		for (j = 1; j <= n[k]; j++)
+			print "    " line[k, j]
+		printf "%s %d %s\n", (k in bad) ? "not ok" : "ok", i, k
+	}
+}
+' "$log" >"$NVM_BUILD/$kind/tests.ktap"
 
 # Build failures of the pieces that went into the guest.
 build_failed=0
