@@ -218,164 +218,228 @@ static void status_sets(int json)
 	}
 }
 
-int cmd_status(int argc, char **argv)
-{
-	static const char *const cls[] = { "driver_version", "tier", "range", "version_source",
-					   "ranges" };
-	char modver[64], vals[5][128], params[NPARAMS][256], detail[768], unknown[32];
-	int have[5], phave[NPARAMS], have_detail, have_unknown;
-	int json = 0, i, ngpu, present[MAX_GPUS];
+static const char *const status_cls[] = { "driver_version", "tier", "range", "version_source",
+					  "ranges" };
+#define NCLS (sizeof(status_cls) / sizeof(status_cls[0]))
+
+/* What status shows of the module, all read before anything is printed. */
+struct status {
+	char modver[64], vals[NCLS][128], params[NPARAMS][256], detail[768], unknown[32];
+	int have[NCLS], phave[NPARAMS], have_detail, have_unknown;
 	struct node nodes[2 + MAX_GPUS];
-	int nn = 0, have_counts;
+	int nn, ngpu, have_counts;
 	unsigned long long counts[NFAM][NVERD], totals[NVERD];
 	struct policy pol;
-	unsigned int v;
+};
 
-	const struct opt opts[] = { { "--json", NULL, NULL, &json }, { NULL } };
+/* The mediated nodes of the default set, each stat()ed: control, UVM, GPUs. */
+static void status_read_nodes(struct status *s)
+{
+	int i, present[MAX_GPUS];
 
-	i = parse_args(argc, argv, opts, NULL, 0, usage_status);
-	if (i >= 0)
-		return i;
-	i = need_module();
-	if (i) {
-		if (json)
-			printf("{\"loaded\":false}\n");
-		return i;
+	s->nn = 0;
+	snprintf(s->nodes[s->nn].path, sizeof(s->nodes[0].path), "/dev/nvproxy");
+	snprintf(s->nodes[s->nn++].mediates, sizeof(s->nodes[0].mediates), "/dev/nvidiactl");
+	snprintf(s->nodes[s->nn].path, sizeof(s->nodes[0].path), "/dev/nvproxy-uvm");
+	snprintf(s->nodes[s->nn++].mediates, sizeof(s->nodes[0].mediates), "/dev/nvidia-uvm");
+	s->ngpu = gpu_nodes(present, NULL);
+	for (i = 0; i < MAX_GPUS; i++) {
+		if (!present[i])
+			continue;
+		snprintf(s->nodes[s->nn].path, sizeof(s->nodes[0].path), "/dev/nvproxy%d", i);
+		snprintf(s->nodes[s->nn++].mediates, sizeof(s->nodes[0].mediates), "/dev/nvidia%d",
+			 i);
 	}
-	if (read_line("/sys/module/nvmediate/version", modver, sizeof(modver)))
-		snprintf(modver, sizeof(modver), "unknown");
-	have_detail = !read_line("/sys/class/nvmediate/tier_detail", detail, sizeof(detail));
-	have_unknown = !read_line("/sys/class/nvmediate/stats/successor_unknown", unknown,
-				  sizeof(unknown));
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < s->nn; i++)
+		stat_node(&s->nodes[i]);
+}
+
+/*
+ * The module's state: its version, what /sys/class/nvmediate/ says of the
+ * driver, its parameters, nodes, policy and call counters.
+ */
+static void status_read(struct status *s)
+{
+	int i;
+
+	if (read_line("/sys/module/nvmediate/version", s->modver, sizeof(s->modver)))
+		snprintf(s->modver, sizeof(s->modver), "unknown");
+	s->have_detail = !read_line("/sys/class/nvmediate/tier_detail", s->detail,
+				    sizeof(s->detail));
+	s->have_unknown = !read_line("/sys/class/nvmediate/stats/successor_unknown", s->unknown,
+				     sizeof(s->unknown));
+	for (i = 0; i < (int)NCLS; i++) {
 		char path[96];
 
-		snprintf(path, sizeof(path), "/sys/class/nvmediate/%s", cls[i]);
-		have[i] = !read_line(path, vals[i], sizeof(vals[i]));
+		snprintf(path, sizeof(path), "/sys/class/nvmediate/%s", status_cls[i]);
+		s->have[i] = !read_line(path, s->vals[i], sizeof(s->vals[i]));
 	}
 	for (i = 0; i < (int)NPARAMS; i++) {
 		char path[128];
 
 		snprintf(path, sizeof(path), "/sys/module/nvmediate/parameters/%s", param_names[i]);
-		phave[i] = !read_line(path, params[i], sizeof(params[i]));
+		s->phave[i] = !read_line(path, s->params[i], sizeof(s->params[i]));
 	}
+	status_read_nodes(s);
+	read_policy(&s->pol);
+	s->have_counts = !read_counters(s->counts);
+	if (s->have_counts)
+		ioctl_totals(s->counts, s->totals);
+}
 
-	snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy");
-	snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidiactl");
-	snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy-uvm");
-	snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidia-uvm");
-	ngpu = gpu_nodes(present, NULL);
-	for (i = 0; i < MAX_GPUS; i++) {
-		if (!present[i])
-			continue;
-		snprintf(nodes[nn].path, sizeof(nodes[nn].path), "/dev/nvproxy%d", i);
-		snprintf(nodes[nn++].mediates, sizeof(nodes[0].mediates), "/dev/nvidia%d", i);
-	}
-	for (i = 0; i < nn; i++)
-		stat_node(&nodes[i]);
-	read_policy(&pol);
-	have_counts = !read_counters(counts);
-	if (have_counts)
-		ioctl_totals(counts, totals);
+/* The policy, the call totals and the nodes: JSON members, a comma before each. */
+static void status_json_policy_nodes(const struct status *s)
+{
+	const struct policy *pol = &s->pol;
+	unsigned int v;
+	int i;
 
-	if (json) {
-		printf("{\"loaded\":true,\"module_version\":");
-		json_str(stdout, modver);
-		printf(",\"driver_version\":");
-		json_str_or_null(stdout, have[0] ? vals[0] : NULL);
-		printf(",\"tier\":");
-		json_str_or_null(stdout, have[1] ? vals[1] : NULL);
-		printf(",\"range\":");
-		json_str_or_null(stdout, have[2] ? vals[2] : NULL);
-		printf(",\"version_source\":");
-		json_str_or_null(stdout, have[3] ? vals[3] : NULL);
-		printf(",\"tier_detail\":");
-		json_str_or_null(stdout, have_detail ? detail : NULL);
-		printf(",\"successor_unknown\":");
-		if (have_unknown && unknown[0] >= '0' && unknown[0] <= '9')
-			printf("%llu", strtoull(unknown, NULL, 10));
-		else
-			printf("null");
-		printf(",\"ranges\":");
-		if (have[4] && vals[4][0] >= '0' && vals[4][0] <= '9')
-			printf("%lu", strtoul(vals[4], NULL, 10));
-		else
-			printf("null");
-		printf(",\"parameters\":{");
-		for (i = 0; i < (int)NPARAMS; i++) {
-			printf("%s\"%s\":", i ? "," : "", param_names[i]);
-			json_str_or_null(stdout, phave[i] ? params[i] : NULL);
-		}
-		printf("},\"policy\":");
-		if (pol.from_sysfs)
-			printf("{\"nodes\":\"all\",\"mode\":\"%s\",\"allow_root\":%s,\"allow_finn\":%s,\"allow_gss\":%s}",
-			       pol.audit ? "audit" : "enforce", pol.allow_root ? "true" : "false",
-			       pol.allow_finn ? "true" : "false", pol.allow_gss ? "true" : "false");
-		else
-			printf("null");
-		printf(",\"calls\":");
-		if (have_counts) {
-			printf("{");
-			for (v = 0; v < NVERD; v++)
-				printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], totals[v]);
-			printf(",\"open_refused\":%llu}", counts[4][1]);
-		} else {
-			printf("null");
-		}
-		printf(",\"gpu_nodes\":%d,\"nodes\":[", ngpu);
-		for (i = 0; i < nn; i++) {
-			printf("%s{\"path\":\"%s\",\"mediates\":\"%s\",\"present\":%s", i ? "," : "",
-			       nodes[i].path, nodes[i].mediates, nodes[i].present ? "true" : "false");
-			if (nodes[i].chr)
-				printf(",\"major\":%u,\"minor\":%u", nodes[i].major, nodes[i].minor);
-			printf("}");
-		}
-		printf("],\"sets\":[");
-		status_sets(1);
-		printf("],\"nvmediatefs\":[");
-		status_mounts(1);
-		printf("]}\n");
-		return EXIT_OK;
+	printf(",\"policy\":");
+	if (pol->from_sysfs)
+		printf("{\"nodes\":\"all\",\"mode\":\"%s\",\"allow_root\":%s,\"allow_finn\":%s,\"allow_gss\":%s}",
+		       pol->audit ? "audit" : "enforce", pol->allow_root ? "true" : "false",
+		       pol->allow_finn ? "true" : "false", pol->allow_gss ? "true" : "false");
+	else
+		printf("null");
+	printf(",\"calls\":");
+	if (s->have_counts) {
+		printf("{");
+		for (v = 0; v < NVERD; v++)
+			printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], s->totals[v]);
+		printf(",\"open_refused\":%llu}", s->counts[4][1]);
+	} else {
+		printf("null");
 	}
-	printf("nvmediate %s\n", modver);
-	printf("  driver version:  %s\n", have[0] ? vals[0] : "(unreadable)");
-	printf("  tier:            %s\n", have[1] ? vals[1] : "(unreadable)");
-	printf("  range:           %s\n", have[2] ? vals[2] : "(unreadable)");
-	printf("  version source:  %s\n", have[3] ? vals[3] : "(unreadable)");
-	printf("  tier detail:     %s\n", have_detail ? detail : "(unreadable)");
-	if (have[1] && !strcmp(vals[1], "successor"))
+	printf(",\"gpu_nodes\":%d,\"nodes\":[", s->ngpu);
+	for (i = 0; i < s->nn; i++) {
+		const struct node *n = &s->nodes[i];
+
+		printf("%s{\"path\":\"%s\",\"mediates\":\"%s\",\"present\":%s", i ? "," : "",
+		       n->path, n->mediates, n->present ? "true" : "false");
+		if (n->chr)
+			printf(",\"major\":%u,\"minor\":%u", n->major, n->minor);
+		printf("}");
+	}
+	printf("]");
+}
+
+/* The state as one JSON object, the sets and mounts read as printed. */
+static void status_json(const struct status *s)
+{
+	int i;
+
+	printf("{\"loaded\":true,\"module_version\":");
+	json_str(stdout, s->modver);
+	printf(",\"driver_version\":");
+	json_str_or_null(stdout, s->have[0] ? s->vals[0] : NULL);
+	printf(",\"tier\":");
+	json_str_or_null(stdout, s->have[1] ? s->vals[1] : NULL);
+	printf(",\"range\":");
+	json_str_or_null(stdout, s->have[2] ? s->vals[2] : NULL);
+	printf(",\"version_source\":");
+	json_str_or_null(stdout, s->have[3] ? s->vals[3] : NULL);
+	printf(",\"tier_detail\":");
+	json_str_or_null(stdout, s->have_detail ? s->detail : NULL);
+	printf(",\"successor_unknown\":");
+	if (s->have_unknown && s->unknown[0] >= '0' && s->unknown[0] <= '9')
+		printf("%llu", strtoull(s->unknown, NULL, 10));
+	else
+		printf("null");
+	printf(",\"ranges\":");
+	if (s->have[4] && s->vals[4][0] >= '0' && s->vals[4][0] <= '9')
+		printf("%lu", strtoul(s->vals[4], NULL, 10));
+	else
+		printf("null");
+	printf(",\"parameters\":{");
+	for (i = 0; i < (int)NPARAMS; i++) {
+		printf("%s\"%s\":", i ? "," : "", param_names[i]);
+		json_str_or_null(stdout, s->phave[i] ? s->params[i] : NULL);
+	}
+	printf("}");
+	status_json_policy_nodes(s);
+	printf(",\"sets\":[");
+	status_sets(1);
+	printf("],\"nvmediatefs\":[");
+	status_mounts(1);
+	printf("]}\n");
+}
+
+/* The state as text, the sets and mounts read as printed. */
+static void status_text(const struct status *s)
+{
+	const struct policy *pol = &s->pol;
+	int i;
+
+	printf("nvmediate %s\n", s->modver);
+	printf("  driver version:  %s\n", s->have[0] ? s->vals[0] : "(unreadable)");
+	printf("  tier:            %s\n", s->have[1] ? s->vals[1] : "(unreadable)");
+	printf("  range:           %s\n", s->have[2] ? s->vals[2] : "(unreadable)");
+	printf("  version source:  %s\n", s->have[3] ? s->vals[3] : "(unreadable)");
+	printf("  tier detail:     %s\n", s->have_detail ? s->detail : "(unreadable)");
+	if (s->have[1] && !strcmp(s->vals[1], "successor"))
 		printf("  refused as unknown under the successor tier: %s\n",
-		       have_unknown ? unknown : "(unreadable)");
-	printf("  ranges known:    %s\n", have[4] ? vals[4] : "(unreadable)");
+		       s->have_unknown ? s->unknown : "(unreadable)");
+	printf("  ranges known:    %s\n", s->have[4] ? s->vals[4] : "(unreadable)");
 	printf("parameters:\n");
 	for (i = 0; i < (int)NPARAMS; i++)
 		printf("  %-15s  %s\n", param_names[i],
-		       phave[i] ? (params[i][0] ? params[i] : "(empty)") : "(unreadable)");
-	if (pol.from_sysfs)
+		       s->phave[i] ? (s->params[i][0] ? s->params[i] : "(empty)") : "(unreadable)");
+	if (pol->from_sysfs)
 		printf("policy (every node): %s; allow_root=%s allow_finn=%s allow_gss=%s\n",
-		       pol.audit ? "audit (would-be refusals forwarded and logged)" :
-		       "enforce", pol.allow_root ? "Y" : "N", pol.allow_finn ? "Y" : "N",
-		       pol.allow_gss ? "Y" : "N");
+		       pol->audit ? "audit (would-be refusals forwarded and logged)" :
+		       "enforce", pol->allow_root ? "Y" : "N", pol->allow_finn ? "Y" : "N",
+		       pol->allow_gss ? "Y" : "N");
 	else
 		printf("policy:            (unreadable)\n");
-	if (have_counts)
+	if (s->have_counts)
 		printf("ioctls:            %llu forwarded, %llu refused, %llu answered, %llu audited; %llu opens refused\n",
-		       totals[0], totals[1], totals[2], totals[3], counts[4][1]);
+		       s->totals[0], s->totals[1], s->totals[2], s->totals[3], s->counts[4][1]);
 	else
 		printf("ioctls:            (no counters)\n");
 	printf("nodes:\n");
-	for (i = 0; i < nn; i++) {
-		if (nodes[i].chr)
-			printf("  %-18s %3u:%-3u  mediates %s\n", nodes[i].path, nodes[i].major,
-			       nodes[i].minor, nodes[i].mediates);
+	for (i = 0; i < s->nn; i++) {
+		const struct node *n = &s->nodes[i];
+
+		if (n->chr)
+			printf("  %-18s %3u:%-3u  mediates %s\n", n->path, n->major, n->minor,
+			       n->mediates);
 		else
-			printf("  %-18s %-7s  mediates %s\n", nodes[i].path,
-			       nodes[i].present ? "not chr" : "missing", nodes[i].mediates);
+			printf("  %-18s %-7s  mediates %s\n", n->path,
+			       n->present ? "not chr" : "missing", n->mediates);
 	}
 	printf("sets:\n");
 	status_sets(0);
 	printf("nvmediatefs:\n");
 	status_mounts(0);
-	return EXIT_OK;
 }
 
+/**
+ * cmd_status() - nvproxyctl status
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "status" and its options
+ *
+ * Return: the exit status (usage_status()).
+ */
+int cmd_status(int argc, char **argv)
+{
+	struct status s;
+	int json = 0, ret;
+
+	const struct opt opts[] = { { "--json", NULL, NULL, &json }, { NULL } };
+
+	ret = parse_args(argc, argv, opts, NULL, 0, usage_status);
+	if (ret >= 0)
+		return ret;
+	ret = need_module();
+	if (ret) {
+		if (json)
+			printf("{\"loaded\":false}\n");
+		return ret;
+	}
+	status_read(&s);
+	if (json)
+		status_json(&s);
+	else
+		status_text(&s);
+	return EXIT_OK;
+}
