@@ -111,12 +111,85 @@ static int print_proc(const char *line, int json, int first)
 	return 0;
 }
 
+/* The counters and their ioctl totals, as JSON members or a table. */
+static void print_counters(unsigned long long c[NFAM][NVERD], unsigned long long t[NVERD],
+			   int json)
+{
+	unsigned int f, v;
+
+	if (json) {
+		printf("{\"counters\":{");
+		for (f = 0; f < NFAM; f++) {
+			printf("%s\"%s\":{", f ? "," : "", stat_families[f]);
+			for (v = 0; v < NVERD; v++)
+				printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], c[f][v]);
+			printf("}");
+		}
+		printf("},\"ioctls\":{");
+		for (v = 0; v < NVERD; v++)
+			printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], t[v]);
+		printf("}");
+		return;
+	}
+	printf("%-8s", "family");
+	for (v = 0; v < NVERD; v++)
+		printf(" %12s", stat_verdicts[v]);
+	printf("\n");
+	for (f = 0; f < NFAM; f++) {
+		printf("%-8s", stat_families[f]);
+		for (v = 0; v < NVERD; v++)
+			printf(" %12llu", c[f][v]);
+		printf("\n");
+	}
+	printf("%-8s", "ioctls");
+	for (v = 0; v < NVERD; v++)
+		printf(" %12llu", t[v]);
+	printf("\n");
+}
+
+/*
+ * Every process of debugfs procs (@pf, closed here), as a JSON member or
+ * text lines; EXIT_OK, or EXIT_ERR at a line that does not parse, which
+ * ends the list.
+ */
+static int print_procs(FILE *pf, int json)
+{
+	char line[2048];
+	int first = 1, ret = EXIT_OK;
+
+	if (json)
+		printf(",\"procs\":[");
+	else
+		printf("processes (nonzero counts):\n");
+	while (fgets(line, sizeof(line), pf)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		if (print_proc(line, json, first)) {
+			err("unexpected line in procs: %s", line);
+			ret = EXIT_ERR;
+			break;
+		}
+		first = 0;
+	}
+	fclose(pf);
+	if (json)
+		printf("]");
+	return ret;
+}
+
+/**
+ * cmd_stats() - nvproxyctl stats
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "stats" and its options
+ *
+ * Return: the exit status (usage_stats()).
+ */
 int cmd_stats(int argc, char **argv)
 {
 	unsigned long long c[NFAM][NVERD], t[NVERD];
 	int json = 0, procs = 0, ret;
-	unsigned int f, v;
-	char path[PATH_MAX], line[2048];
+	char path[PATH_MAX];
 	FILE *pf = NULL;
 
 	const struct opt opts[] = {
@@ -145,56 +218,9 @@ int cmd_stats(int argc, char **argv)
 		}
 	}
 	ioctl_totals(c, t);
-	if (json) {
-		printf("{\"counters\":{");
-		for (f = 0; f < NFAM; f++) {
-			printf("%s\"%s\":{", f ? "," : "", stat_families[f]);
-			for (v = 0; v < NVERD; v++)
-				printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], c[f][v]);
-			printf("}");
-		}
-		printf("},\"ioctls\":{");
-		for (v = 0; v < NVERD; v++)
-			printf("%s\"%s\":%llu", v ? "," : "", stat_verdicts[v], t[v]);
-		printf("}");
-	} else {
-		printf("%-8s", "family");
-		for (v = 0; v < NVERD; v++)
-			printf(" %12s", stat_verdicts[v]);
-		printf("\n");
-		for (f = 0; f < NFAM; f++) {
-			printf("%-8s", stat_families[f]);
-			for (v = 0; v < NVERD; v++)
-				printf(" %12llu", c[f][v]);
-			printf("\n");
-		}
-		printf("%-8s", "ioctls");
-		for (v = 0; v < NVERD; v++)
-			printf(" %12llu", t[v]);
-		printf("\n");
-	}
-	if (pf) {
-		int first = 1;
-
-		if (json)
-			printf(",\"procs\":[");
-		else
-			printf("processes (nonzero counts):\n");
-		while (fgets(line, sizeof(line), pf)) {
-			line[strcspn(line, "\n")] = '\0';
-			if (!line[0])
-				continue;
-			if (print_proc(line, json, first)) {
-				err("unexpected line in procs: %s", line);
-				ret = EXIT_ERR;
-				break;
-			}
-			first = 0;
-		}
-		fclose(pf);
-		if (json)
-			printf("]");
-	}
+	print_counters(c, t, json);
+	if (pf)
+		ret = print_procs(pf, json);	/* ret is EXIT_OK with pf */
 	if (json)
 		printf("}\n");
 	return ret;
