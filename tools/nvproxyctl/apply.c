@@ -69,28 +69,168 @@ static int write_attr(const char *set, const char *attr, const char *val)
 	return 0;
 }
 
+static const char *const knobs[] = { "caps", "allow_root", "allow_finn", "allow_gss", "audit" };
+#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
+/* nvidia_caps, imex_channels: the word of their lines, their attribute. */
+static const char *const nodes_word[2] = { "nvidia_cap", "imex_channel" };
+static const char *const nodes_attr[2] = { "nvidia_caps", "imex_channels" };
+
+/* What a profile file gives a set, all of it parsed before any write. */
+struct apply_profile {
+	char val[NKNOBS][128];
+	int have[NKNOBS];
+	char *allow;		/* an "FAMILY 0xNUMBER\n" per allow line */
+	size_t alen;
+	/* nvidia_caps, imex_channels: what the file lists, and whether it has any. */
+	char nodes[2][1536];
+	int have_nodes[2], nnodes;
+};
+
+/* An allow line's FAMILY @a and NUMBER @b, added to @p->allow; -1: bad. */
+static int apply_allow(struct apply_profile *p, const char *a, const char *b)
+{
+	unsigned int nr;
+	char *na;
+
+	if (fam_index(a) < 0 || parse_u32(b, &nr))
+		return -1;
+	na = realloc(p->allow, p->alen + 32);
+	if (!na)
+		return -1;
+	p->allow = na;
+	p->alen += snprintf(p->allow + p->alen, 32, "%s 0x%x\n", a, nr);
+	return 0;
+}
+
+/* A nvidia_cap (@i 0) or imex_channel (1) line of @n words; -1: bad. */
+static int apply_node(struct apply_profile *p, int i, const char *a, int n)
+{
+	unsigned int ma, mi;
+	char c;
+	size_t l = strlen(p->nodes[i]);
+
+	p->have_nodes[i] = 1;
+	if (n == 2 && !strcmp(a, "none"))
+		return 0;
+	/* As the module takes them: a dev_t's major and minor, 64 in all. */
+	if (n != 2 || strchr(a, '-') || sscanf(a, "%u:%u%c", &ma, &mi, &c) != 2 ||
+	    !ma || ma >= 4096 || mi > 0xfffff || ++p->nnodes > 64 ||
+	    l + 24 >= sizeof(p->nodes[i]))
+		return -1;
+	snprintf(p->nodes[i] + l, sizeof(p->nodes[i]) - l, "%u:%u\n", ma, mi);
+	return 0;
+}
+
+/* One line of a profile, its comment cut off, into @p; -1: it does not parse. */
+static int apply_line(struct apply_profile *p, const char *buf)
+{
+	char key[32], a[64], b[64], extra[8];
+	int n, i;
+
+	n = sscanf(buf, "%31s %63s %63s %7s", key, a, b, extra);
+	if (n <= 0)
+		return 0;
+	if (!strcmp(key, "allow") && n == 3)
+		return apply_allow(p, a, b);
+	for (i = 0; i < 2 && strcmp(key, nodes_word[i]); i++)
+		;
+	if (i < 2)
+		return apply_node(p, i, a, n);
+	for (i = 0; i < (int)NKNOBS; i++)
+		if (!strcmp(key, knobs[i]))
+			break;
+	if (i == (int)NKNOBS || n < 2)
+		return -1;
+	if (i == 0) {
+		const char *rest = buf + strspn(buf, " \t") + 4;
+
+		if (caps_normalise(rest, p->val[0], sizeof(p->val[0])))
+			return -1;
+	} else {
+		if (n != 2 || (strcmp(a, "0") && strcmp(a, "1")))
+			return -1;
+		snprintf(p->val[i], sizeof(p->val[i]), "%s", a);
+	}
+	p->have[i] = 1;
+	return 0;
+}
+
+/* Every line of @f into @p: 0, or the number of the first that does not parse. */
+static int apply_read(FILE *f, struct apply_profile *p)
+{
+	char buf[512];
+	int lineno = 0;
+
+	while (fgets(buf, sizeof(buf), f)) {
+		lineno++;
+		buf[strcspn(buf, "#\n")] = '\0';
+		if (apply_line(p, buf))
+			return lineno;
+	}
+	return 0;
+}
+
+/* allow: "clear" and the entries, in writes of less than a page. */
+static int write_allow(const char *set, const char *allow, size_t alen)
+{
+	char chunk[3584];
+	size_t clen;
+	int i;
+
+	memcpy(chunk, "clear\n", 7);
+	clen = 6;
+	for (i = 0; allow && (size_t)i < alen;) {
+		size_t l = strcspn(allow + i, "\n") + 1;
+
+		if (clen + l >= sizeof(chunk)) {
+			if (write_attr(set, "allow", chunk))
+				return -1;
+			clen = 0;
+		}
+		memcpy(chunk + clen, allow + i, l);
+		clen += l;
+		chunk[clen] = '\0';
+		i += l;
+	}
+	return write_attr(set, "allow", chunk);
+}
+
+/* @p's writes, in the order usage_apply() gives: allow first, audit last. */
+static int apply_write(const char *set, const struct apply_profile *p)
+{
+	int i;
+
+	if (write_allow(set, p->allow, p->alen))
+		return EXIT_ERR;
+	for (i = 0; i < 2; i++)
+		if (p->have_nodes[i] &&
+		    write_attr(set, nodes_attr[i], *p->nodes[i] ? p->nodes[i] : "none"))
+			return EXIT_ERR;
+	for (i = 0; i < (int)NKNOBS; i++)
+		if (p->have[i] && write_attr(set, knobs[i], p->val[i]))
+			return EXIT_ERR;
+	return EXIT_OK;
+}
+
+/**
+ * cmd_apply() - nvproxyctl apply
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "apply" and its options
+ *
+ * Return: the exit status (usage_apply()).
+ */
 int cmd_apply(int argc, char **argv)
 {
-	static const char *const knobs[] = { "caps", "allow_root", "allow_finn", "allow_gss",
-					     "audit" };
-	char val[5][128], buf[512], chunk[3584];
-	int have[5] = { 0 }, i, ret, lineno = 0;
+	struct apply_profile p = { .allow = NULL };
 	const char *set = NULL, *file = NULL;
-	size_t clen = 0;
-	char *allow = NULL;
-	size_t alen = 0;
-	/* nvidia_caps, imex_channels: what the file lists, and whether it has any. */
-	static const char *const nodes_word[2] = { "nvidia_cap", "imex_channel" };
-	static const char *const nodes_attr[2] = { "nvidia_caps", "imex_channels" };
-	char nodes[2][1536] = { "", "" };
-	int have_nodes[2] = { 0 }, nnodes = 0;
+	int ret, bad;
 	FILE *f;
 
 	const struct opt opts[] = { { "--set", NULL, &set, NULL }, { NULL } };
 
-	i = parse_args(argc, argv, opts, &file, 1, usage_apply);
-	if (i >= 0)
-		return i;
+	ret = parse_args(argc, argv, opts, &file, 1, usage_apply);
+	if (ret >= 0)
+		return ret;
 	if (!set) {
 		err("apply: which set? (--set NAME)");
 		usage_apply(stderr);
@@ -105,102 +245,17 @@ int cmd_apply(int argc, char **argv)
 		return EXIT_ERR;
 	}
 	/* Parse everything first: nothing is written for a file with a bad line. */
-	while (fgets(buf, sizeof(buf), f)) {
-		char key[32], a[64], b[64], extra[8];
-		int n;
-
-		lineno++;
-		buf[strcspn(buf, "#\n")] = '\0';
-		n = sscanf(buf, "%31s %63s %63s %7s", key, a, b, extra);
-		if (n <= 0)
-			continue;
-		if (!strcmp(key, "allow") && n == 3) {
-			unsigned int nr;
-			char *na;
-
-			if (fam_index(a) < 0 || parse_u32(b, &nr))
-				goto bad_line;
-			na = realloc(allow, alen + 32);
-			if (!na)
-				goto bad_line;
-			allow = na;
-			alen += snprintf(allow + alen, 32, "%s 0x%x\n", a, nr);
-			continue;
-		}
-		for (i = 0; i < 2 && strcmp(key, nodes_word[i]); i++)
-			;
-		if (i < 2) {
-			unsigned int ma, mi;
-			char c;
-			size_t l = strlen(nodes[i]);
-
-			have_nodes[i] = 1;
-			if (n == 2 && !strcmp(a, "none"))
-				continue;
-			/* As the module takes them: a dev_t's major and minor, 64 in all. */
-			if (n != 2 || strchr(a, '-') || sscanf(a, "%u:%u%c", &ma, &mi, &c) != 2 ||
-			    !ma || ma >= 4096 || mi > 0xfffff || ++nnodes > 64 ||
-			    l + 24 >= sizeof(nodes[i]))
-				goto bad_line;
-			snprintf(nodes[i] + l, sizeof(nodes[i]) - l, "%u:%u\n", ma, mi);
-			continue;
-		}
-		for (i = 0; i < 5; i++)
-			if (!strcmp(key, knobs[i]))
-				break;
-		if (i == 5 || n < 2)
-			goto bad_line;
-		if (i == 0) {
-			char *rest = buf + strspn(buf, " \t") + 4;
-
-			if (caps_normalise(rest, val[0], sizeof(val[0])))
-				goto bad_line;
-		} else {
-			if (n != 2 || (strcmp(a, "0") && strcmp(a, "1")))
-				goto bad_line;
-			snprintf(val[i], sizeof(val[i]), "%s", a);
-		}
-		have[i] = 1;
-	}
+	bad = apply_read(f, &p);
 	if (f != stdin)
 		fclose(f);
-
-	/* allow: "clear" and the entries, in writes of less than a page. */
-	memcpy(chunk, "clear\n", 7);
-	clen = 6;
-	for (i = 0; allow && (size_t)i < alen;) {
-		size_t l = strcspn(allow + i, "\n") + 1;
-
-		if (clen + l >= sizeof(chunk)) {
-			if (write_attr(set, "allow", chunk))
-				goto err_write;
-			clen = 0;
-		}
-		memcpy(chunk + clen, allow + i, l);
-		clen += l;
-		chunk[clen] = '\0';
-		i += l;
+	if (bad) {
+		free(p.allow);
+		err("apply: %s:%d: not a profile line (caps, audit, allow_root, allow_finn, allow_gss, allow FAMILY NUMBER, nvidia_cap or imex_channel MAJOR:MINOR)",
+		    file ? file : "(stdin)", bad);
+		return EXIT_USAGE;
 	}
-	if (write_attr(set, "allow", chunk))
-		goto err_write;
-	free(allow);
-	for (i = 0; i < 2; i++)
-		if (have_nodes[i] && write_attr(set, nodes_attr[i], *nodes[i] ? nodes[i] : "none"))
-			return EXIT_ERR;
-	for (i = 0; i < 5; i++)
-		if (have[i] && write_attr(set, knobs[i], val[i]))
-			return EXIT_ERR;
-	return EXIT_OK;
-
-bad_line:
-	if (f != stdin)
-		fclose(f);
-	free(allow);
-	err("apply: %s:%d: not a profile line (caps, audit, allow_root, allow_finn, allow_gss, allow FAMILY NUMBER, nvidia_cap or imex_channel MAJOR:MINOR)",
-	    file ? file : "(stdin)", lineno);
-	return EXIT_USAGE;
-err_write:
-	free(allow);
-	return EXIT_ERR;
+	ret = apply_write(set, &p);
+	free(p.allow);
+	return ret;
 }
 
