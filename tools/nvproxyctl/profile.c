@@ -225,108 +225,164 @@ static void usage_profile(FILE *f)
 		prog);
 }
 
-int cmd_profile(int argc, char **argv)
-{
-	const char *set = NULL, *log = NULL, *caps_in = "none";
-	struct refusals rs = { NULL, 0, 0 };
-	int root = 0, finn = 0, gss = 0, nshape = 0, bad = 0, i, ret;
-	char caps[128], *text, *line, *save;
-	char path[PATH_MAX];
+/* profile's options. */
+struct profile_opts {
+	const char *set, *log, *caps_in;
+	char caps[128];		/* caps_in, normalised */
+};
 
+/* The options into @o: -1 to go on, else the exit status. */
+static int parse_profile_args(int argc, char **argv, struct profile_opts *o)
+{
 	const struct opt opts[] = {
-		{ "--set", NULL, &set, NULL },
-		{ "--log", NULL, &log, NULL },
-		{ "--caps", NULL, &caps_in, NULL },
+		{ "--set", NULL, &o->set, NULL },
+		{ "--log", NULL, &o->log, NULL },
+		{ "--caps", NULL, &o->caps_in, NULL },
 		{ NULL }
 	};
+	int ret;
 
-	i = parse_args(argc, argv, opts, NULL, 0, usage_profile);
-	if (i >= 0)
-		return i;
-	if (caps_normalise(caps_in, caps, sizeof(caps))) {
-		nvm_caps_format(NVM_CAP_ALL, caps, sizeof(caps));
-		err("profile: unknown capability in '%s' (%s, none, all)", caps_in, caps);
+	o->set = NULL;
+	o->log = NULL;
+	o->caps_in = "none";
+	ret = parse_args(argc, argv, opts, NULL, 0, usage_profile);
+	if (ret >= 0)
+		return ret;
+	if (caps_normalise(o->caps_in, o->caps, sizeof(o->caps))) {
+		nvm_caps_format(NVM_CAP_ALL, o->caps, sizeof(o->caps));
+		err("profile: unknown capability in '%s' (%s, none, all)", o->caps_in, o->caps);
 		return EXIT_USAGE;
 	}
-	if (set && !set_name_ok(set)) {
-		err("'%s' is not a set name", set);
+	if (o->set && !set_name_ok(o->set)) {
+		err("'%s' is not a set name", o->set);
 		return EXIT_USAGE;
 	}
-	if (log) {
-		FILE *f = strcmp(log, "-") ? fopen(log, "r") : stdin;
-		char buf[1024];
+	return -1;
+}
 
-		if (!f) {
-			err("profile: cannot read %s: %s", log, strerror(errno));
-			return EXIT_ERR;
-		}
-		while (fgets(buf, sizeof(buf), f))
-			if (parse_log_line(buf, &rs, set)) {
-				err("profile: cannot parse the audit line: %s", buf);
-				bad = 1;
-			}
-		if (f != stdin)
-			fclose(f);
-	} else {
-		if (!set)
-			set = "default";
-		ret = set_check(set);
-		if (ret)
-			return ret;
-		set_attr_path(path, sizeof(path), set, "refused");
-		text = read_all(path);
-		if (!text) {
-			err("profile: cannot read %s%s: %s", root_prefix, path, strerror(errno));
-			return EXIT_ERR;
-		}
-		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			if (!strncmp(line, "# dropped", 9))
-				fprintf(stderr, "%s: warning: the record was full (%s): the profile misses calls; empty it (write to refused) and run again\n",
-					prog, line + 2);
-			if (parse_record_line(line, &rs)) {
-				err("profile: cannot parse the record line: %s", line);
-				bad = 1;
-			}
-		}
-		free(text);
-	}
-	if (bad) {
-		free(rs.r);
+/*
+ * The audit lines of @log ('-': standard input), of @set's nodes when not
+ * NULL, into @rs; EXIT_ERR when it cannot be read or a line does not parse.
+ */
+static int read_log(const char *log, const char *set, struct refusals *rs)
+{
+	FILE *f = strcmp(log, "-") ? fopen(log, "r") : stdin;
+	char buf[1024];
+	int bad = 0;
+
+	if (!f) {
+		err("profile: cannot read %s: %s", log, strerror(errno));
 		return EXIT_ERR;
 	}
-	qsort(rs.r, rs.n, sizeof(*rs.r), cmp_refusal);
-	for (i = 0; i < rs.n; i++) {
-		finn |= rs.r[i].knob == KNOB_FINN;
-		gss |= rs.r[i].knob == KNOB_GSS;
-		root |= rs.r[i].knob == KNOB_ROOT;
-	}
-	printf("# nvmediate profile, from %s%s%s\n", log ? "the audit log " : "the audit record of set ",
-	       log ? (strcmp(log, "-") ? log : "(stdin)") : set,
-	       log && set ? " (that set's lines)" : "");
-	printf("caps %s\naudit 0\nallow_root %d\nallow_finn %d\nallow_gss %d\n", caps, root, finn,
-	       gss);
-	for (i = 0; i < rs.n; i++) {
-		if (rs.r[i].knob != KNOB_ALLOW)
-			continue;
-		if (i && rs.r[i - 1].fam == rs.r[i].fam && rs.r[i - 1].nr == rs.r[i].nr &&
-		    rs.r[i - 1].knob == KNOB_ALLOW)
-			continue;
-		printf("allow %s 0x%x\n", fam_names[rs.r[i].fam], rs.r[i].nr);
-	}
-	for (i = 0; i < rs.n; i++) {
-		const char *r = rs.r[i].rule;
+	while (fgets(buf, sizeof(buf), f))
+		if (parse_log_line(buf, rs, set)) {
+			err("profile: cannot parse the audit line: %s", buf);
+			bad = 1;
+		}
+	if (f != stdin)
+		fclose(f);
+	return bad ? EXIT_ERR : EXIT_OK;
+}
 
-		if (rs.r[i].knob != KNOB_NONE)
+/*
+ * @set's audit record (its refused attribute) into @rs; the exit status of
+ * a set that is not there, EXIT_ERR when it cannot be read or a line does
+ * not parse.
+ */
+static int read_record(const char *set, struct refusals *rs)
+{
+	char path[PATH_MAX], *text, *line, *save;
+	int ret, bad = 0;
+
+	ret = set_check(set);
+	if (ret)
+		return ret;
+	set_attr_path(path, sizeof(path), set, "refused");
+	text = read_all(path);
+	if (!text) {
+		err("profile: cannot read %s%s: %s", root_prefix, path, strerror(errno));
+		return EXIT_ERR;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "# dropped", 9))
+			fprintf(stderr, "%s: warning: the record was full (%s): the profile misses calls; empty it (write to refused) and run again\n",
+				prog, line + 2);
+		if (parse_record_line(line, rs)) {
+			err("profile: cannot parse the record line: %s", line);
+			bad = 1;
+		}
+	}
+	free(text);
+	return bad ? EXIT_ERR : EXIT_OK;
+}
+
+/*
+ * The profile admitting the sorted refusals @rs, on standard output; the
+ * refusals no profile admits as comments there, and on standard error.
+ */
+static void print_profile(const struct refusals *rs, const struct profile_opts *o)
+{
+	int root = 0, finn = 0, gss = 0, nshape = 0, i;
+	const struct refusal *r = rs->r;
+
+	for (i = 0; i < rs->n; i++) {
+		finn |= r[i].knob == KNOB_FINN;
+		gss |= r[i].knob == KNOB_GSS;
+		root |= r[i].knob == KNOB_ROOT;
+	}
+	printf("# nvmediate profile, from %s%s%s\n",
+	       o->log ? "the audit log " : "the audit record of set ",
+	       o->log ? (strcmp(o->log, "-") ? o->log : "(stdin)") : o->set,
+	       o->log && o->set ? " (that set's lines)" : "");
+	printf("caps %s\naudit 0\nallow_root %d\nallow_finn %d\nallow_gss %d\n", o->caps, root,
+	       finn, gss);
+	for (i = 0; i < rs->n; i++) {
+		if (r[i].knob != KNOB_ALLOW)
+			continue;
+		if (i && r[i - 1].fam == r[i].fam && r[i - 1].nr == r[i].nr &&
+		    r[i - 1].knob == KNOB_ALLOW)
+			continue;
+		printf("allow %s 0x%x\n", fam_names[r[i].fam], r[i].nr);
+	}
+	for (i = 0; i < rs->n; i++) {
+		if (r[i].knob != KNOB_NONE)
 			continue;
 		if (!nshape++) {
 			printf("# refused by rules no profile can change (docs/errors.md):\n");
 			fprintf(stderr, "%s: note: refusals no profile admits (shape rules):\n", prog);
 		}
-		printf("#   %s 0x%x %s (%lu)\n", fam_names[rs.r[i].fam], rs.r[i].nr, r,
-		       rs.r[i].count);
-		fprintf(stderr, "  %s 0x%x %s (%lu)\n", fam_names[rs.r[i].fam], rs.r[i].nr, r,
-			rs.r[i].count);
+		printf("#   %s 0x%x %s (%lu)\n", fam_names[r[i].fam], r[i].nr, r[i].rule,
+		       r[i].count);
+		fprintf(stderr, "  %s 0x%x %s (%lu)\n", fam_names[r[i].fam], r[i].nr, r[i].rule,
+			r[i].count);
 	}
+}
+
+/**
+ * cmd_profile() - nvproxyctl profile
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "profile" and its options
+ *
+ * Return: the exit status (usage_profile()).
+ */
+int cmd_profile(int argc, char **argv)
+{
+	struct refusals rs = { NULL, 0, 0 };
+	struct profile_opts o;
+	int ret;
+
+	ret = parse_profile_args(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (!o.log && !o.set)
+		o.set = "default";
+	ret = o.log ? read_log(o.log, o.set, &rs) : read_record(o.set, &rs);
+	if (ret) {
+		free(rs.r);
+		return ret;
+	}
+	qsort(rs.r, rs.n, sizeof(*rs.r), cmp_refusal);
+	print_profile(&rs, &o);
 	free(rs.r);
 	if (fflush(stdout)) {
 		err("profile: cannot write: %s", strerror(errno));
