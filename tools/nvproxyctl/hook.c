@@ -324,81 +324,52 @@ static void in_container(int nsfd, int ldfd, const char *root, char **dirs, int 
 	_exit(1);
 }
 
-/**
- * cmd_hook() - nvproxyctl hook
- * @argc: arguments after "nvproxyctl"
- * @argv: "hook", "update-ldcache" and its options
- *
- * Return: the exit status (usage_hook()).
- */
-int cmd_hook(int argc, char **argv)
-{
-	const char *ldconfig = LDCONFIG, *pos[64] = { NULL };
-	char root[PATH_MAX], ns[64];
-	int i, n, pid, nsfd, ldfd, st;
-	pid_t child;
+/* hook's arguments: the ldconfig to run, "update-ldcache" and the directories. */
+struct hook_opts {
+	const char *ldconfig;
+	const char *pos[64];
+	int n;			/* how many of pos */
+};
 
+/* The arguments into @o, checked: -1 to go on, else the exit status. */
+static int parse_hook_args(int argc, char **argv, struct hook_opts *o)
+{
 	const struct opt opts[] = {
-		{ "--ldconfig", NULL, &ldconfig, NULL },
+		{ "--ldconfig", NULL, &o->ldconfig, NULL },
 		{ NULL }
 	};
+	int i;
 
-	i = parse_args(argc, argv, opts, pos, 64, usage_hook);
+	o->ldconfig = LDCONFIG;
+	memset(o->pos, 0, sizeof(o->pos));
+	i = parse_args(argc, argv, opts, o->pos, 64, usage_hook);
 	if (i >= 0)
 		return i;
-	for (n = 0; n < 64 && pos[n]; n++)
+	for (o->n = 0; o->n < 64 && o->pos[o->n]; o->n++)
 		;
-	if (!n || strcmp(pos[0], "update-ldcache")) {
+	if (!o->n || strcmp(o->pos[0], "update-ldcache")) {
 		err("hook: which hook? (update-ldcache)");
 		usage_hook(stderr);
 		return EXIT_USAGE;
 	}
-	for (i = 1; i < n; i++)
-		if (pos[i][0] != '/' || strstr(pos[i], "\n")) {
-			err("hook: '%s' is not an absolute directory", pos[i]);
+	for (i = 1; i < o->n; i++)
+		if (o->pos[i][0] != '/' || strstr(o->pos[i], "\n")) {
+			err("hook: '%s' is not an absolute directory", o->pos[i]);
 			return EXIT_USAGE;
 		}
-	if (n == 1)
-		return EXIT_OK;	/* no directory: nothing to add */
-	if (container_of(&pid, root, sizeof(root)))
-		return EXIT_ERR;
-	/*
-	 * runc runs the hook from the container's init, in the container's
-	 * mount namespace, and names that init by its pid in the container's
-	 * pid namespace (1), which /proc, still the host's, does not know by
-	 * that number: a hook whose parent is the container's init is in the
-	 * right namespace already.  Others run it from their own namespaces,
-	 * with the init's pid as the host sees it.
-	 */
-	nsfd = -1;
-	if (getppid() != pid) {
-		snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", pid);
-		nsfd = open(ns, O_RDONLY | O_CLOEXEC);
-		if (nsfd < 0) {
-			err("hook: %s: %s", ns, strerror(errno));
-			return EXIT_ERR;
-		}
-	}
-	ldfd = open(ldconfig, O_RDONLY | O_CLOEXEC);
-	if (ldfd < 0) {
-		err("hook: %s: %s", ldconfig, strerror(errno));
-		return EXIT_ERR;
-	}
-	child = fork();
-	if (child < 0) {
-		err("hook: fork: %s", strerror(errno));
-		return EXIT_ERR;
-	}
-	if (child == 0)
-		in_container(nsfd, ldfd, root, (char **)pos + 1, n - 1);
-	if (nsfd >= 0)
-		close(nsfd);
-	close(ldfd);
-	/*
-	 * A FIFO among the libraries would hold ldconfig's open for good (and
-	 * an ignored SIGALRM would outlive an alarm across the exec): the
-	 * child gets LDCONFIG_SECONDS, then is killed.
-	 */
+	return -1;
+}
+
+/*
+ * Wait for ldconfig, run by @child in the container's root @root; the exit
+ * status.  A FIFO among the libraries would hold ldconfig's open for good
+ * (and an ignored SIGALRM would outlive an alarm across the exec): the
+ * child gets LDCONFIG_SECONDS, then is killed.
+ */
+static int wait_ldconfig(pid_t child, const char *root)
+{
+	int i, st;
+
 	for (i = 0; ; i++) {
 		pid_t r = waitpid(child, &st, WNOHANG);
 
@@ -422,4 +393,60 @@ int cmd_hook(int argc, char **argv)
 		return EXIT_ERR;
 	}
 	return EXIT_OK;
+}
+
+/**
+ * cmd_hook() - nvproxyctl hook
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "hook", "update-ldcache" and its options
+ *
+ * Return: the exit status (usage_hook()).
+ */
+int cmd_hook(int argc, char **argv)
+{
+	struct hook_opts o;
+	char root[PATH_MAX], ns[64];
+	int ret, pid, nsfd, ldfd;
+	pid_t child;
+
+	ret = parse_hook_args(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (o.n == 1)
+		return EXIT_OK;	/* no directory: nothing to add */
+	if (container_of(&pid, root, sizeof(root)))
+		return EXIT_ERR;
+	/*
+	 * runc runs the hook from the container's init, in the container's
+	 * mount namespace, and names that init by its pid in the container's
+	 * pid namespace (1), which /proc, still the host's, does not know by
+	 * that number: a hook whose parent is the container's init is in the
+	 * right namespace already.  Others run it from their own namespaces,
+	 * with the init's pid as the host sees it.
+	 */
+	nsfd = -1;
+	if (getppid() != pid) {
+		snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", pid);
+		nsfd = open(ns, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0) {
+			err("hook: %s: %s", ns, strerror(errno));
+			return EXIT_ERR;
+		}
+	}
+	ldfd = open(o.ldconfig, O_RDONLY | O_CLOEXEC);
+	if (ldfd < 0) {
+		err("hook: %s: %s", o.ldconfig, strerror(errno));
+		return EXIT_ERR;
+	}
+	child = fork();
+	if (child < 0) {
+		err("hook: fork: %s", strerror(errno));
+		return EXIT_ERR;
+	}
+	if (child == 0)
+		in_container(nsfd, ldfd, root, (char **)o.pos + 1, o.n - 1);
+	if (nsfd >= 0)
+		close(nsfd);
+	close(ldfd);
+	return wait_ldconfig(child, root);
 }
