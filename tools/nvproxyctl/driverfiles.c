@@ -222,6 +222,77 @@ void cdi_env_void(struct jval *edits)
 	jv_push(env, jv_str("NVIDIA_VISIBLE_DEVICES=void"));
 }
 
+/*
+ * The driver's libraries of release @ver, each looked for in the
+ * directories @libs below @root: mounts added to @mounts' list, their
+ * directories to @folders, *@have_cuda set when libcuda is among them.
+ * Return: how many.
+ */
+static int find_libs(struct jval *mounts, const char *root, const struct dirs *libs,
+		     const char *ver, struct dirs *folders, int *have_cuda)
+{
+	const char *const *name;
+	char path[PATH_MAX];
+	int i, n = 0;
+
+	for (name = driver_libs; *name; name++) {
+		for (i = 0; i < libs->n; i++) {
+			snprintf(path, sizeof(path), "%s%s/%s.%s", root, libs->d[i], *name, ver);
+			if (!is_file(path))
+				continue;
+			add_mount(mounts, path, path + strlen(root));
+			dirs_add(folders, libs->d[i]);
+			*have_cuda |= !strcmp(*name, "libcuda.so");
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * The driver's programs, each looked for in the directories @bins below
+ * @root: mounts onto /usr/bin added to @mounts' list.  Return: how many.
+ */
+static int find_bins(struct jval *mounts, const char *root, const struct dirs *bins)
+{
+	const char *const *name;
+	char path[PATH_MAX];
+	int i, n = 0;
+
+	for (name = driver_bins; *name; name++) {
+		for (i = 0; i < bins->n; i++) {
+			char ctr[PATH_MAX];
+
+			snprintf(path, sizeof(path), "%s%s/%s", root, bins->d[i], *name);
+			if (!is_file(path))
+				continue;
+			/* On the container's PATH whatever the host's layout. */
+			snprintf(ctr, sizeof(ctr), "/usr/bin/%s", *name);
+			add_mount(mounts, path, ctr);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/* The mounts of @mounts' list moved, in order, to the end of @edits'. */
+static void move_mounts(struct jval *edits, struct jval *mounts)
+{
+	struct jval *from = jv_get(mounts, "mounts"), *to = jv_get(edits, "mounts");
+
+	if (!to)
+		to = jv_set(edits, "mounts", jv_new(J_ARR, NULL));
+	while (from->kids) {
+		struct jval *m = from->kids;
+
+		from->kids = m->next;
+		m->next = NULL;
+		jv_push(to, m);
+	}
+}
+
 /**
  * cdi_driver_files() - the driver's user space, into a spec's common edits
  * @edits: the spec's top-level containerEdits
@@ -261,18 +332,7 @@ int cdi_driver_files(struct jval *edits, const struct driver_files_opts *o)
 
 	/* Found first, added only if libcuda is among them. */
 	mounts = jv_new(J_OBJ, NULL);
-	for (name = driver_libs; *name; name++) {
-		for (i = 0; i < libs.n; i++) {
-			snprintf(path, sizeof(path), "%s%s/%s.%s", root, libs.d[i], *name, ver);
-			if (!is_file(path))
-				continue;
-			add_mount(mounts, path, path + strlen(root));
-			dirs_add(&folders, libs.d[i]);
-			have_cuda |= !strcmp(*name, "libcuda.so");
-			n++;
-			break;
-		}
-	}
+	n = find_libs(mounts, root, &libs, ver, &folders, &have_cuda);
 	if (!have_cuda) {
 		fprintf(stderr, "%s: cdi: no libcuda.so.%s below '%s' in", prog, ver, *root ? root : "/");
 		for (i = 0; i < libs.n; i++)
@@ -281,38 +341,13 @@ int cdi_driver_files(struct jval *edits, const struct driver_files_opts *o)
 		n = 0;
 		goto out;
 	}
-	for (name = driver_bins; *name; name++) {
-		for (i = 0; i < bins.n; i++) {
-			char ctr[PATH_MAX];
-
-			snprintf(path, sizeof(path), "%s%s/%s", root, bins.d[i], *name);
-			if (!is_file(path))
-				continue;
-			/* On the container's PATH whatever the host's layout. */
-			snprintf(ctr, sizeof(ctr), "/usr/bin/%s", *name);
-			add_mount(mounts, path, ctr);
-			n++;
-			break;
-		}
-	}
+	n += find_bins(mounts, root, &bins);
 	snprintf(path, sizeof(path), "%s/run/nvidia-persistenced/socket", root);
 	if (!access(path, F_OK)) {
 		add_mount(mounts, path, "/run/nvidia-persistenced/socket");
 		n++;
 	}
-	{
-		struct jval *from = jv_get(mounts, "mounts"), *to = jv_get(edits, "mounts");
-
-		if (!to)
-			to = jv_set(edits, "mounts", jv_new(J_ARR, NULL));
-		while (from->kids) {
-			struct jval *m = from->kids;
-
-			from->kids = m->next;
-			m->next = NULL;
-			jv_push(to, m);
-		}
-	}
+	move_mounts(edits, mounts);
 	add_hook(edits, &folders);
 out:
 	jv_free(mounts);
