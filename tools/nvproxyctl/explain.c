@@ -691,144 +691,202 @@ static void usage_explain(FILE *f)
 		prog);
 }
 
-int cmd_explain(int argc, char **argv)
-{
-	const char *number = NULL, *version = NULL, *family = NULL, *abiopt = NULL;
-	char sysver[128];
-	struct explain_out o = { 0, 1 };
-	struct policy pol;
-	struct lookup lk;
-	unsigned int abi;
-	__u64 key;
-	__u32 num;
-	int i, found = 0;
-	int fe, fc, fk, fu;
+/* explain's arguments, and what they give. */
+struct explain_opts {
+	const char *number, *version, *family, *abiopt;
+	__u32 num;		/* number, parsed */
+	int fe, fc, fk, fu;	/* the families to look in: escape, control, class, uvm */
+	char sysver[128];	/* the version sysfs gives, without --version */
+};
 
+/* The arguments into @x and @o, checked: -1 to go on, else the exit status. */
+static int parse_explain_args(int argc, char **argv, struct explain_opts *x,
+			      struct explain_out *o)
+{
 	const struct opt opts[] = {
-		{ "--json", NULL, NULL, &o.json },
-		{ "--version", NULL, &version, NULL },
-		{ "--family", NULL, &family, NULL },
-		{ "--abi", NULL, &abiopt, NULL },
+		{ "--json", NULL, NULL, &o->json },
+		{ "--version", NULL, &x->version, NULL },
+		{ "--family", NULL, &x->family, NULL },
+		{ "--abi", NULL, &x->abiopt, NULL },
 		{ NULL }
 	};
+	int i;
 
-	i = parse_args(argc, argv, opts, &number, 1, usage_explain);
+	i = parse_args(argc, argv, opts, &x->number, 1, usage_explain);
 	if (i >= 0)
 		return i;
-	if (!number) {
+	if (!x->number) {
 		err("explain: NUMBER missing");
 		usage_explain(stderr);
 		return EXIT_USAGE;
 	}
-	if (parse_u32(number, &num)) {
-		err("explain: '%s' is not a number (decimal or 0x-hex, 32 bits)", number);
+	if (parse_u32(x->number, &x->num)) {
+		err("explain: '%s' is not a number (decimal or 0x-hex, 32 bits)", x->number);
 		return EXIT_USAGE;
 	}
-	fe = fc = fk = fu = !family;
-	if (family) {
-		if (!strcmp(family, "escape"))
-			fe = 1;
-		else if (!strcmp(family, "control"))
-			fc = 1;
-		else if (!strcmp(family, "class"))
-			fk = 1;
-		else if (!strcmp(family, "uvm"))
-			fu = 1;
+	x->fe = x->fc = x->fk = x->fu = !x->family;
+	if (x->family) {
+		if (!strcmp(x->family, "escape"))
+			x->fe = 1;
+		else if (!strcmp(x->family, "control"))
+			x->fc = 1;
+		else if (!strcmp(x->family, "class"))
+			x->fk = 1;
+		else if (!strcmp(x->family, "uvm"))
+			x->fu = 1;
 		else {
-			err("explain: unknown family '%s' (escape, control, class or uvm)", family);
+			err("explain: unknown family '%s' (escape, control, class or uvm)",
+			    x->family);
 			return EXIT_USAGE;
 		}
 	}
-	if (!version) {
-		if (read_line("/sys/class/nvmediate/driver_version", sysver, sizeof(sysver))) {
+	return -1;
+}
+
+/*
+ * The driver version (--version, else the one nvmediate detected) and its
+ * ABI range, into @lk: 0, or the exit status.
+ */
+static int explain_version(struct explain_opts *x, struct lookup *lk)
+{
+	__u64 key;
+
+	if (!x->version) {
+		if (read_line("/sys/class/nvmediate/driver_version", x->sysver,
+			      sizeof(x->sysver))) {
 			err("nvmediate is not loaded (no /sys/class/nvmediate/driver_version); pass --version V");
 			return EXIT_NOTLOADED;
 		}
-		if (!strcmp(sysver, "none") || !sysver[0]) {
+		if (!strcmp(x->sysver, "none") || !x->sysver[0]) {
 			err("nvmediate has not detected the driver's version yet (driver_version is '%s'); pass --version V",
-			    sysver);
+			    x->sysver);
 			return EXIT_ERR;
 		}
-		version = sysver;
+		x->version = x->sysver;
 	}
-	if (nvabi_parse_version(version, &key)) {
-		err("explain: '%s' is not a driver version (e.g. 595.45.04)", version);
+	if (nvabi_parse_version(x->version, &key)) {
+		err("explain: '%s' is not a driver version (e.g. 595.45.04)", x->version);
 		return EXIT_USAGE;
 	}
-	lookup_version(key, &lk);
-	if (!lk.range) {
-		err("driver version %s is outside every known ABI range: nvmediate refuses it", version);
+	lookup_version(key, lk);
+	if (!lk->range) {
+		err("driver version %s is outside every known ABI range: nvmediate refuses it",
+		    x->version);
 		return EXIT_OUTSIDE;
 	}
-	abi = lk.range->abi;
-	read_policy(&pol);
-	if (find_abi_dir(abiopt))
-		return EXIT_ERR;
+	return 0;
+}
 
-	if (o.json) {
-		printf("{\"number\":%u,\"version\":", num);
-		json_str(stdout, version);
-		printf(",\"tier\":\"%s\",\"range\":{\"first\":", lk.tier);
-		json_str(stdout, lk.range->first_name);
+/* What precedes the entries: the number, version, range and policy. */
+static void explain_header(const struct explain_out *o, const struct explain_opts *x,
+			   const struct lookup *lk, const struct policy *pol)
+{
+	unsigned int abi = lk->range->abi;
+
+	if (o->json) {
+		printf("{\"number\":%u,\"version\":", x->num);
+		json_str(stdout, x->version);
+		printf(",\"tier\":\"%s\",\"range\":{\"first\":", lk->tier);
+		json_str(stdout, lk->range->first_name);
 		printf(",\"last\":");
-		json_str(stdout, lk.range->last_name);
+		json_str(stdout, lk->range->last_name);
 		printf("},\"abi\":%u,\"policy\":{\"allow_root\":%s,\"allow_finn\":%s,\"allow_gss\":%s,\"source\":\"%s\"},\"entries\":[",
-		       abi, pol.allow_root ? "true" : "false", pol.allow_finn ? "true" : "false",
-		       pol.allow_gss ? "true" : "false", pol.from_sysfs ? "sysfs" : "defaults");
+		       abi, pol->allow_root ? "true" : "false", pol->allow_finn ? "true" : "false",
+		       pol->allow_gss ? "true" : "false", pol->from_sysfs ? "sysfs" : "defaults");
 	} else {
-		printf("0x%x (%u) in driver %s (%s, range %s..%s, ABI %u)\n", num, num, version, lk.tier,
-		       lk.range->first_name, lk.range->last_name, abi);
+		printf("0x%x (%u) in driver %s (%s, range %s..%s, ABI %u)\n", x->num, x->num,
+		       x->version, lk->tier, lk->range->first_name, lk->range->last_name, abi);
 		printf("policy: allow_root=%c allow_finn=%c allow_gss=%c (%s)%s\n",
-		       pol.allow_root ? 'Y' : 'N', pol.allow_finn ? 'Y' : 'N',
-		       pol.allow_gss ? 'Y' : 'N',
-		       pol.from_sysfs ? "from /sys/module/nvmediate/parameters" : "defaults: nvmediate not loaded",
-		       pol.audit ? "; audit=Y: refused calls are forwarded and logged" : "");
+		       pol->allow_root ? 'Y' : 'N', pol->allow_finn ? 'Y' : 'N',
+		       pol->allow_gss ? 'Y' : 'N',
+		       pol->from_sysfs ? "from /sys/module/nvmediate/parameters" : "defaults: nvmediate not loaded",
+		       pol->audit ? "; audit=Y: refused calls are forwarded and logged" : "");
 	}
-	if (fe && num <= 0xff) {
+}
+
+/* An entry for the number in each family asked for where it is one; how many. */
+static int explain_entries(struct explain_out *o, const struct explain_opts *x,
+			   const struct lookup *lk, const struct policy *pol)
+{
+	unsigned int abi = lk->range->abi;
+	__u32 num = x->num;
+	int found = 0;
+
+	if (x->fe && num <= 0xff) {
 		const struct nvabi_esc *e = find_esc(num, abi);
 
 		if (e) {
-			explain_esc(&o, abi, e, lk.release, &pol);
+			explain_esc(o, abi, e, lk->release, pol);
 			found++;
 		}
 	}
-	if (fc) {
+	if (x->fc) {
 		const struct nvabi_dep *d = find_dep(num, abi);
 		const struct nvabi_ctrl *e = find_ctrl(num, abi);
 
 		/* The driver converts a deprecated control before its method tables. */
 		if (d) {
-			explain_dep(&o, abi, d, &pol);
+			explain_dep(o, abi, d, pol);
 			found++;
 		} else if (e) {
-			explain_ctrl(&o, abi, e, lk.release, &pol);
+			explain_ctrl(o, abi, e, lk->release, pol);
 			found++;
 		}
 	}
-	if (fk) {
+	if (x->fk) {
 		const struct nvabi_class *e = find_class(num, abi);
 
 		if (e) {
-			explain_class(&o, abi, e, lk.release, &pol);
+			explain_class(o, abi, e, lk->release, pol);
 			found++;
 		}
 	}
-	if (fu) {
+	if (x->fu) {
 		const struct nvabi_uvm *e = find_uvm(num, abi);
 
 		if (e) {
-			explain_uvm(&o, abi, e, lk.release, &pol);
+			explain_uvm(o, abi, e, lk->release, pol);
 			found++;
 		}
 	}
+	return found;
+}
+
+/**
+ * cmd_explain() - nvproxyctl explain
+ * @argc: arguments after "nvproxyctl"
+ * @argv: "explain" and its options
+ *
+ * Return: the exit status (usage_explain()).
+ */
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_opts x = { NULL };
+	struct explain_out o = { 0, 1 };
+	struct policy pol;
+	struct lookup lk;
+	int ret, found;
+
+	ret = parse_explain_args(argc, argv, &x, &o);
+	if (ret >= 0)
+		return ret;
+	ret = explain_version(&x, &lk);
+	if (ret)
+		return ret;
+	read_policy(&pol);
+	if (find_abi_dir(x.abiopt))
+		return EXIT_ERR;
+
+	explain_header(&o, &x, &lk, &pol);
+	found = explain_entries(&o, &x, &lk, &pol);
 	if (o.json)
 		printf("]}\n");
 	if (!found) {
-		err("0x%x is not %s in driver %s's ABI", num,
-		    family ? (!strcmp(family, "escape") ? "an escape" :
-			      !strcmp(family, "control") ? "an RM control command" :
-			      !strcmp(family, "class") ? "a class" : "a UVM command") :
-		    "an escape, RM control command, class or UVM command", version);
+		err("0x%x is not %s in driver %s's ABI", x.num,
+		    x.family ? (!strcmp(x.family, "escape") ? "an escape" :
+				!strcmp(x.family, "control") ? "an RM control command" :
+				!strcmp(x.family, "class") ? "a class" : "a UVM command") :
+		    "an escape, RM control command, class or UVM command", x.version);
 		return EXIT_UNKNOWN;
 	}
 	return EXIT_OK;
