@@ -1255,15 +1255,15 @@ static struct jval *from_spec(const char *file, struct cdictx *cx, int *rc)
 
 /* ---- the command --------------------------------------------------------- */
 
-static struct jval *own_spec(struct cdictx *cx, const char *gpus_opt,
-			     const struct driver_files_opts *files, int *rc)
+/*
+ * The GPUs of the spec into @g: 0..N-1 with --gpus N (@gpus_opt), else
+ * the driver's that have a mediated node of @set (NULL: the default set).
+ * Return: how many, or 0 with *@rc the exit status (said).
+ */
+static int spec_gpus(const char *set, const char *gpus_opt, struct gpu g[MAX_GPUS], int *rc)
 {
-	const char *set = cx->set;
-	struct jval *spec, *devs, *all;
-	struct gpu g[MAX_GPUS];
 	int present[MAX_GPUS];
-	int n, i, nodes;
-	char name[16];
+	int n, i, nodes, have, k;
 
 	nodes = gpu_nodes(present, set);
 	if (gpus_opt) {
@@ -1275,44 +1275,62 @@ static struct jval *own_spec(struct cdictx *cx, const char *gpus_opt,
 		if (errno || !*gpus_opt || *end || v < 1 || v > MAX_GPUS) {
 			err("cdi: --gpus wants a number from 1 to %d, not '%s'", MAX_GPUS, gpus_opt);
 			*rc = EXIT_USAGE;
-			return NULL;
+			return 0;
 		}
 		n = (int)v;
 		for (i = 0; i < n; i++) {
 			g[i].minor = i;
 			g[i].uuid[0] = '\0';
 		}
-	} else {
-		int have = driver_gpus(g, MAX_GPUS), k;
-
-		*rc = EXIT_NOTLOADED;
-		if (!nodes) {
-			if (set)
-				err("cdi: no /dev/nvmediate/%s/nvidiaN node found (is the set there?); pass --gpus N",
-				    set);
-			else
-				err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
-			return NULL;
-		}
-		if (have < 0) {
-			err("cdi: no %s: the nvidia driver is not loaded, so there is no GPU to name; pass --gpus N",
-			    DRIVER_GPUS);
-			return NULL;
-		}
-		for (i = 0, n = 0; i < have; i++) {
-			k = g[i].minor;
-			if (!present[k]) {
-				fprintf(stderr, "%s: cdi: GPU %d (%s) has no mediated node (num_gpus?): left out\n",
-					prog, k, g[i].uuid[0] ? g[i].uuid : "no UUID");
-				continue;
-			}
-			g[n++] = g[i];
-		}
-		if (!n) {
-			err("cdi: none of the driver's %d GPUs has a mediated node", have);
-			return NULL;
-		}
+		return n;
 	}
+	have = driver_gpus(g, MAX_GPUS);
+	*rc = EXIT_NOTLOADED;
+	if (!nodes) {
+		if (set)
+			err("cdi: no /dev/nvmediate/%s/nvidiaN node found (is the set there?); pass --gpus N",
+			    set);
+		else
+			err("cdi: no /dev/nvproxyN node found (is nvmediate loaded?); pass --gpus N");
+		return 0;
+	}
+	if (have < 0) {
+		err("cdi: no %s: the nvidia driver is not loaded, so there is no GPU to name; pass --gpus N",
+		    DRIVER_GPUS);
+		return 0;
+	}
+	for (i = 0, n = 0; i < have; i++) {
+		k = g[i].minor;
+		if (!present[k]) {
+			fprintf(stderr, "%s: cdi: GPU %d (%s) has no mediated node (num_gpus?): left out\n",
+				prog, k, g[i].uuid[0] ? g[i].uuid : "no UUID");
+			continue;
+		}
+		g[n++] = g[i];
+	}
+	if (!n)
+		err("cdi: none of the driver's %d GPUs has a mediated node", have);
+	return n;
+}
+
+/*
+ * The spec cdi makes by itself: a device per GPU by index and by UUID,
+ * the MIG instances' (but with --gpus, which asks the driver nothing),
+ * "all", and the nodes and driver files (@files, NULL: none) all share.
+ * Return: it, or NULL with *@rc the exit status (said).
+ */
+static struct jval *own_spec(struct cdictx *cx, const char *gpus_opt,
+			     const struct driver_files_opts *files, int *rc)
+{
+	const char *set = cx->set;
+	struct jval *spec, *devs, *all;
+	struct gpu g[MAX_GPUS];
+	int n, i;
+	char name[16];
+
+	n = spec_gpus(set, gpus_opt, g, rc);
+	if (!n)
+		return NULL;
 	spec = jv_new(J_OBJ, NULL);
 	jv_set(spec, "cdiVersion", jv_str("0.3.0"));
 	if (set) {
