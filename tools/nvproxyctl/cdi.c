@@ -1400,6 +1400,190 @@ static int write_spec(const struct jval *spec, const char *output)
 	return EXIT_OK;
 }
 
+/* cdi's options. */
+struct cdi_opts {
+	const char *output, *gpus, *set, *from, *imex;
+	struct driver_files_opts files;
+	int nofiles, noquery, monitor, config;
+};
+
+/*
+ * The options into @c, checked; the set "default" becomes NULL.  Return:
+ * -1 to go on, else the exit status.
+ */
+static int parse_cdi_args(int argc, char **argv, struct cdi_opts *c)
+{
+	const struct opt opts[] = {
+		{ "--gpus", NULL, &c->gpus, NULL },
+		{ "--output", "-o", &c->output, NULL },
+		{ "--set", NULL, &c->set, NULL },
+		{ "--from", NULL, &c->from, NULL },
+		{ "--imex-channels", NULL, &c->imex, NULL },
+		{ "--driver-root", NULL, &c->files.driver_root, NULL },
+		{ "--lib-dirs", NULL, &c->files.lib_dirs, NULL },
+		{ "--bin-dirs", NULL, &c->files.bin_dirs, NULL },
+		{ "--driver-version", NULL, &c->files.version, NULL },
+		{ "--no-driver-files", NULL, NULL, &c->nofiles },
+		{ "--no-driver-query", NULL, NULL, &c->noquery },
+		{ "--mig-monitor", NULL, NULL, &c->monitor },
+		{ "--mig-config", NULL, NULL, &c->config },
+		{ NULL }
+	};
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	i = parse_args(argc, argv, opts, NULL, 0, usage_cdi);
+	if (i >= 0)
+		return i;
+	if (c->set && !set_name_ok(c->set)) {
+		err("cdi: '%s' is not a set name (a-z, 0-9, '-', '_', ending with a letter or digit)",
+		    c->set);
+		return EXIT_USAGE;
+	}
+	if (c->set && !strcmp(c->set, "default"))
+		c->set = NULL;
+	/* A set nvmediate does not have is a set error, as for profile and apply. */
+	if (c->set && module_loaded()) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), SETS_DIR "/%s", c->set);
+		if (!path_exists(path)) {
+			err("cdi: no node set '%s' (%s)", c->set, path);
+			return EXIT_NOSET;
+		}
+	}
+	if (c->from && c->gpus) {
+		err("cdi: --from takes the GPUs from FILE: no --gpus with it");
+		return EXIT_USAGE;
+	}
+	if (c->from && (c->files.driver_root || c->files.lib_dirs || c->files.bin_dirs ||
+			c->files.version || c->nofiles)) {
+		err("cdi: --from keeps FILE's driver files: no --driver-root, --lib-dirs, --bin-dirs, --driver-version or --no-driver-files with it");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/*
+ * The context of a run with the options @c, with the nodes of
+ * --mig-monitor, --mig-config and --imex-channels found.  Return: it, or
+ * NULL with *@rc the exit status (said).
+ */
+static struct cdictx *cdi_ctx(const struct cdi_opts *c, int *rc)
+{
+	struct cdictx *cx = calloc(1, sizeof(*cx));
+
+	if (!cx) {
+		err("cdi: out of memory");
+		*rc = EXIT_ERR;
+		return NULL;
+	}
+	cx->set = c->set;
+	cx->caps_major = cx->imex_major = cx->nmig = -2;
+	/*
+	 * The MIG UUIDs are the driver's to say: not with --gpus (which asks it
+	 * nothing) or --no-driver-query, nor on the tests' fake host unless
+	 * its test hook answers.
+	 */
+	cx->ask_uuids = !c->gpus && !c->noquery && (!*root_prefix || getenv(MIG_UUIDS_ENV));
+	cx->mig_config = c->config;
+	if ((c->monitor && (*rc = migcap_option(cx, "mig/monitor"))) ||
+	    (c->config && (*rc = migcap_option(cx, "mig/config"))) ||
+	    (c->imex && (*rc = imex_option(cx, c->imex)))) {
+		free(cx);
+		return NULL;
+	}
+	return cx;
+}
+
+/*
+ * The kind of a spec made from another's: nvidia.com/gpu becomes
+ * nvmediate.io/gpu (set-NAME); another class (nvidia-ctk's imex-channel)
+ * is kept, so that the spec made of it does not name the same devices as
+ * the GPUs' one.
+ */
+static void from_kind(struct jval *spec, const char *set)
+{
+	const char *in = jv_gets(spec, "kind"), *cls = strrchr(in, '/');
+	char kind[128];
+
+	cls = cls ? cls + 1 : in;
+	if (!strcmp(cls, "gpu"))
+		snprintf(kind, sizeof(kind), set ? "nvmediate.io/set-%s" : "nvmediate.io/gpu", set);
+	else if (set)
+		snprintf(kind, sizeof(kind), "nvmediate.io/set-%s-%s", set, cls);
+	else
+		snprintf(kind, sizeof(kind), "nvmediate.io/%s", cls);
+	jv_set(spec, "kind", jv_str(kind));
+}
+
+/*
+ * cdiVersion: the lowest the content needs, else the input's, else 0.5.0;
+ * first, as specs are read by people too.
+ */
+static void spec_version(struct jval *spec)
+{
+	const char *ver = min_version(spec);
+	struct jval **p, *v;
+
+	if (ver)
+		jv_set(spec, "cdiVersion", jv_str(ver));
+	else if (!jv_gets(spec, "cdiVersion"))
+		jv_set(spec, "cdiVersion", jv_str("0.5.0"));
+	p = &spec->kids;
+	v = jv_get(spec, "cdiVersion");
+	while (*p != v)
+		p = &(*p)->next;
+	*p = v->next;
+	v->next = spec->kids;
+	spec->kids = v;
+}
+
+/*
+ * The spec, made or read (@from), made whole: the nodes of its own edits
+ * spread to the devices that need them, the options' nodes added, NVIDIA's
+ * runtime told to add none, its kind and cdiVersion.
+ */
+static void finish_spec(struct cdictx *cx, struct jval *spec, int from)
+{
+	struct jval *edits;
+
+	spread_top(cx, spec);
+	add_opt_nodes(cx, spec);
+	edits = jv_get(spec, "containerEdits");
+	if (!edits)
+		edits = jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL));
+	cdi_env_void(edits);
+	if (from)
+		from_kind(spec, cx->set);
+	spec_version(spec);
+}
+
+/*
+ * What the spec needs on the host, then the spec to @output: the channels
+ * its devices carry given by their sets, the MIG capability nodes listed
+ * by the spec's set, the nvmediatefs it mounts.  Return: the exit status.
+ */
+static int cdi_write(struct cdictx *cx, const struct jval *spec, const char *output)
+{
+	int i;
+
+	/* The channels the spec's devices carry, given by their sets. */
+	for (i = 0; i < cx->nimex; i++)
+		if (set_imex_write(strcmp(cx->imex[i].set, "default") ? cx->imex[i].set : NULL,
+				   cx->imex_major, cx->imex[i].ch, cx->imex[i].n))
+			return EXIT_ERR;
+	if (migcap_write(cx))
+		return EXIT_ERR;
+	/* The nodes the spec mounts must be there when a container starts. */
+	if (nodefs_ensure(cx->set) < 0)
+		return EXIT_ERR;
+	for (i = 0; i < cx->nmounts; i++)
+		if (nodefs_ensure(cx->mounts[i]) < 0)
+			return EXIT_ERR;
+	return write_spec(spec, output);
+}
+
 /**
  * cmd_cdi() - nvproxyctl cdi
  * @argc: arguments after "nvproxyctl"
@@ -1409,147 +1593,27 @@ static int write_spec(const struct jval *spec, const char *output)
  */
 int cmd_cdi(int argc, char **argv)
 {
-	const char *output = NULL, *gpus = NULL, *set = NULL, *from = NULL, *imex = NULL, *ver;
-	struct driver_files_opts files = { NULL };
-	struct jval *spec, *edits;
+	struct cdi_opts c;
+	struct jval *spec;
 	struct cdictx *cx;
-	int i, rc, nofiles = 0, noquery = 0, monitor = 0, config = 0;
+	int rc;
 
-	const struct opt opts[] = {
-		{ "--gpus", NULL, &gpus, NULL },
-		{ "--output", "-o", &output, NULL },
-		{ "--set", NULL, &set, NULL },
-		{ "--from", NULL, &from, NULL },
-		{ "--imex-channels", NULL, &imex, NULL },
-		{ "--driver-root", NULL, &files.driver_root, NULL },
-		{ "--lib-dirs", NULL, &files.lib_dirs, NULL },
-		{ "--bin-dirs", NULL, &files.bin_dirs, NULL },
-		{ "--driver-version", NULL, &files.version, NULL },
-		{ "--no-driver-files", NULL, NULL, &nofiles },
-		{ "--no-driver-query", NULL, NULL, &noquery },
-		{ "--mig-monitor", NULL, NULL, &monitor },
-		{ "--mig-config", NULL, NULL, &config },
-		{ NULL }
-	};
-
-	i = parse_args(argc, argv, opts, NULL, 0, usage_cdi);
-	if (i >= 0)
-		return i;
-	if (set && !set_name_ok(set)) {
-		err("cdi: '%s' is not a set name (a-z, 0-9, '-', '_', ending with a letter or digit)",
-		    set);
-		return EXIT_USAGE;
-	}
-	if (set && !strcmp(set, "default"))
-		set = NULL;
-	/* A set nvmediate does not have is a set error, as for profile and apply. */
-	if (set && module_loaded()) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), SETS_DIR "/%s", set);
-		if (!path_exists(path)) {
-			err("cdi: no node set '%s' (%s)", set, path);
-			return EXIT_NOSET;
-		}
-	}
-	if (from && gpus) {
-		err("cdi: --from takes the GPUs from FILE: no --gpus with it");
-		return EXIT_USAGE;
-	}
-	if (from && (files.driver_root || files.lib_dirs || files.bin_dirs || files.version ||
-		     nofiles)) {
-		err("cdi: --from keeps FILE's driver files: no --driver-root, --lib-dirs, --bin-dirs, --driver-version or --no-driver-files with it");
-		return EXIT_USAGE;
-	}
-	cx = calloc(1, sizeof(*cx));
-	if (!cx) {
-		err("cdi: out of memory");
-		return EXIT_ERR;
-	}
-	cx->set = set;
-	cx->caps_major = cx->imex_major = cx->nmig = -2;
-	/*
-	 * The MIG UUIDs are the driver's to say: not with --gpus (which asks it
-	 * nothing) or --no-driver-query, nor on the tests' fake host unless
-	 * its test hook answers.
-	 */
-	cx->ask_uuids = !gpus && !noquery && (!*root_prefix || getenv(MIG_UUIDS_ENV));
-	cx->mig_config = config;
-	if ((monitor && (rc = migcap_option(cx, "mig/monitor"))) ||
-	    (config && (rc = migcap_option(cx, "mig/config")))) {
-		free(cx);
+	rc = parse_cdi_args(argc, argv, &c);
+	if (rc >= 0)
 		return rc;
-	}
-	if (imex) {
-		rc = imex_option(cx, imex);
-		if (rc) {
-			free(cx);
-			return rc;
-		}
-	}
-	spec = from ? from_spec(from, cx, &rc) : own_spec(cx, gpus, nofiles ? NULL : &files, &rc);
+	cx = cdi_ctx(&c, &rc);
+	if (!cx)
+		return rc;
+	spec = c.from ? from_spec(c.from, cx, &rc) :
+	       own_spec(cx, c.gpus, c.nofiles ? NULL : &c.files, &rc);
 	miguuid_close(cx->mu);
 	cx->mu = NULL;
 	if (!spec) {
 		free(cx);
 		return rc;
 	}
-	spread_top(cx, spec);
-	add_opt_nodes(cx, spec);
-	edits = jv_get(spec, "containerEdits");
-	if (!edits)
-		edits = jv_set(spec, "containerEdits", jv_new(J_OBJ, NULL));
-	cdi_env_void(edits);
-	if (from) {
-		/*
-		 * nvidia.com/gpu becomes nvmediate.io/gpu (set-NAME); another class
-		 * (nvidia-ctk's imex-channel) is kept, so that the spec made of
-		 * it does not name the same devices as the GPUs' one.
-		 */
-		const char *in = jv_gets(spec, "kind"), *cls = strrchr(in, '/');
-		char kind[128];
-
-		cls = cls ? cls + 1 : in;
-		if (!strcmp(cls, "gpu"))
-			snprintf(kind, sizeof(kind), set ? "nvmediate.io/set-%s" : "nvmediate.io/gpu",
-				 set);
-		else if (set)
-			snprintf(kind, sizeof(kind), "nvmediate.io/set-%s-%s", set, cls);
-		else
-			snprintf(kind, sizeof(kind), "nvmediate.io/%s", cls);
-		jv_set(spec, "kind", jv_str(kind));
-	}
-	ver = min_version(spec);
-	if (ver)
-		jv_set(spec, "cdiVersion", jv_str(ver));
-	else if (!jv_gets(spec, "cdiVersion"))
-		jv_set(spec, "cdiVersion", jv_str("0.5.0"));
-	/* cdiVersion first, as specs are read by people too */
-	{
-		struct jval **p = &spec->kids, *v = jv_get(spec, "cdiVersion");
-
-		while (*p != v)
-			p = &(*p)->next;
-		*p = v->next;
-		v->next = spec->kids;
-		spec->kids = v;
-	}
-	rc = EXIT_ERR;
-	/* The channels the spec's devices carry, given by their sets. */
-	for (i = 0; i < cx->nimex; i++)
-		if (set_imex_write(strcmp(cx->imex[i].set, "default") ? cx->imex[i].set : NULL,
-				   cx->imex_major, cx->imex[i].ch, cx->imex[i].n))
-			goto out;
-	if (migcap_write(cx))
-		goto out;
-	/* The nodes the spec mounts must be there when a container starts. */
-	if (nodefs_ensure(set) < 0)
-		goto out;
-	for (i = 0; i < cx->nmounts; i++)
-		if (nodefs_ensure(cx->mounts[i]) < 0)
-			goto out;
-	rc = write_spec(spec, output);
-out:
+	finish_spec(cx, spec, c.from != NULL);
+	rc = cdi_write(cx, spec, c.output);
 	jv_free(spec);
 	free(cx);
 	return rc;
