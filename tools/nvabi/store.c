@@ -179,134 +179,179 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* Warn "WHAT:LINE: MSG", and " 'ARG'" where given, about a line read; -1. */
+static int bad_line(const char *what, int lineno, const char *msg, const char *arg)
+{
+	if (arg)
+		warnx("%s:%d: %s '%s'", what, lineno, msg, arg);
+	else
+		warnx("%s:%d: %s", what, lineno, msg);
+	return -1;
+}
+
+/* layouts_parse() under way: where it is, the layout it reads, all it read. */
+struct lparse {
+	const char *what;	/* the text's name, for messages */
+	int lineno;
+	struct layout *cur;	/* the layout whose fields follow */
+	struct pvec fields;	/* struct field: cur's, so far */
+	struct pvec all;	/* every layout read */
+};
+
+/* Hand the fields read so far to the current layout, if any. */
+static void lp_finish(struct lparse *p)
+{
+	struct layout *cur = p->cur;
+	size_t i;
+
+	if (!cur)
+		return;
+	cur->nfields = p->fields.n;
+	cur->fields = xcalloc(p->fields.n + 1, sizeof(struct field));
+	for (i = 0; i < p->fields.n; i++) {
+		cur->fields[i] = *(struct field *)p->fields.v[i];
+		free(p->fields.v[i]);
+	}
+	p->fields.n = 0;
+}
+
+/* "NAME#HASH struct|union SIZE ALIGN [@HEADER]": the next layout begins. */
+static int lp_header(struct lparse *p, char *line)
+{
+	char *tok[64], *hash;
+	long long size, align;
+	struct layout *cur;
+	int n;
+
+	lp_finish(p);
+	n = split(line, tok, 64);
+	if (n < 4 || n > 5 || !(hash = strchr(tok[0], '#')) ||
+	    parse_ll(tok[2], &size) || parse_ll(tok[3], &align) ||
+	    (strcmp(tok[1], "struct") && strcmp(tok[1], "union")))
+		return bad_line(p->what, p->lineno, "bad layout header", NULL);
+	cur = xcalloc(1, sizeof(*cur));
+	cur->name = xstrndup(tok[0], hash - tok[0]);
+	cur->hash = strtoull(hash + 1, NULL, 16);
+	cur->is_union = !strcmp(tok[1], "union");
+	cur->size = size;
+	cur->align = align;
+	cur->header = xstrdup(n == 5 && tok[4][0] == '@' ? tok[4] + 1 : "?");
+	pv_push(&p->all, cur);
+	p->cur = cur;
+	return 0;
+}
+
+/* "uses NAME#HASH...": the records of the fields so far, by type name. */
+static int lp_uses(struct lparse *p, char **tok, int n)
+{
+	size_t i, j;
+
+	for (j = 1; j < (size_t)n; j++) {
+		char *h = strchr(tok[j], '#');
+		size_t nl;
+
+		if (!h)
+			return bad_line(p->what, p->lineno, "bad 'uses'", NULL);
+		nl = h - tok[j];
+		for (i = 0; i < p->fields.n; i++) {
+			struct field *f = p->fields.v[i];
+			size_t tl = strcspn(f->type, "[");
+
+			if (tl == nl && !strncmp(f->type, tok[j], nl) && !f->rec_ref)
+				f->rec_ref = xstrdup(tok[j]);
+		}
+	}
+	return 0;
+}
+
+/* "OFFSET[.BIT] NAME TYPE [:]SIZE [ptr] [fd]": a field of the current layout. */
+static int lp_field(struct lparse *p, char **tok, int n)
+{
+	struct field *f = xcalloc(1, sizeof(*f));
+	char *dot;
+	int k;
+
+	if (n < 4)
+		return bad_line(p->what, p->lineno, "bad field", NULL);
+	dot = strchr(tok[0], '.');
+	f->off = strtoll(tok[0], NULL, 10) * 8 + (dot ? strtoll(dot + 1, NULL, 10) : 0);
+	f->name = xstrdup(tok[1]);
+	f->type = xstrdup(tok[2]);
+	if (tok[3][0] == ':') {
+		f->bitfield = 1;
+		f->size = strtoll(tok[3] + 1, NULL, 10);
+	} else
+		f->size = strtoll(tok[3], NULL, 10);
+	for (k = 4; k < n; k++) {
+		if (!strcmp(tok[k], "ptr"))
+			f->flags |= FLD_PTR;
+		else if (!strcmp(tok[k], "fd"))
+			f->flags |= FLD_FD;
+		else
+			return bad_line(p->what, p->lineno, "unknown field flag", tok[k]);
+	}
+	pv_push(&p->fields, f);
+	return 0;
+}
+
+/* One line that is no comment: a layout's header, a field or its "uses". */
+static int lp_line(struct lparse *p, char *line)
+{
+	char *tok[64];
+	int n;
+
+	if (line[0] != ' ')
+		return lp_header(p, line);
+	if (!p->cur)
+		return bad_line(p->what, p->lineno, "field outside a layout", NULL);
+	n = split(line, tok, 64);
+	if (n < 1)
+		return 0;
+	if (!strcmp(tok[0], "uses"))
+		return lp_uses(p, tok, n);
+	return lp_field(p, tok, n);
+}
+
 /* Parse layouts.txt-style blocks into map (key -> layout); links are by key. */
 static int layouts_parse(const char *text, const char *what, struct smap *map)
 {
 	char *buf = xstrdup(text), *line, *save = NULL;
-	struct layout *cur = NULL;
-	struct pvec fields = { 0 };
-	struct pvec all = { 0 };
-	int lineno = 0, err = 0;
-	size_t i, j;
+	struct lparse p = { .what = what };
+	int err = 0;
+	size_t i;
 
-#define BAD(...) do { warnx(__VA_ARGS__); err = -1; goto out; } while (0)
 	for (line = buf;; line = NULL) {
-		char *tok[64];
-		int n;
-
 		line = strtok_r(line, "\n", &save);
 		if (!line)
 			break;
-		lineno++;
+		p.lineno++;
 		if (line[0] == '#')
 			continue;
-		if (line[0] != ' ') {
-			char *hash;
-			long long size, align;
-
-			if (cur) {
-				cur->nfields = fields.n;
-				cur->fields = xcalloc(fields.n + 1, sizeof(struct field));
-				for (i = 0; i < fields.n; i++) {
-					cur->fields[i] = *(struct field *)fields.v[i];
-					free(fields.v[i]);
-				}
-				fields.n = 0;
-			}
-			n = split(line, tok, 64);
-			if (n < 4 || n > 5 || !(hash = strchr(tok[0], '#')) ||
-			    parse_ll(tok[2], &size) || parse_ll(tok[3], &align) ||
-			    (strcmp(tok[1], "struct") && strcmp(tok[1], "union")))
-				BAD("%s:%d: bad layout header", what, lineno);
-			cur = xcalloc(1, sizeof(*cur));
-			cur->name = xstrndup(tok[0], hash - tok[0]);
-			cur->hash = strtoull(hash + 1, NULL, 16);
-			cur->is_union = !strcmp(tok[1], "union");
-			cur->size = size;
-			cur->align = align;
-			cur->header = xstrdup(n == 5 && tok[4][0] == '@' ? tok[4] + 1 : "?");
-			pv_push(&all, cur);
-			continue;
-		}
-		if (!cur)
-			BAD("%s:%d: field outside a layout", what, lineno);
-		n = split(line, tok, 64);
-		if (n < 1)
-			continue;
-		if (!strcmp(tok[0], "uses")) {
-			/* resolve fields' records by name */
-			for (j = 1; j < (size_t)n; j++) {
-				char *h = strchr(tok[j], '#');
-				size_t nl;
-
-				if (!h)
-					BAD("%s:%d: bad 'uses'", what, lineno);
-				nl = h - tok[j];
-				for (i = 0; i < fields.n; i++) {
-					struct field *f = fields.v[i];
-					size_t tl = strcspn(f->type, "[");
-
-					if (tl == nl && !strncmp(f->type, tok[j], nl) && !f->rec_ref)
-						f->rec_ref = xstrdup(tok[j]);
-				}
-			}
-			continue;
-		}
-		{
-			struct field *f = xcalloc(1, sizeof(*f));
-			char *dot;
-			int k;
-
-			if (n < 4)
-				BAD("%s:%d: bad field", what, lineno);
-			dot = strchr(tok[0], '.');
-			f->off = strtoll(tok[0], NULL, 10) * 8 + (dot ? strtoll(dot + 1, NULL, 10) : 0);
-			f->name = xstrdup(tok[1]);
-			f->type = xstrdup(tok[2]);
-			if (tok[3][0] == ':') {
-				f->bitfield = 1;
-				f->size = strtoll(tok[3] + 1, NULL, 10);
-			} else
-				f->size = strtoll(tok[3], NULL, 10);
-			for (k = 4; k < n; k++) {
-				if (!strcmp(tok[k], "ptr"))
-					f->flags |= FLD_PTR;
-				else if (!strcmp(tok[k], "fd"))
-					f->flags |= FLD_FD;
-				else
-					BAD("%s:%d: unknown field flag '%s'", what, lineno, tok[k]);
-			}
-			pv_push(&fields, f);
-		}
+		err = lp_line(&p, line);
+		if (err)
+			break;
 	}
-	if (cur) {
-		cur->nfields = fields.n;
-		cur->fields = xcalloc(fields.n + 1, sizeof(struct field));
-		for (i = 0; i < fields.n; i++) {
-			cur->fields[i] = *(struct field *)fields.v[i];
-			free(fields.v[i]);
-		}
-		fields.n = 0;
-	}
-	for (i = 0; i < all.n; i++) {
-		struct layout *l = all.v[i];
-		char *key = layout_key(l);
+	if (!err) {
+		lp_finish(&p);
+		/* a key's first layout is kept */
+		for (i = 0; i < p.all.n; i++) {
+			struct layout *l = p.all.v[i];
+			char *key = layout_key(l);
 
-		if (!smap_get(map, key))
-			smap_put(map, key, l);
-		else
-			layout_free(l);
-		free(key);
+			if (!smap_get(map, key))
+				smap_put(map, key, l);
+			else
+				layout_free(l);
+			free(key);
+		}
+		p.all.n = 0;
 	}
-	all.n = 0;
-#undef BAD
-out:
-	for (i = 0; i < all.n; i++)
-		layout_free(all.v[i]);
-	for (i = 0; i < fields.n; i++)
-		free(fields.v[i]);
-	pv_free(&all);
-	pv_free(&fields);
+	for (i = 0; i < p.all.n; i++)
+		layout_free(p.all.v[i]);
+	for (i = 0; i < p.fields.n; i++)
+		free(p.fields.v[i]);
+	pv_free(&p.all);
+	pv_free(&p.fields);
 	free(buf);
 	return err;
 }
@@ -776,268 +821,394 @@ static int parse_ptype(const char *tok, long long size, struct ptype *t)
 	return 0;
 }
 
+/* A line of a release file, split: its tokens, then its provenance. */
+struct aline {
+	const char *what;	/* the file, for messages */
+	int lineno;
+	char *tok[32];
+	int n;
+	char *prov[8];		/* the '@' tokens after the first, without the '@' */
+	int np;
+};
+
+/* Split @line into @l's tokens and provenance; the number of tokens. */
+static int aline_split(struct aline *l, char *line)
+{
+	int n = split(line, l->tok, 32), i, m = 0;
+
+	l->np = 0;
+	if (n <= 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (l->tok[i][0] == '@' && i > 0) {
+			if (l->np < 8)
+				l->prov[l->np++] = l->tok[i] + 1;
+		} else
+			l->tok[m++] = l->tok[i];
+	}
+	l->n = m;
+	return m;
+}
+
+/* The @k-th provenance token of @l, or "-". */
+static const char *aline_prov(const struct aline *l, int k)
+{
+	return l->np > k ? l->prov[k] : "-";
+}
+
+/* bad_line() of line @l. */
+static int aline_bad(const struct aline *l, const char *msg, const char *arg)
+{
+	return bad_line(l->what, l->lineno, msg, arg);
+}
+
+/* An escape's "early=KIND:SIZE[,SIZE]": the size check made before any other. */
+static int parse_esc_early(struct esc *e, const struct aline *l)
+{
+	char *t = l->tok[7], *colon = strchr(t, ':'), *comma;
+	int ek;
+
+	if (strncmp(t, "early=", 6) || !colon)
+		return aline_bad(l, "bad escape attribute", t);
+	*colon = 0;
+	comma = strchr(colon + 1, ',');
+	if (comma)
+		*comma = 0;
+	ek = kind_parse(t + 6);
+	e->nearly = comma ? 2 : 1;
+	if ((ek != ESC_EXACT && ek != ESC_ARRAY) ||
+	    parse_ll(colon + 1, &e->early_size[0]) ||
+	    (comma && parse_ll(comma + 1, &e->early_size[1])))
+		return aline_bad(l, "bad early check", NULL);
+	e->early = (enum esc_kind)ek;
+	return 0;
+}
+
+/* "esc NR NODE PRIV KIND SIZE,... TYPE,... [early=...]" */
+static int parse_esc(struct abi *a, const struct aline *l)
+{
+	struct esc *e = xcalloc(1, sizeof(*e));
+	char *const *tok = l->tok;
+	char *s1 = NULL, *s2 = NULL, *a1, *a2;
+	uint32_t nr;
+
+	pv_push(&a->esc, e);
+	if (parse_u32(tok[1], &nr) || (int)(e->node = node_parse(tok[2])) < 0 ||
+	    e->node == NODE_NONE || e->node > NODE_ANY ||
+	    (int)(e->priv = priv_parse(tok[3])) < 0 ||
+	    (int)(e->kind = kind_parse(tok[4])) < 0)
+		return aline_bad(l, "bad escape", NULL);
+	e->nr = nr;
+	e->early = ESC_UNCHECKED;
+	if (l->n == 8 && parse_esc_early(e, l))
+		return -1;
+	e->name = xstrdup(aline_prov(l, 0));
+	e->src = xstrdup(aline_prov(l, 1));
+	if (!strcmp(tok[5], "-"))
+		return 0;
+	/* the sizes and the types, pairwise */
+	for (a1 = strtok_r(tok[5], ",", &s1), a2 = strtok_r(tok[6], ",", &s2);
+	     a1 && a2 && e->ntypes < 4;
+	     a1 = strtok_r(NULL, ",", &s1), a2 = strtok_r(NULL, ",", &s2)) {
+		long long v;
+
+		if (parse_ll(a1, &v))
+			return aline_bad(l, "bad size", NULL);
+		parse_ptype(a2, v, &e->types[e->ntypes++]);
+	}
+	return 0;
+}
+
+/* "ctrl CMD PRIV [SIZE TYPE] [ar=RIGHT] [x=FLAG...]" */
+static int parse_ctrl(struct abi *a, const struct aline *l)
+{
+	struct ctrl *c = xcalloc(1, sizeof(*c));
+	char *const *tok = l->tok;
+	int k = 3;
+
+	pv_push(&a->ctrl, c);
+	if (parse_u32(tok[1], &c->cmd) || (int)(c->priv = priv_parse(tok[2])) < 0)
+		return aline_bad(l, "bad control", NULL);
+	c->owners = xstrdup(aline_prov(l, 0));
+	if (l->n >= 5 && isdigit((unsigned char)tok[3][0])) {
+		long long v;
+
+		if (parse_ll(tok[3], &v))
+			return aline_bad(l, "bad size", NULL);
+		parse_ptype(tok[4], v, &c->type);
+		k = 5;
+	} else {
+		c->type.name = xstrdup("-");
+		c->type.size = -1;
+	}
+	for (; k < l->n; k++) {
+		if (!strncmp(tok[k], "ar=", 3))
+			parse_u32(tok[k] + 3, &c->access);
+		else if (!strcmp(tok[k], "x=root-without-rights"))
+			c->extra |= CTRL_X_PRIV_IF_NO_RIGHTS;
+		else if (!strcmp(tok[k], "x=test-only"))
+			c->extra |= CTRL_X_TEST_ONLY;
+		else
+			return aline_bad(l, "unknown control attribute", tok[k]);
+	}
+	return 0;
+}
+
+/* "class ID PRIV [none|opt|req SIZE TYPE]" */
+static int parse_class(struct abi *a, const struct aline *l)
+{
+	struct cls *c = xcalloc(1, sizeof(*c));
+	char *const *tok = l->tok;
+
+	pv_push(&a->cls, c);
+	if (parse_u32(tok[1], &c->id) || (int)(c->priv = priv_parse(tok[2])) < 0)
+		return aline_bad(l, "bad class", NULL);
+	c->name = xstrdup(aline_prov(l, 0));
+	c->internal = xstrdup(aline_prov(l, 1));
+	if (l->n == 6) {
+		long long v;
+
+		c->params = !strcmp(tok[3], "req") ? 2 : !strcmp(tok[3], "opt") ? 1 : 0;
+		if (parse_ll(tok[4], &v))
+			return aline_bad(l, "bad size", NULL);
+		parse_ptype(tok[5], v, &c->type);
+	} else {
+		c->type.name = xstrdup("-");
+		c->type.size = -1;
+	}
+	return 0;
+}
+
+/* "uvm CMD NODE SIZE TYPE" */
+static int parse_uvm(struct abi *a, const struct aline *l)
+{
+	struct uvmc *c = xcalloc(1, sizeof(*c));
+	char *const *tok = l->tok;
+	long long v;
+
+	pv_push(&a->uvm, c);
+	if (parse_u32(tok[1], &c->cmd) || (int)(c->node = node_parse(tok[2])) < 0 ||
+	    (c->node != NODE_UVM && c->node != NODE_UVM_TOOLS) ||
+	    parse_ll(tok[3], &v))
+		return aline_bad(l, "bad UVM command", NULL);
+	parse_ptype(tok[4], v, &c->type);
+	c->name = xstrdup(aline_prov(l, 0));
+	return 0;
+}
+
+/* A deprecated control's "list=F count|bytes=F elem=SIZE:TYPE max=N DIR". */
+static int parse_dep_list(struct dep *d, const struct aline *l)
+{
+	char *const *tok = l->tok;
+	char *eq = strchr(tok[6], '='), *colon = strchr(tok[7], ':');
+	long long ev;
+
+	if (strncmp(tok[5], "list=", 5) || !eq || strncmp(tok[7], "elem=", 5) ||
+	    !colon || strncmp(tok[8], "max=", 4) || parse_u32(tok[8] + 4, &d->max))
+		return aline_bad(l, "bad deprecated control list", NULL);
+	*eq = 0;
+	*colon = 0;
+	d->list = xstrdup(tok[5] + 5);
+	d->is_count = !strcmp(tok[6], "count");
+	if (!d->is_count && strcmp(tok[6], "bytes"))
+		return aline_bad(l, "bad list size", tok[6]);
+	d->count = xstrdup(eq + 1);
+	if (parse_ll(tok[7] + 5, &ev))
+		return aline_bad(l, "bad element size", NULL);
+	parse_ptype(colon + 1, ev, &d->elem);
+	d->in = !strcmp(tok[9], "in") || !strcmp(tok[9], "inout");
+	d->out = !strcmp(tok[9], "out") || !strcmp(tok[9], "inout");
+	if (!d->in && !d->out && strcmp(tok[9], "none"))
+		return aline_bad(l, "bad copy direction", tok[9]);
+	return 0;
+}
+
+/* "dep CMD V2 SIZE TYPE" and "custom" or its list (parse_dep_list()) */
+static int parse_dep(struct abi *a, const struct aline *l)
+{
+	struct dep *d = xcalloc(1, sizeof(*d));
+	char *const *tok = l->tok;
+	long long v;
+
+	pv_push(&a->dep, d);
+	d->name = xstrdup(aline_prov(l, 0));
+	if (parse_u32(tok[1], &d->cmd) || parse_u32(tok[2], &d->v2) ||
+	    parse_ll(tok[3], &v))
+		return aline_bad(l, "bad deprecated control", NULL);
+	parse_ptype(tok[4], v, &d->type);
+	if (l->n != 6)
+		return parse_dep_list(d, l);
+	if (strcmp(tok[5], "custom"))
+		return aline_bad(l, "bad deprecated control", tok[5]);
+	d->custom = 1;
+	d->elem.name = xstrdup("-");
+	return 0;
+}
+
+/*
+ * An embedded list's "list=F count=C elem=SIZE[:TYPE] DIR [ifptr] [nomax]",
+ * C a number, a field or "F*F".
+ */
+static int parse_emb_list(struct emb *e, const struct aline *l)
+{
+	char *const *tok = l->tok;
+	char *colon, *star;
+	long long ev;
+	int k;
+
+	e->list = xstrdup(tok[5] + 5);
+	if (isdigit((unsigned char)tok[6][6])) {
+		if (parse_u32(tok[6] + 6, &e->cnum))
+			return aline_bad(l, "bad count", tok[6]);
+	} else {
+		star = strchr(tok[6] + 6, '*');
+		if (star)
+			*star++ = 0;
+		e->count = xstrdup(tok[6] + 6);
+		e->count2 = star ? xstrdup(star) : NULL;
+	}
+	colon = strchr(tok[7], ':');
+	if (colon)
+		*colon = 0;
+	if (parse_ll(tok[7] + 5, &ev))
+		return aline_bad(l, "bad element size", NULL);
+	if (colon) {
+		parse_ptype(colon + 1, ev, &e->elem);
+	} else {
+		e->elem.name = xstrdup("-");
+		e->elem.size = ev;
+	}
+	e->in = !strcmp(tok[8], "in") || !strcmp(tok[8], "inout");
+	e->out = !strcmp(tok[8], "out") || !strcmp(tok[8], "inout");
+	if (!e->in && !e->out && strcmp(tok[8], "none"))
+		return aline_bad(l, "bad copy direction", tok[8]);
+	for (k = 9; k < l->n; k++) {
+		if (!strcmp(tok[k], "ifptr"))
+			e->ifptr = 1;
+		else if (!strcmp(tok[k], "nomax"))
+			e->nomax = 1;
+		else
+			return aline_bad(l, "unknown list attribute", tok[k]);
+	}
+	return 0;
+}
+
+/* "emb CMD SLOT SIZE TYPE" and "custom" or its list (parse_emb_list()) */
+static int parse_emb(struct abi *a, const struct aline *l)
+{
+	struct emb *e = xcalloc(1, sizeof(*e));
+	char *const *tok = l->tok;
+	long long v, ev;
+
+	pv_push(&a->emb, e);
+	e->name = xstrdup(aline_prov(l, 0));
+	if (parse_u32(tok[1], &e->cmd) || parse_ll(tok[2], &v) || v < 0 || v > 3 ||
+	    parse_ll(tok[3], &ev))
+		return aline_bad(l, "bad embedded list", NULL);
+	e->slot = (int)v;
+	parse_ptype(tok[4], ev, &e->type);
+	if (l->n == 6 && !strcmp(tok[5], "custom")) {
+		e->custom = 1;
+		e->elem.name = xstrdup("-");
+		return 0;
+	}
+	if (l->n < 9 || strncmp(tok[5], "list=", 5) || strncmp(tok[6], "count=", 6) ||
+	    strncmp(tok[7], "elem=", 5))
+		return aline_bad(l, "bad embedded list", NULL);
+	return parse_emb_list(e, l);
+}
+
+/* "fdin TYPE FIELD NODE" */
+static int parse_fdin(struct abi *a, const struct aline *l)
+{
+	struct fd_hit *h = xcalloc(1, sizeof(*h));
+
+	pv_push(&a->fdin, h);
+	h->type = xstrdup(l->tok[1]);
+	h->field = xstrdup(l->tok[2]);
+	h->node = node_parse(l->tok[3]);
+	if ((int)h->node < 0 || h->node == NODE_NONE || h->node == NODE_UVM_TOOLS)
+		return aline_bad(l, "bad fd lookup", NULL);
+	return 0;
+}
+
+/* "@source WORDS...": the words, or "-" */
+static void parse_source(struct abi *a, const struct aline *l)
+{
+	struct sbuf sb = { 0 };
+	int i;
+
+	for (i = 1; i < l->n; i++)
+		sb_printf(&sb, "%s%s", i > 1 ? " " : "", l->tok[i]);
+	a->source = sb.len ? sb_steal(&sb) : xstrdup("-");
+}
+
+/* Line @l of a release file into @a, by its first word; -1 (said) if wrong. */
+static int abi_line(struct abi *a, const struct aline *l, int *have_magic)
+{
+	const char *w = l->tok[0];
+	int n = l->n;
+
+	if (!strcmp(w, "nvabi")) {
+		if (n != 2 || atoi(l->tok[1]) != NVABI_FORMAT) {
+			warnx("%s:%d: format %s, this nvabi reads %d", l->what, l->lineno,
+			      n > 1 ? l->tok[1] : "?", NVABI_FORMAT);
+			return -1;
+		}
+		*have_magic = 1;
+	} else if (!strcmp(w, "@release") && n == 2) {
+		a->release = xstrdup(l->tok[1]);
+	} else if (!strcmp(w, "@source")) {
+		parse_source(a, l);
+	} else if (!strcmp(w, "esc") && (n == 7 || n == 8)) {
+		return parse_esc(a, l);
+	} else if (!strcmp(w, "ctrl") && n >= 3) {
+		return parse_ctrl(a, l);
+	} else if (!strcmp(w, "class") && (n == 3 || n == 6)) {
+		return parse_class(a, l);
+	} else if (!strcmp(w, "uvm") && n == 5) {
+		return parse_uvm(a, l);
+	} else if (!strcmp(w, "dep") && (n == 6 || n == 10)) {
+		return parse_dep(a, l);
+	} else if (!strcmp(w, "emb") && n >= 6) {
+		return parse_emb(a, l);
+	} else if (!strcmp(w, "uvm-unknown") && n == 2) {
+		a->uvm_unknown = uvm_unknown_parse(l->tok[1]);
+		if (a->uvm_unknown <= 0)
+			return aline_bad(l, "bad UVM answer", l->tok[1]);
+	} else if (!strcmp(w, "fdin") && n == 4) {
+		return parse_fdin(a, l);
+	} else {
+		return aline_bad(l, "cannot read", w);
+	}
+	return 0;
+}
+
 int abi_parse(const char *text, const char *what, struct abi *a)
 {
 	char *buf = xstrdup(text), *line, *save = NULL;
-	int lineno = 0, err = 0, have_magic = 0;
+	struct aline l = { .what = what };
+	int err = 0, have_magic = 0;
 
 	memset(a, 0, sizeof(*a));
-#define BAD(...) do { warnx(__VA_ARGS__); err = -1; goto out; } while (0)
 	for (line = buf;; line = NULL) {
-		char *tok[32], *prov[8];
-		int n, np = 0, i, m = 0;
-
 		line = strtok_r(line, "\n", &save);
 		if (!line)
 			break;
-		lineno++;
-		if (line[0] == '#')
+		l.lineno++;
+		if (line[0] == '#' || aline_split(&l, line) <= 0)
 			continue;
-		n = split(line, tok, 32);
-		if (n <= 0)
-			continue;
-		for (i = 0; i < n; i++) {
-			if (tok[i][0] == '@' && i > 0) {
-				if (np < 8)
-					prov[np++] = tok[i] + 1;
-			} else
-				tok[m++] = tok[i];
-		}
-		n = m;
-		if (!strcmp(tok[0], "nvabi")) {
-			if (n != 2 || atoi(tok[1]) != NVABI_FORMAT)
-				BAD("%s:%d: format %s, this nvabi reads %d", what, lineno,
-				    n > 1 ? tok[1] : "?", NVABI_FORMAT);
-			have_magic = 1;
-		} else if (!strcmp(tok[0], "@release") && n == 2) {
-			a->release = xstrdup(tok[1]);
-		} else if (!strcmp(tok[0], "@source")) {
-			struct sbuf sb = { 0 };
-
-			for (i = 1; i < n; i++)
-				sb_printf(&sb, "%s%s", i > 1 ? " " : "", tok[i]);
-			a->source = sb.len ? sb_steal(&sb) : xstrdup("-");
-		} else if (!strcmp(tok[0], "esc") && (n == 7 || n == 8)) {
-			struct esc *e = xcalloc(1, sizeof(*e));
-			char *sz = tok[5], *ty = tok[6], *s1 = NULL, *s2 = NULL, *a1, *a2;
-			uint32_t nr;
-
-			pv_push(&a->esc, e);
-			if (parse_u32(tok[1], &nr) || (int)(e->node = node_parse(tok[2])) < 0 ||
-			    e->node == NODE_NONE || e->node > NODE_ANY ||
-			    (int)(e->priv = priv_parse(tok[3])) < 0 ||
-			    (int)(e->kind = kind_parse(tok[4])) < 0)
-				BAD("%s:%d: bad escape", what, lineno);
-			e->nr = nr;
-			e->early = ESC_UNCHECKED;
-			if (n == 8) {
-				char *colon = strchr(tok[7], ':');
-				int ek;
-
-				if (strncmp(tok[7], "early=", 6) || !colon)
-					BAD("%s:%d: bad escape attribute '%s'", what, lineno, tok[7]);
-				char *comma;
-
-				*colon = 0;
-				comma = strchr(colon + 1, ',');
-				if (comma)
-					*comma = 0;
-				ek = kind_parse(tok[7] + 6);
-				e->nearly = comma ? 2 : 1;
-				if ((ek != ESC_EXACT && ek != ESC_ARRAY) ||
-				    parse_ll(colon + 1, &e->early_size[0]) ||
-				    (comma && parse_ll(comma + 1, &e->early_size[1])))
-					BAD("%s:%d: bad early check", what, lineno);
-				e->early = (enum esc_kind)ek;
-			}
-			e->name = xstrdup(np > 0 ? prov[0] : "-");
-			e->src = xstrdup(np > 1 ? prov[1] : "-");
-			if (strcmp(sz, "-")) {
-				for (a1 = strtok_r(sz, ",", &s1), a2 = strtok_r(ty, ",", &s2);
-				     a1 && a2 && e->ntypes < 4;
-				     a1 = strtok_r(NULL, ",", &s1), a2 = strtok_r(NULL, ",", &s2)) {
-					long long v;
-
-					if (parse_ll(a1, &v))
-						BAD("%s:%d: bad size", what, lineno);
-					parse_ptype(a2, v, &e->types[e->ntypes++]);
-				}
-			}
-		} else if (!strcmp(tok[0], "ctrl") && n >= 3) {
-			struct ctrl *c = xcalloc(1, sizeof(*c));
-			int k = 3;
-
-			pv_push(&a->ctrl, c);
-			if (parse_u32(tok[1], &c->cmd) || (int)(c->priv = priv_parse(tok[2])) < 0)
-				BAD("%s:%d: bad control", what, lineno);
-			c->owners = xstrdup(np > 0 ? prov[0] : "-");
-			if (n >= 5 && isdigit((unsigned char)tok[3][0])) {
-				long long v;
-
-				if (parse_ll(tok[3], &v))
-					BAD("%s:%d: bad size", what, lineno);
-				parse_ptype(tok[4], v, &c->type);
-				k = 5;
-			} else {
-				c->type.name = xstrdup("-");
-				c->type.size = -1;
-			}
-			for (; k < n; k++) {
-				if (!strncmp(tok[k], "ar=", 3))
-					parse_u32(tok[k] + 3, &c->access);
-				else if (!strcmp(tok[k], "x=root-without-rights"))
-					c->extra |= CTRL_X_PRIV_IF_NO_RIGHTS;
-				else if (!strcmp(tok[k], "x=test-only"))
-					c->extra |= CTRL_X_TEST_ONLY;
-				else
-					BAD("%s:%d: unknown control attribute '%s'", what, lineno,
-					    tok[k]);
-			}
-		} else if (!strcmp(tok[0], "class") && (n == 3 || n == 6)) {
-			struct cls *c = xcalloc(1, sizeof(*c));
-
-			pv_push(&a->cls, c);
-			if (parse_u32(tok[1], &c->id) || (int)(c->priv = priv_parse(tok[2])) < 0)
-				BAD("%s:%d: bad class", what, lineno);
-			c->name = xstrdup(np > 0 ? prov[0] : "-");
-			c->internal = xstrdup(np > 1 ? prov[1] : "-");
-			if (n == 6) {
-				long long v;
-
-				c->params = !strcmp(tok[3], "req") ? 2 : !strcmp(tok[3], "opt") ? 1 : 0;
-				if (parse_ll(tok[4], &v))
-					BAD("%s:%d: bad size", what, lineno);
-				parse_ptype(tok[5], v, &c->type);
-			} else {
-				c->type.name = xstrdup("-");
-				c->type.size = -1;
-			}
-		} else if (!strcmp(tok[0], "uvm") && n == 5) {
-			struct uvmc *c = xcalloc(1, sizeof(*c));
-			long long v;
-
-			pv_push(&a->uvm, c);
-			if (parse_u32(tok[1], &c->cmd) || (int)(c->node = node_parse(tok[2])) < 0 ||
-			    (c->node != NODE_UVM && c->node != NODE_UVM_TOOLS) ||
-			    parse_ll(tok[3], &v))
-				BAD("%s:%d: bad UVM command", what, lineno);
-			parse_ptype(tok[4], v, &c->type);
-			c->name = xstrdup(np > 0 ? prov[0] : "-");
-		} else if (!strcmp(tok[0], "dep") && (n == 6 || n == 10)) {
-			struct dep *d = xcalloc(1, sizeof(*d));
-			long long v, ev;
-			char *colon, *eq;
-
-			pv_push(&a->dep, d);
-			d->name = xstrdup(np > 0 ? prov[0] : "-");
-			if (parse_u32(tok[1], &d->cmd) || parse_u32(tok[2], &d->v2) ||
-			    parse_ll(tok[3], &v))
-				BAD("%s:%d: bad deprecated control", what, lineno);
-			parse_ptype(tok[4], v, &d->type);
-			if (n == 6) {
-				if (strcmp(tok[5], "custom"))
-					BAD("%s:%d: bad deprecated control '%s'", what, lineno, tok[5]);
-				d->custom = 1;
-				d->elem.name = xstrdup("-");
-				continue;
-			}
-			eq = strchr(tok[6], '=');
-			colon = strchr(tok[7], ':');
-			if (strncmp(tok[5], "list=", 5) || !eq || strncmp(tok[7], "elem=", 5) ||
-			    !colon || strncmp(tok[8], "max=", 4) || parse_u32(tok[8] + 4, &d->max))
-				BAD("%s:%d: bad deprecated control list", what, lineno);
-			*eq = 0;
-			*colon = 0;
-			d->list = xstrdup(tok[5] + 5);
-			d->is_count = !strcmp(tok[6], "count");
-			if (!d->is_count && strcmp(tok[6], "bytes"))
-				BAD("%s:%d: bad list size '%s'", what, lineno, tok[6]);
-			d->count = xstrdup(eq + 1);
-			if (parse_ll(tok[7] + 5, &ev))
-				BAD("%s:%d: bad element size", what, lineno);
-			parse_ptype(colon + 1, ev, &d->elem);
-			d->in = !strcmp(tok[9], "in") || !strcmp(tok[9], "inout");
-			d->out = !strcmp(tok[9], "out") || !strcmp(tok[9], "inout");
-			if (!d->in && !d->out && strcmp(tok[9], "none"))
-				BAD("%s:%d: bad copy direction '%s'", what, lineno, tok[9]);
-		} else if (!strcmp(tok[0], "emb") && n >= 6) {
-			struct emb *e = xcalloc(1, sizeof(*e));
-			long long v, ev;
-			char *colon, *star;
-			int k;
-
-			pv_push(&a->emb, e);
-			e->name = xstrdup(np > 0 ? prov[0] : "-");
-			if (parse_u32(tok[1], &e->cmd) || parse_ll(tok[2], &v) || v < 0 || v > 3 ||
-			    parse_ll(tok[3], &ev))
-				BAD("%s:%d: bad embedded list", what, lineno);
-			e->slot = (int)v;
-			parse_ptype(tok[4], ev, &e->type);
-			if (n == 6 && !strcmp(tok[5], "custom")) {
-				e->custom = 1;
-				e->elem.name = xstrdup("-");
-				continue;
-			}
-			if (n < 9 || strncmp(tok[5], "list=", 5) || strncmp(tok[6], "count=", 6) ||
-			    strncmp(tok[7], "elem=", 5))
-				BAD("%s:%d: bad embedded list", what, lineno);
-			e->list = xstrdup(tok[5] + 5);
-			if (isdigit((unsigned char)tok[6][6])) {
-				if (parse_u32(tok[6] + 6, &e->cnum))
-					BAD("%s:%d: bad count '%s'", what, lineno, tok[6]);
-			} else {
-				star = strchr(tok[6] + 6, '*');
-				if (star)
-					*star++ = 0;
-				e->count = xstrdup(tok[6] + 6);
-				e->count2 = star ? xstrdup(star) : NULL;
-			}
-			colon = strchr(tok[7], ':');
-			if (colon)
-				*colon = 0;
-			if (parse_ll(tok[7] + 5, &ev))
-				BAD("%s:%d: bad element size", what, lineno);
-			if (colon) {
-				parse_ptype(colon + 1, ev, &e->elem);
-			} else {
-				e->elem.name = xstrdup("-");
-				e->elem.size = ev;
-			}
-			e->in = !strcmp(tok[8], "in") || !strcmp(tok[8], "inout");
-			e->out = !strcmp(tok[8], "out") || !strcmp(tok[8], "inout");
-			if (!e->in && !e->out && strcmp(tok[8], "none"))
-				BAD("%s:%d: bad copy direction '%s'", what, lineno, tok[8]);
-			for (k = 9; k < n; k++) {
-				if (!strcmp(tok[k], "ifptr"))
-					e->ifptr = 1;
-				else if (!strcmp(tok[k], "nomax"))
-					e->nomax = 1;
-				else
-					BAD("%s:%d: unknown list attribute '%s'", what, lineno, tok[k]);
-			}
-		} else if (!strcmp(tok[0], "uvm-unknown") && n == 2) {
-			a->uvm_unknown = uvm_unknown_parse(tok[1]);
-			if (a->uvm_unknown <= 0)
-				BAD("%s:%d: bad UVM answer '%s'", what, lineno, tok[1]);
-		} else if (!strcmp(tok[0], "fdin") && n == 4) {
-			struct fd_hit *h = xcalloc(1, sizeof(*h));
-
-			pv_push(&a->fdin, h);
-			h->type = xstrdup(tok[1]);
-			h->field = xstrdup(tok[2]);
-			h->node = node_parse(tok[3]);
-			if ((int)h->node < 0 || h->node == NODE_NONE || h->node == NODE_UVM_TOOLS)
-				BAD("%s:%d: bad fd lookup", what, lineno);
-		} else {
-			BAD("%s:%d: cannot read '%s'", what, lineno, tok[0]);
-		}
+		err = abi_line(a, &l, &have_magic);
+		if (err)
+			break;
 	}
-	if (!have_magic)
-		BAD("%s: not an nvabi file", what);
-	if (!a->release)
-		BAD("%s: no @release line", what);
-#undef BAD
-out:
+	if (!err && !have_magic) {
+		warnx("%s: not an nvabi file", what);
+		err = -1;
+	} else if (!err && !a->release) {
+		warnx("%s: no @release line", what);
+		err = -1;
+	}
 	free(buf);
 	if (err)
 		abi_free(a);
