@@ -60,6 +60,118 @@ static void detail(struct dctx *d, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* An escape as an entry: its number, node, privilege and size checks. */
+static void ent_esc(struct ent *e, const struct esc *x)
+{
+	int k;
+
+	e->key = x->nr;
+	e->label = x->name;
+	e->ntypes = x->ntypes;
+	for (k = 0; k < x->ntypes; k++)
+		e->types[k] = &x->types[k];
+	snprintf(e->attrs, sizeof(e->attrs), "node %s, %s, size check %s",
+		 node_str(x->node), priv_str(x->priv), kind_str(x->kind));
+	if (x->early != ESC_UNCHECKED)
+		snprintf(e->attrs + strlen(e->attrs), sizeof(e->attrs) - strlen(e->attrs),
+			 ", checked up front (%s %lld%s)", kind_str(x->early),
+			 x->early_size[0], x->nearly > 1 ? " or more" : "");
+}
+
+/* A control as an entry: its privilege, access right and extra flags. */
+static void ent_ctrl(struct ent *e, const struct ctrl *x)
+{
+	e->key = x->cmd;
+	e->label = x->owners;
+	e->ntypes = 1;
+	e->types[0] = &x->type;
+	snprintf(e->attrs, sizeof(e->attrs), "%s%s%s%s", priv_str(x->priv),
+		 x->access ? ", access right set" : "",
+		 x->extra & CTRL_X_PRIV_IF_NO_RIGHTS ? ", root without rights" : "",
+		 x->extra & CTRL_X_TEST_ONLY ? ", test only" : "");
+	if (x->access)
+		snprintf(e->attrs + strlen(e->attrs), sizeof(e->attrs) - strlen(e->attrs),
+			 " 0x%x", x->access);
+}
+
+/* A class as an entry: its privilege and whether it takes params. */
+static void ent_class(struct ent *e, const struct cls *x)
+{
+	static const char *const pn[] = { "no params", "optional params",
+					  "required params" };
+
+	e->key = x->id;
+	e->label = x->name;
+	e->ntypes = 1;
+	e->types[0] = &x->type;
+	snprintf(e->attrs, sizeof(e->attrs), "%s, %s", priv_str(x->priv), pn[x->params]);
+}
+
+/* A UVM command as an entry: its node. */
+static void ent_uvm(struct ent *e, const struct uvmc *x)
+{
+	e->key = x->cmd;
+	e->label = x->name;
+	e->ntypes = 1;
+	e->types[0] = &x->type;
+	snprintf(e->attrs, sizeof(e->attrs), "node %s", node_str(x->node));
+}
+
+/* A deprecated control as an entry: the V2 control it becomes, its list. */
+static void ent_dep(struct ent *e, const struct dep *x)
+{
+	e->key = x->cmd;
+	e->label = x->name;
+	e->ntypes = 1;
+	e->types[0] = &x->type;
+	if (x->custom)
+		snprintf(e->attrs, sizeof(e->attrs), "becomes 0x%08x, custom", x->v2);
+	else
+		snprintf(e->attrs, sizeof(e->attrs),
+			 "becomes 0x%08x, list %s of %s %s (%lld bytes each), at most "
+			 "%u, copied%s%s", x->v2, x->list, x->count,
+			 x->is_count ? "elements" : "bytes", x->elem.size, x->max,
+			 x->in ? " in" : "", x->out ? " out" : "");
+}
+
+/*
+ * The embedded lists of one command, from a->emb.v[i] on, as one entry:
+ * the params, each list's element, and the lists as text. Return: the
+ * index after that command's lists.
+ */
+static size_t ent_emb(struct ent *e, const struct abi *a, size_t i)
+{
+	const struct emb *x = a->emb.v[i];
+	struct sbuf t = { 0 };
+	size_t j;
+
+	e->key = x->cmd;
+	e->label = x->name;
+	e->ntypes = 1;
+	e->types[0] = &x->type;
+	for (j = i; j < a->emb.n && ((struct emb *)a->emb.v[j])->cmd == x->cmd; j++) {
+		const struct emb *y = a->emb.v[j];
+
+		if (e->ntypes < 4 && strcmp(y->elem.name, "-"))
+			e->types[e->ntypes++] = &y->elem;
+		if (y->custom) {
+			sb_printf(&t, "%scustom", j > i ? "; " : "");
+			continue;
+		}
+		sb_printf(&t, "%s%s, ", j > i ? "; " : "", y->list);
+		if (y->count)
+			sb_printf(&t, "%s%s", y->count, y->count2 ? " squared" : "");
+		else
+			sb_printf(&t, "%u", y->cnum);
+		sb_printf(&t, " x %lld bytes%s%s%s%s", y->elem.size, y->in ? " in" : "",
+			  y->out ? " out" : "", y->ifptr ? " ifptr" : "",
+			  y->nomax ? " nomax" : "");
+	}
+	snprintf(e->attrs, sizeof(e->attrs), "%s", t.s ? t.s : "");
+	sb_free(&t);
+	return j;
+}
+
 static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 {
 	size_t i, n = 0, m = 0;
@@ -76,120 +188,17 @@ static size_t entries(const struct abi *a, enum cat c, struct ent **out)
 	}
 	v = xcalloc(n + 1, sizeof(*v));
 	for (i = 0; i < n; i++) {
-		struct ent *e = &v[m];
-		int k;
+		struct ent *e = &v[m++];
 
 		switch (c) {
-		case C_ESC: {
-			const struct esc *x = a->esc.v[i];
-
-			e->key = x->nr;
-			e->label = x->name;
-			e->ntypes = x->ntypes;
-			for (k = 0; k < x->ntypes; k++)
-				e->types[k] = &x->types[k];
-			snprintf(e->attrs, sizeof(e->attrs), "node %s, %s, size check %s",
-				 node_str(x->node), priv_str(x->priv), kind_str(x->kind));
-			if (x->early != ESC_UNCHECKED)
-				snprintf(e->attrs + strlen(e->attrs), sizeof(e->attrs) - strlen(e->attrs),
-					 ", checked up front (%s %lld%s)", kind_str(x->early),
-					 x->early_size[0], x->nearly > 1 ? " or more" : "");
-			break;
+		case C_ESC: ent_esc(e, a->esc.v[i]); break;
+		case C_CTRL: ent_ctrl(e, a->ctrl.v[i]); break;
+		case C_CLASS: ent_class(e, a->cls.v[i]); break;
+		case C_UVM: ent_uvm(e, a->uvm.v[i]); break;
+		case C_DEP: ent_dep(e, a->dep.v[i]); break;
+		case C_EMB: i = ent_emb(e, a, i) - 1; break;
+		default: break;
 		}
-		case C_CTRL: {
-			const struct ctrl *x = a->ctrl.v[i];
-
-			e->key = x->cmd;
-			e->label = x->owners;
-			e->ntypes = 1;
-			e->types[0] = &x->type;
-			snprintf(e->attrs, sizeof(e->attrs), "%s%s%s%s", priv_str(x->priv),
-				 x->access ? ", access right set" : "",
-				 x->extra & CTRL_X_PRIV_IF_NO_RIGHTS ? ", root without rights" : "",
-				 x->extra & CTRL_X_TEST_ONLY ? ", test only" : "");
-			if (x->access)
-				snprintf(e->attrs + strlen(e->attrs), sizeof(e->attrs) - strlen(e->attrs),
-					 " 0x%x", x->access);
-			break;
-		}
-		case C_CLASS: {
-			const struct cls *x = a->cls.v[i];
-			static const char *const pn[] = { "no params", "optional params",
-							  "required params" };
-
-			e->key = x->id;
-			e->label = x->name;
-			e->ntypes = 1;
-			e->types[0] = &x->type;
-			snprintf(e->attrs, sizeof(e->attrs), "%s, %s", priv_str(x->priv),
-				 pn[x->params]);
-			break;
-		}
-		case C_UVM: {
-			const struct uvmc *x = a->uvm.v[i];
-
-			e->key = x->cmd;
-			e->label = x->name;
-			e->ntypes = 1;
-			e->types[0] = &x->type;
-			snprintf(e->attrs, sizeof(e->attrs), "node %s", node_str(x->node));
-			break;
-		}
-		case C_DEP: {
-			const struct dep *x = a->dep.v[i];
-
-			e->key = x->cmd;
-			e->label = x->name;
-			e->ntypes = 1;
-			e->types[0] = &x->type;
-			if (x->custom)
-				snprintf(e->attrs, sizeof(e->attrs), "becomes 0x%08x, custom", x->v2);
-			else
-				snprintf(e->attrs, sizeof(e->attrs),
-					 "becomes 0x%08x, list %s of %s %s (%lld bytes each), at most "
-					 "%u, copied%s%s", x->v2, x->list, x->count,
-					 x->is_count ? "elements" : "bytes", x->elem.size, x->max,
-					 x->in ? " in" : "", x->out ? " out" : "");
-			break;
-		}
-		case C_EMB: {
-			/* all lists of one command in one entry */
-			const struct emb *x = a->emb.v[i];
-			struct sbuf t = { 0 };
-			size_t j;
-
-			e = &v[m++];
-			e->key = x->cmd;
-			e->label = x->name;
-			e->ntypes = 1;
-			e->types[0] = &x->type;
-			for (j = i; j < a->emb.n && ((struct emb *)a->emb.v[j])->cmd == x->cmd; j++) {
-				const struct emb *y = a->emb.v[j];
-
-				if (e->ntypes < 4 && strcmp(y->elem.name, "-"))
-					e->types[e->ntypes++] = &y->elem;
-				if (y->custom) {
-					sb_printf(&t, "%scustom", j > i ? "; " : "");
-					continue;
-				}
-				sb_printf(&t, "%s%s, ", j > i ? "; " : "", y->list);
-				if (y->count)
-					sb_printf(&t, "%s%s", y->count, y->count2 ? " squared" : "");
-				else
-					sb_printf(&t, "%u", y->cnum);
-				sb_printf(&t, " x %lld bytes%s%s%s%s", y->elem.size, y->in ? " in" : "",
-					  y->out ? " out" : "", y->ifptr ? " ifptr" : "",
-					  y->nomax ? " nomax" : "");
-			}
-			snprintf(e->attrs, sizeof(e->attrs), "%s", t.s ? t.s : "");
-			sb_free(&t);
-			i = j - 1;
-			continue;
-		}
-		default:
-			break;
-		}
-		m++;
 	}
 	*out = v;
 	return m;
