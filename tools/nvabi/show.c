@@ -130,117 +130,154 @@ static void lookup(const struct rangeset *rs, const char *v, struct lookup *out)
 		lookup_successor(rs, v, out);
 }
 
-static void show_json(struct store *s, const struct lookup *lk, struct abi *a, int abi_index)
+/* The version, its tier, range and ABI, and the release it is served as. */
+static void json_lookup(struct sbuf *b, const struct lookup *lk, int abi_index)
 {
-	struct sbuf b = { 0 };
+	sb_add(b, "{\"version\":");
+	json_str(b, lk->version);
+	sb_add(b, ",\"tier\":");
+	json_str(b, lk->tier);
+	sb_add(b, ",\"range\":");
+	if (lk->range) {
+		sb_add(b, "{\"first\":");
+		json_str(b, lk->range->first);
+		sb_add(b, ",\"last\":");
+		json_str(b, lk->range->last);
+		sb_printf(b, ",\"releases\":%zu}", lk->range->releases.n);
+		sb_printf(b, ",\"abi\":%d,\"served_as\":", abi_index);
+		json_str(b, lk->release);
+	} else
+		sb_add(b, "null,\"abi\":null,\"served_as\":null");
+}
+
+/* "escapes": each one's sizes, node, size checks and name. */
+static void json_escapes(struct sbuf *b, const struct abi *a)
+{
 	size_t i;
 	int k;
 
-	sb_add(&b, "{\"version\":");
-	json_str(&b, lk->version);
-	sb_add(&b, ",\"tier\":");
-	json_str(&b, lk->tier);
-	sb_add(&b, ",\"range\":");
-	if (lk->range) {
-		sb_add(&b, "{\"first\":");
-		json_str(&b, lk->range->first);
-		sb_add(&b, ",\"last\":");
-		json_str(&b, lk->range->last);
-		sb_printf(&b, ",\"releases\":%zu}", lk->range->releases.n);
-		sb_printf(&b, ",\"abi\":%d,\"served_as\":", abi_index);
-		json_str(&b, lk->release);
-	} else
-		sb_add(&b, "null,\"abi\":null,\"served_as\":null");
-	sb_add(&b, ",\"escapes\":[");
+	sb_add(b, ",\"escapes\":[");
 	for (i = 0; a && i < a->esc.n; i++) {
 		const struct esc *e = a->esc.v[i];
 
-		sb_printf(&b, "%s{\"nr\":%u,\"size\":", i ? "," : "", e->nr);
-		json_size(&b, e->ntypes ? e->types[0].size : -1);
-		sb_printf(&b, ",\"node\":\"%s\",\"kind\":\"%s\",\"privilege\":\"%s\",\"sizes\":[",
+		sb_printf(b, "%s{\"nr\":%u,\"size\":", i ? "," : "", e->nr);
+		json_size(b, e->ntypes ? e->types[0].size : -1);
+		sb_printf(b, ",\"node\":\"%s\",\"kind\":\"%s\",\"privilege\":\"%s\",\"sizes\":[",
 			  node_json(e->node), kind_str(e->kind), priv_str(e->priv));
 		for (k = 0; k < e->ntypes; k++)
-			sb_printf(&b, "%s%lld", k ? "," : "", e->types[k].size);
-		sb_add(&b, "],\"early\":");
+			sb_printf(b, "%s%lld", k ? "," : "", e->types[k].size);
+		sb_add(b, "],\"early\":");
 		if (e->early != ESC_UNCHECKED)
-			sb_printf(&b, "{\"kind\":\"%s\",\"sizes\":[%lld%s%.0lld]}",
+			sb_printf(b, "{\"kind\":\"%s\",\"sizes\":[%lld%s%.0lld]}",
 				  kind_str(e->early), e->early_size[0], e->nearly > 1 ? "," : "",
 				  e->nearly > 1 ? e->early_size[1] : 0);
 		else
-			sb_add(&b, "null");
-		sb_add(&b, ",\"name\":");
-		json_str(&b, e->name);
-		sb_add(&b, "}");
+			sb_add(b, "null");
+		sb_add(b, ",\"name\":");
+		json_str(b, e->name);
+		sb_add(b, "}");
 	}
-	sb_add(&b, "],\"controls\":[");
+}
+
+/* "controls", "classes" and "uvm": number, size, privilege or node. */
+static void json_calls(struct sbuf *b, const struct abi *a)
+{
+	static const char *const pn[] = { "none", "optional", "required" };
+	size_t i;
+
+	sb_add(b, "],\"controls\":[");
 	for (i = 0; a && i < a->ctrl.n; i++) {
 		const struct ctrl *c = a->ctrl.v[i];
 
-		sb_printf(&b, "%s{\"cmd\":%u,\"size\":", i ? "," : "", c->cmd);
-		json_size(&b, c->type.size);
-		sb_printf(&b, ",\"privilege\":\"%s\"}", priv_str(c->priv));
+		sb_printf(b, "%s{\"cmd\":%u,\"size\":", i ? "," : "", c->cmd);
+		json_size(b, c->type.size);
+		sb_printf(b, ",\"privilege\":\"%s\"}", priv_str(c->priv));
 	}
-	sb_add(&b, "],\"classes\":[");
+	sb_add(b, "],\"classes\":[");
 	for (i = 0; a && i < a->cls.n; i++) {
 		const struct cls *c = a->cls.v[i];
-		static const char *const pn[] = { "none", "optional", "required" };
 
-		sb_printf(&b, "%s{\"class\":%u,\"size\":", i ? "," : "", c->id);
-		json_size(&b, c->type.size);
-		sb_printf(&b, ",\"privilege\":\"%s\",\"params\":\"%s\"}", priv_str(c->priv),
+		sb_printf(b, "%s{\"class\":%u,\"size\":", i ? "," : "", c->id);
+		json_size(b, c->type.size);
+		sb_printf(b, ",\"privilege\":\"%s\",\"params\":\"%s\"}", priv_str(c->priv),
 			  pn[c->params]);
 	}
-	sb_add(&b, "],\"uvm\":[");
+	sb_add(b, "],\"uvm\":[");
 	for (i = 0; a && i < a->uvm.n; i++) {
 		const struct uvmc *c = a->uvm.v[i];
 
-		sb_printf(&b, "%s{\"cmd\":%u,\"size\":%lld,\"node\":\"%s\"}", i ? "," : "",
+		sb_printf(b, "%s{\"cmd\":%u,\"size\":%lld,\"node\":\"%s\"}", i ? "," : "",
 			  c->cmd, c->type.size, node_json(c->node));
 	}
-	sb_add(&b, "],\"deprecated\":[");
+}
+
+/* "deprecated": the V1 controls, the V2 each becomes and its list. */
+static void json_deprecated(struct sbuf *b, const struct abi *a)
+{
+	size_t i;
+
+	sb_add(b, "],\"deprecated\":[");
 	for (i = 0; a && i < a->dep.n; i++) {
 		const struct dep *d = a->dep.v[i];
 
-		sb_printf(&b, "%s{\"cmd\":%u,\"v2\":%u,\"size\":%lld,\"custom\":%s", i ? "," : "",
+		sb_printf(b, "%s{\"cmd\":%u,\"v2\":%u,\"size\":%lld,\"custom\":%s", i ? "," : "",
 			  d->cmd, d->v2, d->type.size, d->custom ? "true" : "false");
 		if (!d->custom) {
-			sb_add(&b, ",\"list\":");
-			json_str(&b, d->list);
-			sb_add(&b, ",\"count\":");
-			json_str(&b, d->count);
-			sb_printf(&b, ",\"counts\":\"%s\",\"element_size\":%lld,\"max\":%u,"
+			sb_add(b, ",\"list\":");
+			json_str(b, d->list);
+			sb_add(b, ",\"count\":");
+			json_str(b, d->count);
+			sb_printf(b, ",\"counts\":\"%s\",\"element_size\":%lld,\"max\":%u,"
 				  "\"copy_in\":%s,\"copy_out\":%s", d->is_count ? "elements" : "bytes",
 				  d->elem.size, d->max, d->in ? "true" : "false",
 				  d->out ? "true" : "false");
 		}
-		sb_add(&b, ",\"name\":");
-		json_str(&b, d->name);
-		sb_add(&b, "}");
+		sb_add(b, ",\"name\":");
+		json_str(b, d->name);
+		sb_add(b, "}");
 	}
-	sb_add(&b, "],\"embedded\":[");
+}
+
+/* "embedded": the lists RM copies around a control, one per slot. */
+static void json_embedded(struct sbuf *b, const struct abi *a)
+{
+	size_t i;
+
+	sb_add(b, "],\"embedded\":[");
 	for (i = 0; a && i < a->emb.n; i++) {
 		const struct emb *e = a->emb.v[i];
 
-		sb_printf(&b, "%s{\"cmd\":%u,\"slot\":%d,\"size\":%lld,\"custom\":%s", i ? "," : "",
+		sb_printf(b, "%s{\"cmd\":%u,\"slot\":%d,\"size\":%lld,\"custom\":%s", i ? "," : "",
 			  e->cmd, e->slot, e->type.size, e->custom ? "true" : "false");
 		if (!e->custom) {
-			sb_add(&b, ",\"list\":");
-			json_str(&b, e->list);
-			sb_add(&b, ",\"count\":");
+			sb_add(b, ",\"list\":");
+			json_str(b, e->list);
+			sb_add(b, ",\"count\":");
 			if (e->count)
-				json_str(&b, e->count);
+				json_str(b, e->count);
 			else
-				sb_printf(&b, "%u", e->cnum);
-			sb_printf(&b, ",\"squared\":%s,\"element_size\":%lld,\"copy_in\":%s,"
+				sb_printf(b, "%u", e->cnum);
+			sb_printf(b, ",\"squared\":%s,\"element_size\":%lld,\"copy_in\":%s,"
 				  "\"copy_out\":%s,\"null_when_empty\":%s,\"max_bytes\":%s",
 				  e->count2 ? "true" : "false", e->elem.size, e->in ? "true" : "false",
 				  e->out ? "true" : "false", e->ifptr ? "true" : "false",
 				  e->nomax ? "null" : "1048576");
 		}
-		sb_add(&b, ",\"name\":");
-		json_str(&b, e->name);
-		sb_add(&b, "}");
+		sb_add(b, ",\"name\":");
+		json_str(b, e->name);
+		sb_add(b, "}");
 	}
+}
+
+static void show_json(struct store *s, const struct lookup *lk, struct abi *a, int abi_index)
+{
+	struct sbuf b = { 0 };
+
+	json_lookup(&b, lk, abi_index);
+	json_escapes(&b, a);
+	json_calls(&b, a);
+	json_deprecated(&b, a);
+	json_embedded(&b, a);
 	sb_printf(&b, "],\"uvm_unknown\":\"%s\"}\n", a ? uvm_unknown_str(a->uvm_unknown) : "-");
 	fputs(b.s, stdout);
 	sb_free(&b);
