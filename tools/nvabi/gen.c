@@ -373,161 +373,205 @@ static struct pent *pool_get(struct gctx *g, int kind, uint32_t key, const char 
 static unsigned field_off(const struct layout *l, const char *name);
 static void emb_facts(struct pent *p, const struct abi *a, void *const *ev, size_t n);
 
+/* add_abi() under way: the pool, the ABI, its number, the fdin lines used. */
+struct actx {
+	struct gctx *g;
+	const struct abi *a;
+	int abi;
+	unsigned char *used;
+};
+
+/* Escape @e into the pool; its facts where the entry is new. */
+static void add_esc(struct actx *x, const struct esc *e)
+{
+	struct sbuf b = { 0 };
+	struct pent *p;
+	char *fds;
+	int k, fresh;
+
+	format_esc(&b, e);
+	fds = fd_ident(x->a, e->types, e->ntypes, x->used);
+	sb_add(&b, fds);
+	free(fds);
+	p = pool_get(x->g, K_ESC, e->nr, b.s, x->abi, &fresh);
+	sb_free(&b);
+	if (!fresh)
+		return;
+	if (e->ntypes > 2 && e->kind == ESC_EXACT)
+		warnx("escape 0x%02x accepts %d sizes; the table keeps two", e->nr, e->ntypes);
+	p->name = xstrdup(e->name);
+	p->size = e->ntypes ? (uint32_t)e->types[0].size : 0;
+	p->size2 = e->ntypes > 1 && e->kind == ESC_EXACT ? (uint32_t)e->types[1].size : 0;
+	p->node = e->node;
+	p->priv = e->priv;
+	p->szkind = e->kind;
+	p->early_kind = e->early;
+	if (e->early != ESC_UNCHECKED) {
+		p->early = (uint32_t)e->early_size[0];
+		p->early2 = e->nearly > 1 ? (uint32_t)e->early_size[1] : 0;
+	}
+	for (k = 0; k < e->ntypes; k++)
+		type_facts(p, x->a, &e->types[k]);
+	if (!e->ntypes) {
+		p->tyname = xstrdup("-");
+		p->header = xstrdup("");
+	}
+}
+
+/* Control @c into the pool; its facts where the entry is new. */
+static void add_ctrl(struct actx *x, const struct ctrl *c)
+{
+	struct sbuf b = { 0 };
+	struct pent *p;
+	char *fds;
+	int fresh;
+
+	format_ctrl(&b, c);
+	fds = fd_ident(x->a, &c->type, 1, x->used);
+	sb_add(&b, fds);
+	free(fds);
+	p = pool_get(x->g, K_CTRL, c->cmd, b.s, x->abi, &fresh);
+	sb_free(&b);
+	if (!fresh)
+		return;
+	p->name = xstrdup(c->type.name ? c->type.name : "-");
+	p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
+	p->priv = c->priv;
+	p->access = (int)c->access;
+	if (c->access > 0xff)
+		die("control 0x%08x: access right 0x%x does not fit the table", c->cmd,
+		    c->access);
+	if (c->extra & CTRL_X_PRIV_IF_NO_RIGHTS)
+		p->flags |= 0x08;
+	if (c->extra & CTRL_X_TEST_ONLY)
+		p->flags |= 0x10;
+	type_facts(p, x->a, &c->type);
+}
+
+/* Class @c into the pool; its facts where the entry is new. */
+static void add_class(struct actx *x, const struct cls *c)
+{
+	struct sbuf b = { 0 };
+	struct pent *p;
+	char *fds;
+	int fresh;
+
+	format_cls(&b, c);
+	fds = fd_ident(x->a, &c->type, 1, x->used);
+	sb_add(&b, fds);
+	free(fds);
+	p = pool_get(x->g, K_CLASS, c->id, b.s, x->abi, &fresh);
+	sb_free(&b);
+	if (!fresh)
+		return;
+	p->name = xstrdup(c->name);
+	p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
+	p->priv = c->priv;
+	p->params = c->params;
+	type_facts(p, x->a, &c->type);
+}
+
+/* UVM command @c into the pool; its facts where the entry is new. */
+static void add_uvm(struct actx *x, const struct uvmc *c)
+{
+	struct sbuf b = { 0 };
+	struct pent *p;
+	char *fds;
+	int fresh;
+
+	format_uvm(&b, c);
+	fds = fd_ident(x->a, &c->type, 1, x->used);
+	sb_add(&b, fds);
+	free(fds);
+	p = pool_get(x->g, K_UVM, c->cmd, b.s, x->abi, &fresh);
+	sb_free(&b);
+	if (!fresh)
+		return;
+	p->name = xstrdup(c->name);
+	p->size = (uint32_t)(c->type.size < 0 ? 0 : c->type.size);
+	p->node = c->node;
+	type_facts(p, x->a, &c->type);
+}
+
+/* Deprecated control @d into the pool; its list's offsets where it is new. */
+static void add_dep(struct actx *x, const struct dep *d)
+{
+	struct sbuf b = { 0 };
+	struct pent *p;
+	int fresh;
+
+	format_dep(&b, d);
+	p = pool_get(x->g, K_DEP, d->cmd, b.s, x->abi, &fresh);
+	sb_free(&b);
+	if (!fresh)
+		return;
+	p->name = xstrdup(d->name);
+	p->size = (uint32_t)d->type.size;
+	p->v2 = d->v2;
+	p->tyname = xstrdup(d->type.name);
+	p->header = xstrdup(d->type.rec && d->type.rec->header ? d->type.rec->header : "");
+	if (d->custom) {
+		p->flags = NVABI_DEP_CUSTOM;
+		return;
+	}
+	p->flags = (d->is_count ? NVABI_DEP_COUNT : 0) | (d->in ? NVABI_DEP_IN : 0) |
+		   (d->out ? NVABI_DEP_OUT : 0);
+	p->max = d->max;
+	p->list_off = field_off(d->type.rec, d->list);
+	p->count_off = field_off(d->type.rec, d->count);
+	p->elem = (unsigned)d->elem.size;
+	if (p->list_off == 0xff || p->count_off == 0xff || !p->elem || p->list_off % 8)
+		die("%s: deprecated control 0x%08x: list %s or count %s not found in %s",
+		    x->a->release, d->cmd, d->list, d->count, d->type.name);
+}
+
+/*
+ * The embedded lists of one command, from x->a->emb.v[i] on, into the pool
+ * as one entry. Return: the index after them.
+ */
+static size_t add_emb(struct actx *x, size_t i)
+{
+	const struct abi *a = x->a;
+	const struct emb *e0 = a->emb.v[i];
+	struct sbuf b = { 0 };
+	struct pent *p;
+	size_t j;
+	int fresh;
+
+	for (j = i; j < a->emb.n && ((struct emb *)a->emb.v[j])->cmd == e0->cmd; j++)
+		format_emb(&b, a->emb.v[j]);
+	p = pool_get(x->g, K_EMB, e0->cmd, b.s, x->abi, &fresh);
+	sb_free(&b);
+	if (fresh)
+		emb_facts(p, a, a->emb.v + i, j - i);
+	return j;
+}
+
 static void add_abi(struct gctx *g, struct abi *a, int abi)
 {
-	unsigned char *used = xcalloc(a->fdin.n + 1, 1);
+	struct actx x = { .g = g, .a = a, .abi = abi, .used = xcalloc(a->fdin.n + 1, 1) };
 	size_t i;
-	int fresh;
-	char *fds;
 
-	for (i = 0; i < a->esc.n; i++) {
-		const struct esc *e = a->esc.v[i];
-		struct sbuf b = { 0 };
-		struct pent *p;
-		int k;
-
-		format_esc(&b, e);
-		fds = fd_ident(a, e->types, e->ntypes, used);
-		sb_add(&b, fds);
-		free(fds);
-		p = pool_get(g, K_ESC, e->nr, b.s, abi, &fresh);
-		sb_free(&b);
-		if (!fresh)
-			continue;
-		if (e->ntypes > 2 && e->kind == ESC_EXACT)
-			warnx("escape 0x%02x accepts %d sizes; the table keeps two", e->nr, e->ntypes);
-		p->name = xstrdup(e->name);
-		p->size = e->ntypes ? (uint32_t)e->types[0].size : 0;
-		p->size2 = e->ntypes > 1 && e->kind == ESC_EXACT ? (uint32_t)e->types[1].size : 0;
-		p->node = e->node;
-		p->priv = e->priv;
-		p->szkind = e->kind;
-		p->early_kind = e->early;
-		if (e->early != ESC_UNCHECKED) {
-			p->early = (uint32_t)e->early_size[0];
-			p->early2 = e->nearly > 1 ? (uint32_t)e->early_size[1] : 0;
-		}
-		for (k = 0; k < e->ntypes; k++)
-			type_facts(p, a, &e->types[k]);
-		if (!e->ntypes) {
-			p->tyname = xstrdup("-");
-			p->header = xstrdup("");
-		}
-	}
-	for (i = 0; i < a->ctrl.n; i++) {
-		const struct ctrl *c = a->ctrl.v[i];
-		struct sbuf b = { 0 };
-		struct pent *p;
-
-		format_ctrl(&b, c);
-		fds = fd_ident(a, &c->type, 1, used);
-		sb_add(&b, fds);
-		free(fds);
-		p = pool_get(g, K_CTRL, c->cmd, b.s, abi, &fresh);
-		sb_free(&b);
-		if (!fresh)
-			continue;
-		p->name = xstrdup(c->type.name ? c->type.name : "-");
-		p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
-		p->priv = c->priv;
-		p->access = (int)c->access;
-		if (c->access > 0xff)
-			die("control 0x%08x: access right 0x%x does not fit the table", c->cmd,
-			    c->access);
-		if (c->extra & CTRL_X_PRIV_IF_NO_RIGHTS)
-			p->flags |= 0x08;
-		if (c->extra & CTRL_X_TEST_ONLY)
-			p->flags |= 0x10;
-		type_facts(p, a, &c->type);
-	}
-	for (i = 0; i < a->cls.n; i++) {
-		const struct cls *c = a->cls.v[i];
-		struct sbuf b = { 0 };
-		struct pent *p;
-
-		format_cls(&b, c);
-		fds = fd_ident(a, &c->type, 1, used);
-		sb_add(&b, fds);
-		free(fds);
-		p = pool_get(g, K_CLASS, c->id, b.s, abi, &fresh);
-		sb_free(&b);
-		if (!fresh)
-			continue;
-		p->name = xstrdup(c->name);
-		p->size = c->type.size < 0 ? 0xffffffffU : (uint32_t)c->type.size;
-		p->priv = c->priv;
-		p->params = c->params;
-		type_facts(p, a, &c->type);
-	}
-	for (i = 0; i < a->uvm.n; i++) {
-		const struct uvmc *c = a->uvm.v[i];
-		struct sbuf b = { 0 };
-		struct pent *p;
-
-		format_uvm(&b, c);
-		fds = fd_ident(a, &c->type, 1, used);
-		sb_add(&b, fds);
-		free(fds);
-		p = pool_get(g, K_UVM, c->cmd, b.s, abi, &fresh);
-		sb_free(&b);
-		if (!fresh)
-			continue;
-		p->name = xstrdup(c->name);
-		p->size = (uint32_t)(c->type.size < 0 ? 0 : c->type.size);
-		p->node = c->node;
-		type_facts(p, a, &c->type);
-	}
-	for (i = 0; i < a->dep.n; i++) {
-		const struct dep *d = a->dep.v[i];
-		struct sbuf b = { 0 };
-		struct pent *p;
-
-		format_dep(&b, d);
-		p = pool_get(g, K_DEP, d->cmd, b.s, abi, &fresh);
-		sb_free(&b);
-		if (!fresh)
-			continue;
-		p->name = xstrdup(d->name);
-		p->size = (uint32_t)d->type.size;
-		p->v2 = d->v2;
-		p->tyname = xstrdup(d->type.name);
-		p->header = xstrdup(d->type.rec && d->type.rec->header ? d->type.rec->header : "");
-		if (d->custom) {
-			p->flags = NVABI_DEP_CUSTOM;
-			continue;
-		}
-		p->flags = (d->is_count ? NVABI_DEP_COUNT : 0) | (d->in ? NVABI_DEP_IN : 0) |
-			   (d->out ? NVABI_DEP_OUT : 0);
-		p->max = d->max;
-		p->list_off = field_off(d->type.rec, d->list);
-		p->count_off = field_off(d->type.rec, d->count);
-		p->elem = (unsigned)d->elem.size;
-		if (p->list_off == 0xff || p->count_off == 0xff || !p->elem || p->list_off % 8)
-			die("%s: deprecated control 0x%08x: list %s or count %s not found in %s",
-			    a->release, d->cmd, d->list, d->count, d->type.name);
-	}
-	for (i = 0; i < a->emb.n;) {
-		const struct emb *e0 = a->emb.v[i];
-		struct sbuf b = { 0 };
-		struct pent *p;
-		size_t j;
-
-		for (j = i; j < a->emb.n && ((struct emb *)a->emb.v[j])->cmd == e0->cmd; j++)
-			format_emb(&b, a->emb.v[j]);
-		p = pool_get(g, K_EMB, e0->cmd, b.s, abi, &fresh);
-		sb_free(&b);
-		if (fresh)
-			emb_facts(p, a, a->emb.v + i, j - i);
-		i = j;
-	}
+	for (i = 0; i < a->esc.n; i++)
+		add_esc(&x, a->esc.v[i]);
+	for (i = 0; i < a->ctrl.n; i++)
+		add_ctrl(&x, a->ctrl.v[i]);
+	for (i = 0; i < a->cls.n; i++)
+		add_class(&x, a->cls.v[i]);
+	for (i = 0; i < a->uvm.n; i++)
+		add_uvm(&x, a->uvm.v[i]);
+	for (i = 0; i < a->dep.n; i++)
+		add_dep(&x, a->dep.v[i]);
+	for (i = 0; i < a->emb.n;)
+		i = add_emb(&x, i);
 	for (i = 0; i < a->fdin.n; i++) {
 		const struct fd_hit *h = a->fdin.v[i];
 
-		if (!used[i])
+		if (!x.used[i])
 			die("%s: the driver looks up %s.%s, which is no top-level fd field of an "
 			    "entry's payload", a->release, h->type, h->field);
 	}
-	free(used);
+	free(x.used);
 }
 
 /* Byte offset of field @name in @l, or 0xff when there is none. */
@@ -889,49 +933,46 @@ static char *gen_header(struct gctx *g)
 	return sb_steal(&b);
 }
 
-static char *gen_source(struct gctx *g)
+/* The ranges, then the releases, each with the index of its range. */
+static void src_releases(struct sbuf *b, const struct gctx *g)
 {
-	struct sbuf b = { 0 };
-	size_t i, j;
-	int words = (g->nabi + 63) / 64, w;
 	struct pvec relrange = { 0 };
+	size_t i, j;
 
-	sb_add(&b, "// SPDX-License-Identifier: GPL-2.0\n");
-	sb_add(&b, header_note);
-	sb_printf(&b, "/*\n * NVIDIA driver ioctl ABIs: %zu releases, %d distinct ABIs, %zu ranges.\n"
-		      " * Each entry's comment gives the first and last release that has it and\n"
-		      " * the header declaring its payload, in NVIDIA's open-gpu-kernel-modules.\n"
-		      " */\n#include \"nvabi_tables.h\"\n\n",
-		  g->rs.releases.n, g->nabi, g->rs.ranges.n);
-
-	sb_add(&b, "const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES] = {\n");
+	sb_add(b, "const struct nvabi_range nvabi_ranges[NVABI_NR_RANGES] = {\n");
 	for (i = 0; i < g->rs.ranges.n; i++) {
 		const struct range *r = g->rs.ranges.v[i];
 
-		sb_add(&b, "\t{ ");
-		version_c(&b, r->first);
-		sb_add(&b, ", ");
-		version_c(&b, r->last);
-		sb_printf(&b, ", \"%s\", \"%s\", %d, %zu, 0 },\n", r->first, r->last,
+		sb_add(b, "\t{ ");
+		version_c(b, r->first);
+		sb_add(b, ", ");
+		version_c(b, r->last);
+		sb_printf(b, ", \"%s\", \"%s\", %d, %zu, 0 },\n", r->first, r->last,
 			  r->abi_index, r->releases.n);
 		for (j = 0; j < r->releases.n; j++)
 			pv_push(&relrange, (void *)(uintptr_t)i);
 	}
-	sb_add(&b, "};\n\nconst struct nvabi_release nvabi_releases[NVABI_NR_RELEASES] = {\n");
+	sb_add(b, "};\n\nconst struct nvabi_release nvabi_releases[NVABI_NR_RELEASES] = {\n");
 	for (i = 0; i < g->rs.releases.n; i++) {
-		sb_add(&b, "\t{ ");
-		version_c(&b, g->rs.releases.v[i]);
-		sb_printf(&b, ", \"%s\", %u, 0, 0 },\n", (char *)g->rs.releases.v[i],
+		sb_add(b, "\t{ ");
+		version_c(b, g->rs.releases.v[i]);
+		sb_printf(b, ", \"%s\", %u, 0, 0 },\n", (char *)g->rs.releases.v[i],
 			  (unsigned)(uintptr_t)relrange.v[i]);
 	}
 	pv_free(&relrange);
-	branches_c(&b, g);
+}
 
-	sb_add(&b, "};\n\nconst __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS] = {\n");
+/* The ABI sets, each a bitmap of the ABIs an entry belongs to. */
+static void src_sets(struct sbuf *b, const struct gctx *g)
+{
+	int words = (g->nabi + 63) / 64, w;
+	size_t i;
+
+	sb_add(b, "};\n\nconst __u64 nvabi_sets[NVABI_NR_SETS][NVABI_SET_WORDS] = {\n");
 	for (i = 0; i < g->sets.n; i++) {
 		const char *m = g->sets.v[i];
 
-		sb_add(&b, "\t{ ");
+		sb_add(b, "\t{ ");
 		for (w = 0; w < words; w++) {
 			unsigned long long v = 0;
 			int bit;
@@ -939,78 +980,118 @@ static char *gen_source(struct gctx *g)
 			for (bit = 0; bit < 64 && w * 64 + bit < g->nabi; bit++)
 				if (m[w * 64 + bit] == '1')
 					v |= 1ULL << bit;
-			sb_printf(&b, "%s0x%016llxULL", w ? ", " : "", v);
+			sb_printf(b, "%s0x%016llxULL", w ? ", " : "", v);
 		}
-		sb_printf(&b, " },\t/* %zu */\n", i);
+		sb_printf(b, " },\t/* %zu */\n", i);
 	}
+}
 
-	sb_add(&b, "};\n\nconst struct nvabi_fd nvabi_fds[NVABI_NR_FDS] = {\n"
-		   "\t{ 0, 0, 0, 0 },\t/* none */\n");
+/* The fd fields of the entries' payloads: offset, size and node. */
+static void src_fds(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_fd nvabi_fds[NVABI_NR_FDS] = {\n"
+		  "\t{ 0, 0, 0, 0 },\t/* none */\n");
 	for (i = 1; i < g->fdpool.n; i++) {
 		uintptr_t v = (uintptr_t)g->fdpool.v[i];
 
-		sb_printf(&b, "\t{ %lu, %lu, %s, 0 },\n", (unsigned long)(v >> 16),
+		sb_printf(b, "\t{ %lu, %lu, %s, 0 },\n", (unsigned long)(v >> 16),
 			  (unsigned long)(v & 0xff), node_c((int)((v >> 8) & 0xff)));
 	}
+}
 
-	sb_add(&b, "};\n\nconst struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {\n"
-		   "\t/* size, size2, early, early2, set, fd, nr, node, priv, kind, early_kind,\n"
-		   "\t * flags, nfd, rsvd8, caps, rsvd16 */\n");
+/* The escapes. */
+static void src_escs(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_esc nvabi_escs[NVABI_NR_ESCS] = {\n"
+		  "\t/* size, size2, early, early2, set, fd, nr, node, priv, kind, early_kind,\n"
+		  "\t * flags, nfd, rsvd8, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_ESC].n; i++) {
 		const struct pent *p = g->ents[K_ESC].v[i];
 
-		sb_printf(&b, "\t{ %u, %u, %u, %u, %d, %d, 0x%02x, %s, %s, %s, %s, ", p->size,
+		sb_printf(b, "\t{ %u, %u, %u, %u, %d, %d, 0x%02x, %s, %s, %s, %s, ", p->size,
 			  p->size2, p->early, p->early2, p->set, p->fd, p->key, node_c(p->node),
 			  priv_c(p->priv), kind_c(p->szkind), kind_c(p->early_kind));
-		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, 0, 0x%04x, 0 },", p->nfd, p->caps);
-		comment(&b, p);
+		flags_c(b, p->flags);
+		sb_printf(b, ", %d, 0, 0x%04x, 0 },", p->nfd, p->caps);
+		comment(b, p);
 	}
-	sb_add(&b, "};\n\nconst struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {\n"
-		   "\t/* cmd, size, set, fd, priv, flags, nfd, access, caps, rsvd16 */\n");
+}
+
+/* The RM controls. */
+static void src_ctrls(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_ctrl nvabi_ctrls[NVABI_NR_CTRLS] = {\n"
+		  "\t/* cmd, size, set, fd, priv, flags, nfd, access, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_CTRL].n; i++) {
 		const struct pent *p = g->ents[K_CTRL].v[i];
 
-		sb_printf(&b, "\t{ 0x%08x, ", p->key);
+		sb_printf(b, "\t{ 0x%08x, ", p->key);
 		if (p->size == 0xffffffffU)
-			sb_add(&b, "NVABI_SIZE_UNKNOWN");
+			sb_add(b, "NVABI_SIZE_UNKNOWN");
 		else
-			sb_printf(&b, "%u", p->size);
-		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
-		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, %d, 0x%04x, 0 },", p->nfd, p->access, p->caps);
-		comment(&b, p);
+			sb_printf(b, "%u", p->size);
+		sb_printf(b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
+		flags_c(b, p->flags);
+		sb_printf(b, ", %d, %d, 0x%04x, 0 },", p->nfd, p->access, p->caps);
+		comment(b, p);
 	}
-	sb_add(&b, "};\n\nconst struct nvabi_class nvabi_classes[NVABI_NR_CLASSES] = {\n"
-		   "\t/* hclass, size, set, fd, priv, flags, nfd, params, caps, rsvd16 */\n");
+}
+
+/* The allocation classes. */
+static void src_classes(struct sbuf *b, const struct gctx *g)
+{
+	static const char *const pn[] = { "NVABI_PARAMS_NONE", "NVABI_PARAMS_OPTIONAL",
+					  "NVABI_PARAMS_REQUIRED" };
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_class nvabi_classes[NVABI_NR_CLASSES] = {\n"
+		  "\t/* hclass, size, set, fd, priv, flags, nfd, params, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_CLASS].n; i++) {
 		const struct pent *p = g->ents[K_CLASS].v[i];
-		static const char *const pn[] = { "NVABI_PARAMS_NONE", "NVABI_PARAMS_OPTIONAL",
-						  "NVABI_PARAMS_REQUIRED" };
 
-		sb_printf(&b, "\t{ 0x%08x, ", p->key);
+		sb_printf(b, "\t{ 0x%08x, ", p->key);
 		if (p->size == 0xffffffffU)
-			sb_add(&b, "NVABI_SIZE_UNKNOWN");
+			sb_add(b, "NVABI_SIZE_UNKNOWN");
 		else
-			sb_printf(&b, "%u", p->size);
-		sb_printf(&b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
-		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, %s, 0x%04x, 0 },", p->nfd, pn[p->params], p->caps);
-		comment(&b, p);
+			sb_printf(b, "%u", p->size);
+		sb_printf(b, ", %d, %d, %s, ", p->set, p->fd, priv_c(p->priv));
+		flags_c(b, p->flags);
+		sb_printf(b, ", %d, %s, 0x%04x, 0 },", p->nfd, pn[p->params], p->caps);
+		comment(b, p);
 	}
-	sb_add(&b, "};\n\nconst struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {\n"
-		   "\t/* cmd, size, set, fd, node, flags, nfd, rsvd8, caps, rsvd16 */\n");
+}
+
+/* The UVM commands. */
+static void src_uvms(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_uvm nvabi_uvms[NVABI_NR_UVMS] = {\n"
+		  "\t/* cmd, size, set, fd, node, flags, nfd, rsvd8, caps, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_UVM].n; i++) {
 		const struct pent *p = g->ents[K_UVM].v[i];
 
-		sb_printf(&b, "\t{ 0x%08x, %u, %d, %d, %s, ", p->key, p->size, p->set, p->fd,
+		sb_printf(b, "\t{ 0x%08x, %u, %d, %d, %s, ", p->key, p->size, p->set, p->fd,
 			  node_c(p->node));
-		flags_c(&b, p->flags);
-		sb_printf(&b, ", %d, 0, 0x%04x, 0 },", p->nfd, p->caps);
-		comment(&b, p);
+		flags_c(b, p->flags);
+		sb_printf(b, ", %d, 0, 0x%04x, 0 },", p->nfd, p->caps);
+		comment(b, p);
 	}
-	sb_add(&b, "};\n\nconst struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {\n"
-		   "\t/* cmd, v2, size, max, set, list_off, count_off, elem, flags, rsvd8, rsvd16 */\n");
+}
+
+/* The deprecated controls: the V2 each becomes, its list's fields. */
+static void src_deps(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_dep nvabi_deps[NVABI_NR_DEPS] = {\n"
+		  "\t/* cmd, v2, size, max, set, list_off, count_off, elem, flags, rsvd8, rsvd16 */\n");
 	for (i = 0; i < g->ents[K_DEP].n; i++) {
 		const struct pent *p = g->ents[K_DEP].v[i];
 		struct sbuf f = { 0 };
@@ -1023,43 +1104,81 @@ static char *gen_source(struct gctx *g)
 			sb_printf(&f, "%sNVABI_DEP_IN", f.len ? " | " : "");
 		if (p->flags & NVABI_DEP_OUT)
 			sb_printf(&f, "%sNVABI_DEP_OUT", f.len ? " | " : "");
-		sb_printf(&b, "\t{ 0x%08x, 0x%08x, %u, %u, %d, %u, %u, %u, %s, 0, 0 },", p->key, p->v2,
+		sb_printf(b, "\t{ 0x%08x, 0x%08x, %u, %u, %d, %u, %u, %u, %s, 0, 0 },", p->key, p->v2,
 			  p->size, p->max, p->set, p->list_off, p->count_off, p->elem,
 			  f.len ? f.s : "0");
 		sb_free(&f);
-		comment(&b, p);
+		comment(b, p);
 	}
-	sb_add(&b, "};\n\nconst struct nvabi_emb nvabi_embs[NVABI_NR_EMBS] = {\n"
-		   "\t/* cmd, size, set, nlist, rsvd, { list_off, count_off, elem, flags } */\n");
+}
+
+/* The controls whose embedded lists RM copies, a slot per list. */
+static void src_embs(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\nconst struct nvabi_emb nvabi_embs[NVABI_NR_EMBS] = {\n"
+		  "\t/* cmd, size, set, nlist, rsvd, { list_off, count_off, elem, flags } */\n");
 	for (i = 0; i < g->ents[K_EMB].n; i++) {
 		const struct pent *p = g->ents[K_EMB].v[i];
 		int k;
 
-		sb_printf(&b, "\t{ 0x%08x, %u, %d, %d, 0, {", p->key, p->size, p->set, p->nlist);
+		sb_printf(b, "\t{ 0x%08x, %u, %d, %d, 0, {", p->key, p->size, p->set, p->nlist);
 		for (k = 0; k < p->nlist; k++)
-			sb_printf(&b, "%s { %u, %u, %u, 0x%02x, 0 }", k ? "," : "",
+			sb_printf(b, "%s { %u, %u, %u, 0x%02x, 0 }", k ? "," : "",
 				  p->emb[k].list_off, p->emb[k].count_off, p->emb[k].elem,
 				  p->emb[k].flags);
-		sb_add(&b, p->nlist ? " } }," : " } },");
-		comment(&b, p);
+		sb_add(b, p->nlist ? " } }," : " } },");
+		comment(b, p);
 	}
-	sb_add(&b, "};\n\n/* NVOS54, NVOS21, NVOS64, NVOS32 (src/common/sdk/nvidia/inc/nvos.h),\n"
-		   " * nv_ioctl_nvos02_parameters_with_fd: size, then\n"
-		   " * the offsets of the fields struct nvabi_rmlayout names */\n"
-		   "const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {\n");
+}
+
+/* The RM payload layouts, then per ABI its layout and its UVM answer. */
+static void src_per_abi(struct sbuf *b, const struct gctx *g)
+{
+	size_t i;
+
+	sb_add(b, "};\n\n/* NVOS54, NVOS21, NVOS64, NVOS32 (src/common/sdk/nvidia/inc/nvos.h),\n"
+		  " * nv_ioctl_nvos02_parameters_with_fd: size, then\n"
+		  " * the offsets of the fields struct nvabi_rmlayout names */\n"
+		  "const struct nvabi_rmlayout nvabi_rmlayouts[NVABI_NR_RMLAYOUTS] = {\n");
 	for (i = 0; i < g->rml.n; i++)
-		sb_printf(&b, "\t{ %s },\n", (char *)g->rml.v[i]);
-	sb_add(&b, "};\n\nconst __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS] = {");
+		sb_printf(b, "\t{ %s },\n", (char *)g->rml.v[i]);
+	sb_add(b, "};\n\nconst __u8 nvabi_abi_rmlayout[NVABI_NR_ABIS] = {");
 	for (i = 0; i < (size_t)g->nabi; i++)
-		sb_printf(&b, "%s%d", !i ? "\n\t" : i % 16 ? ", " : ",\n\t", g->abi_rml[i]);
-	sb_add(&b, "\n};\n\n/* What UVM answers a command it lacks (uvm_test.c) */\n"
-		   "const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS] = {");
+		sb_printf(b, "%s%d", !i ? "\n\t" : i % 16 ? ", " : ",\n\t", g->abi_rml[i]);
+	sb_add(b, "\n};\n\n/* What UVM answers a command it lacks (uvm_test.c) */\n"
+		  "const __u8 nvabi_abi_uvm_unknown[NVABI_NR_ABIS] = {");
 	for (i = 0; i < (size_t)g->nabi; i++)
-		sb_printf(&b, "%s%s", !i ? "\n\t" : i % 4 ? ", " : ",\n\t",
+		sb_printf(b, "%s%s", !i ? "\n\t" : i % 4 ? ", " : ",\n\t",
 			  g->abi_uvm_unknown[i] == UVM_UNKNOWN_EINVAL ? "NVABI_UVM_UNKNOWN_EINVAL" :
 			  g->abi_uvm_unknown[i] == UVM_UNKNOWN_ENOSYS ? "NVABI_UVM_UNKNOWN_ENOSYS" :
 			  "NVABI_UVM_UNKNOWN_NONE");
-	sb_add(&b, "\n};\n");
+	sb_add(b, "\n};\n");
+}
+
+static char *gen_source(struct gctx *g)
+{
+	struct sbuf b = { 0 };
+
+	sb_add(&b, "// SPDX-License-Identifier: GPL-2.0\n");
+	sb_add(&b, header_note);
+	sb_printf(&b, "/*\n * NVIDIA driver ioctl ABIs: %zu releases, %d distinct ABIs, %zu ranges.\n"
+		      " * Each entry's comment gives the first and last release that has it and\n"
+		      " * the header declaring its payload, in NVIDIA's open-gpu-kernel-modules.\n"
+		      " */\n#include \"nvabi_tables.h\"\n\n",
+		  g->rs.releases.n, g->nabi, g->rs.ranges.n);
+	src_releases(&b, g);
+	branches_c(&b, g);
+	src_sets(&b, g);
+	src_fds(&b, g);
+	src_escs(&b, g);
+	src_ctrls(&b, g);
+	src_classes(&b, g);
+	src_uvms(&b, g);
+	src_deps(&b, g);
+	src_embs(&b, g);
+	src_per_abi(&b, g);
 	names_c(&b, g, K_ESC, "nvabi_esc_names[NVABI_NR_ESCS]");
 	names_c(&b, g, K_CTRL, "nvabi_ctrl_names[NVABI_NR_CTRLS]");
 	names_c(&b, g, K_CLASS, "nvabi_class_names[NVABI_NR_CLASSES]");
@@ -1088,11 +1207,71 @@ static int write_or_check(const char *path, const char *txt, int check)
 	return r;
 }
 
+/* Every release must have a version key (NVABI_VERSION()) of its own. */
+static void check_version_keys(const struct gctx *g)
+{
+	size_t k;
+
+	for (k = 1; k < g->rs.releases.n; k++) {
+		struct nvver x, y;
+
+		ver_parse(g->rs.releases.v[k - 1], &x);
+		ver_parse(g->rs.releases.v[k], &y);
+		if (ver_key(&x) == UINT64_MAX || ver_key(&y) == UINT64_MAX)
+			die("release %s or %s does not fit a version key",
+			    (char *)g->rs.releases.v[k - 1], (char *)g->rs.releases.v[k]);
+		if (ver_key(&x) == ver_key(&y))
+			die("releases %s and %s have the same version key",
+			    (char *)g->rs.releases.v[k - 1], (char *)g->rs.releases.v[k]);
+	}
+}
+
+/* Every distinct ABI into the pool, as the first release of a range of it has it. */
+static void add_abis(struct gctx *g)
+{
+	size_t k;
+	int a;
+
+	for (a = 0; a < g->nabi; a++) {
+		struct abi ab;
+		const struct range *rg = NULL;
+
+		for (k = 0; k < g->rs.ranges.n && !rg; k++)
+			if (((struct range *)g->rs.ranges.v[k])->abi_index == a)
+				rg = g->rs.ranges.v[k];
+		if (abi_load(g->s, rg->first, &ab))
+			die("cannot read release %s", rg->first);
+		abi_resolve(g->s, &ab);
+		add_abi(g, &ab, a);
+		add_rmlayout(g, &ab, a);
+		g->abi_uvm_unknown[a] = ab.uvm_unknown;
+		abi_free(&ab);
+	}
+}
+
+/* What gen wrote (or found up to date), and about how much data the tables hold. */
+static void gen_report(const struct gctx *g, int check)
+{
+	size_t bytes = g->rs.ranges.n * 32 + g->rs.releases.n * 24 +
+		       g->sets.n * 8 * ((g->nabi + 63) / 64) + g->fdpool.n * 8 +
+		       g->ents[K_ESC].n * 20 + g->ents[K_CTRL].n * 20 +
+		       g->ents[K_CLASS].n * 20 + g->ents[K_UVM].n * 16 +
+		       g->ents[K_DEP].n * 28 + g->ents[K_EMB].n * sizeof(struct nvabi_emb);
+
+	printf("%s %zu ranges, %d ABIs, %zu escapes, %zu controls, %zu classes, "
+	       "%zu UVM commands, %zu deprecated controls, %zu controls with embedded "
+	       "lists, %zu sets: about %zu KiB of data\n",
+	       check ? "up to date:" : "wrote", g->rs.ranges.n, g->nabi, g->ents[K_ESC].n,
+	       g->ents[K_CTRL].n, g->ents[K_CLASS].n, g->ents[K_UVM].n, g->ents[K_DEP].n,
+	       g->ents[K_EMB].n, g->sets.n,
+	       (bytes + 1023) / 1024);
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	struct store s;
 	struct gctx g;
-	int check = 0, i, a, r = 0;
+	int check = 0, i, r = 0;
 	char *dir, *p, *h, *c;
 	size_t k;
 
@@ -1111,34 +1290,8 @@ int cmd_gen(int argc, char **argv)
 		die("too many ABIs");
 	g.abi_rml = xcalloc((size_t)g.nabi + 1, sizeof(int));
 	g.abi_uvm_unknown = xcalloc((size_t)g.nabi + 1, sizeof(int));
-	/* version keys must be unique */
-	for (k = 1; k < g.rs.releases.n; k++) {
-		struct nvver x, y;
-
-		ver_parse(g.rs.releases.v[k - 1], &x);
-		ver_parse(g.rs.releases.v[k], &y);
-		if (ver_key(&x) == UINT64_MAX || ver_key(&y) == UINT64_MAX)
-			die("release %s or %s does not fit a version key",
-			    (char *)g.rs.releases.v[k - 1], (char *)g.rs.releases.v[k]);
-		if (ver_key(&x) == ver_key(&y))
-			die("releases %s and %s have the same version key",
-			    (char *)g.rs.releases.v[k - 1], (char *)g.rs.releases.v[k]);
-	}
-	for (a = 0; a < g.nabi; a++) {
-		struct abi ab;
-		const struct range *rg = NULL;
-
-		for (k = 0; k < g.rs.ranges.n && !rg; k++)
-			if (((struct range *)g.rs.ranges.v[k])->abi_index == a)
-				rg = g.rs.ranges.v[k];
-		if (abi_load(&s, rg->first, &ab))
-			die("cannot read release %s", rg->first);
-		abi_resolve(&s, &ab);
-		add_abi(&g, &ab, a);
-		add_rmlayout(&g, &ab, a);
-		g.abi_uvm_unknown[a] = ab.uvm_unknown;
-		abi_free(&ab);
-	}
+	check_version_keys(&g);
+	add_abis(&g);
 	finish(&g);
 	p = path_join(s.dir, "capabilities.txt");
 	if (caps_read(&g, p) | caps_apply(&g, p))
@@ -1155,21 +1308,8 @@ int cmd_gen(int argc, char **argv)
 	p = path_join(dir, "nvabi_tables.c");
 	r |= write_or_check(p, c, check);
 	free(p);
-	if (!r) {
-		size_t bytes = g.rs.ranges.n * 32 + g.rs.releases.n * 24 +
-			       g.sets.n * 8 * ((g.nabi + 63) / 64) + g.fdpool.n * 8 +
-			       g.ents[K_ESC].n * 20 + g.ents[K_CTRL].n * 20 +
-			       g.ents[K_CLASS].n * 20 + g.ents[K_UVM].n * 16 +
-			       g.ents[K_DEP].n * 28 + g.ents[K_EMB].n * sizeof(struct nvabi_emb);
-
-		printf("%s %zu ranges, %d ABIs, %zu escapes, %zu controls, %zu classes, "
-		       "%zu UVM commands, %zu deprecated controls, %zu controls with embedded "
-		       "lists, %zu sets: about %zu KiB of data\n",
-		       check ? "up to date:" : "wrote", g.rs.ranges.n, g.nabi, g.ents[K_ESC].n,
-		       g.ents[K_CTRL].n, g.ents[K_CLASS].n, g.ents[K_UVM].n, g.ents[K_DEP].n,
-		       g.ents[K_EMB].n, g.sets.n,
-		       (bytes + 1023) / 1024);
-	}
+	if (!r)
+		gen_report(&g, check);
 	for (k = 0; k < g.rml.n; k++)
 		free(g.rml.v[k]);
 	pv_free(&g.rml);
