@@ -187,26 +187,29 @@ char *git_resolve(const char *gitdir)
 	return r;
 }
 
-/* Copy the wanted blobs of TAG into dir. */
-static void git_materialise(const char *gitdir, const char *tag, const char *dir)
+/* The blobs of a tag that nvabi reads, as "git ls-tree" lists them. */
+struct blobs {
+	char *ls;		/* ls-tree's output, which paths and modes point into */
+	struct pvec paths;
+	struct pvec modes;	/* "<mode> <type> <sha>" */
+	struct pvec shas;	/* the object ids, allocated */
+	struct sbuf ids;	/* the object ids, one a line: cat-file's input */
+};
+
+/* The wanted blobs of TAG (tree_wanted()) into @bl. */
+static void git_wanted(const char *gitdir, const char *tag, struct blobs *bl)
 {
 	char *spec = xasprintf("%s^{tree}", tag);
 	char *ls_argv[] = { "git", "--git-dir", (char *)gitdir, "ls-tree", "-r", "-z",
 			    "--full-tree", spec, NULL };
 	size_t len, off = 0;
-	int st, i;
-	char *ls = run_capture(ls_argv, &len, &st);
-	struct pvec paths = { 0 }, shas = { 0 }, modes = { 0 };
-	char *list = path_join(dir, ".nvabi-objects");
-	struct sbuf lb = { 0 };
-	int fds[2];
-	pid_t pid;
-	FILE *in;
+	int st;
 
+	bl->ls = run_capture(ls_argv, &len, &st);
 	if (st != 0)
 		die("git ls-tree %s failed in %s", tag, gitdir);
 	while (off < len) {
-		char *ent = ls + off, *tab = strchr(ent, '\t');
+		char *ent = bl->ls + off, *tab = strchr(ent, '\t');
 		size_t elen = strlen(ent);
 
 		off += elen + 1;
@@ -217,16 +220,58 @@ static void git_materialise(const char *gitdir, const char *tag, const char *dir
 			continue;
 		if (!tree_wanted(tab + 1))
 			continue;
-		pv_push(&paths, tab + 1);
-		pv_push(&modes, ent);
-		pv_push(&shas, xstrndup(tab - 40, 40));
-		sb_printf(&lb, "%s\n", (char *)shas.v[shas.n - 1]);
+		pv_push(&bl->paths, tab + 1);
+		pv_push(&bl->modes, ent);
+		pv_push(&bl->shas, xstrndup(tab - 40, 40));
+		sb_printf(&bl->ids, "%s\n", (char *)bl->shas.v[bl->shas.n - 1]);
 	}
-	if (!paths.n)
+	if (!bl->paths.n)
 		die("tag %s of %s holds none of the files nvabi reads", tag, gitdir);
-	if (write_file_atomic(list, lb.s, lb.len))
-		die("cannot write %s", list);
-	sb_free(&lb);
+	free(spec);
+}
+
+/* The next object "git cat-file --batch" writes to @in, as @path under @dir. */
+static void git_write_blob(FILE *in, const char *dir, const char *path, int link)
+{
+	char hdr[256], *full, *slash, *buf;
+	unsigned long size;
+	int fd;
+
+	if (!fgets(hdr, sizeof(hdr), in))
+		die("git cat-file ended early at %s", path);
+	if (sscanf(hdr, "%*s blob %lu", &size) != 1)
+		die("git cat-file: unexpected '%s'", hdr);
+	buf = xmalloc(size + 1);
+	if (size && fread(buf, 1, size, in) != size)
+		die("git cat-file: short read for %s", path);
+	fgetc(in);	/* the newline after the object */
+	buf[size] = 0;
+	full = path_join(dir, path);
+	slash = strrchr(full, '/');
+	*slash = 0;
+	if (mkdir_p(full))
+		die("cannot create %s: %s", full, strerror(errno));
+	*slash = '/';
+	if (link) {
+		if (symlink(buf, full))
+			die("cannot create %s: %s", full, strerror(errno));
+	} else {
+		fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || (size && write(fd, buf, size) != (ssize_t)size) || close(fd))
+			die("cannot write %s: %s", full, strerror(errno));
+	}
+	free(full);
+	free(buf);
+}
+
+/* Copy the blobs of @bl, their ids in file @list, out of git into @dir. */
+static void git_cat_blobs(const char *gitdir, const char *list, const char *dir,
+			  const struct blobs *bl)
+{
+	int fds[2], st;
+	size_t i;
+	pid_t pid;
+	FILE *in;
 
 	if (pipe(fds))
 		die("pipe: %s", strerror(errno));
@@ -249,49 +294,32 @@ static void git_materialise(const char *gitdir, const char *tag, const char *dir
 	in = fdopen(fds[0], "r");
 	if (!in)
 		die("fdopen: %s", strerror(errno));
-	for (i = 0; i < (int)paths.n; i++) {
-		char hdr[256], *full, *slash, *buf;
-		unsigned long size;
-		int link = !strncmp(modes.v[i], "120000", 6);
-		int fd;
-
-		if (!fgets(hdr, sizeof(hdr), in))
-			die("git cat-file ended early at %s", (char *)paths.v[i]);
-		if (sscanf(hdr, "%*s blob %lu", &size) != 1)
-			die("git cat-file: unexpected '%s'", hdr);
-		buf = xmalloc(size + 1);
-		if (size && fread(buf, 1, size, in) != size)
-			die("git cat-file: short read for %s", (char *)paths.v[i]);
-		fgetc(in);	/* the newline after the object */
-		buf[size] = 0;
-		full = path_join(dir, paths.v[i]);
-		slash = strrchr(full, '/');
-		*slash = 0;
-		if (mkdir_p(full))
-			die("cannot create %s: %s", full, strerror(errno));
-		*slash = '/';
-		if (link) {
-			if (symlink(buf, full))
-				die("cannot create %s: %s", full, strerror(errno));
-		} else {
-			fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-			if (fd < 0 || (size && write(fd, buf, size) != (ssize_t)size) || close(fd))
-				die("cannot write %s: %s", full, strerror(errno));
-		}
-		free(full);
-		free(buf);
-	}
+	for (i = 0; i < bl->paths.n; i++)
+		git_write_blob(in, dir, bl->paths.v[i], !strncmp(bl->modes.v[i], "120000", 6));
 	fclose(in);
 	waitpid(pid, &st, 0);
+}
+
+/* Copy the wanted blobs of TAG into dir. */
+static void git_materialise(const char *gitdir, const char *tag, const char *dir)
+{
+	char *list = path_join(dir, ".nvabi-objects");
+	struct blobs bl = { 0 };
+	size_t i;
+
+	git_wanted(gitdir, tag, &bl);
+	if (write_file_atomic(list, bl.ids.s, bl.ids.len))
+		die("cannot write %s", list);
+	sb_free(&bl.ids);
+	git_cat_blobs(gitdir, list, dir, &bl);
 	unlink(list);
 	free(list);
-	for (i = 0; i < (int)shas.n; i++)
-		free(shas.v[i]);
-	pv_free(&shas);
-	pv_free(&paths);
-	pv_free(&modes);
-	free(ls);
-	free(spec);
+	for (i = 0; i < bl.shas.n; i++)
+		free(bl.shas.v[i]);
+	pv_free(&bl.shas);
+	pv_free(&bl.paths);
+	pv_free(&bl.modes);
+	free(bl.ls);
 }
 
 void tree_open_git(struct tree *t, const char *gitdir, const char *tag)
