@@ -1053,15 +1053,28 @@ static void emb_add(struct xctx *x, const struct emb_hit *h, const int *p)
 		    h->type, e->list, e->count ? e->count : "-");
 }
 
-static void rm_unit(struct xctx *x, struct scan *sc)
+/* The RM unit as it is written: its text, its next line, its probes per hit. */
+struct rmu {
+	struct scan *sc;
+	struct sbuf src;
+	unsigned line;
+	int fp[NFLAGS];		/* flag_macros[] */
+	int (*ep)[5];		/* per escape: its number, then each type */
+	int (*dp)[5];		/* per deprecated control: number, V2, params, element, max */
+	int (*mp)[3];		/* per embedded list: number, params, element */
+	int (*xp)[2];		/* per early check: each type */
+};
+
+/*
+ * The unit's #includes: the NVOC files with exported method tables, the
+ * resource descriptors, rmapi/control.h, the frontend ioctl headers and the
+ * headers the RM dispatchers include.
+ */
+static void rm_includes(struct xctx *x, struct rmu *u)
 {
-	struct sbuf src = { 0 };
 	struct pvec gen = { 0 }, ioh = { 0 };
-	unsigned line = 1;
-	char *dir;
+	char *dir, *p;
 	size_t i;
-	int fp[NFLAGS], (*ep)[5], (*xp)[2], (*dp)[5], (*mp)[3];
-	char *p;
 
 	dir = path_join(x->t->root, "src/nvidia/generated");
 	list_dir(dir, "g_", "_nvoc.c", &gen);
@@ -1069,92 +1082,207 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 	for (i = 0; i < gen.n; i++) {
 		if (!file_has(gen.v[i], "__nvoc_exported_method_def_"))
 			continue;
-		sb_printf(&src, "#include \"%s\"\n", (char *)gen.v[i]);
-		line++;
+		sb_printf(&u->src, "#include \"%s\"\n", (char *)gen.v[i]);
+		u->line++;
 	}
-	if (!src.len)
+	if (!u->src.len)
 		die("%s: no NVOC exported method tables in src/nvidia/generated", x->t->label);
 	p = path_join(x->t->root, "src/nvidia/src/kernel/rmapi/resource_desc.c");
 	if (!path_exists(p))
 		die("%s: missing src/nvidia/src/kernel/rmapi/resource_desc.c", x->t->label);
-	sb_printf(&src, "#include \"%s\"\n", p);
-	line++;
+	sb_printf(&u->src, "#include \"%s\"\n", p);
+	u->line++;
 	free(p);
-	sb_add(&src, "#if __has_include(\"rmapi/control.h\")\n#include \"rmapi/control.h\"\n#endif\n");
-	line += 3;
+	sb_add(&u->src, "#if __has_include(\"rmapi/control.h\")\n#include \"rmapi/control.h\"\n"
+		"#endif\n");
+	u->line += 3;
 	dir = path_join(x->t->root, "kernel-open/common/inc");
 	list_dir(dir, "nv-ioctl", ".h", &ioh);
 	free(dir);
 	for (i = 0; i < ioh.n; i++) {
-		sb_printf(&src, "#include \"%s\"\n", (char *)ioh.v[i]);
-		line++;
+		sb_printf(&u->src, "#include \"%s\"\n", (char *)ioh.v[i]);
+		u->line++;
 	}
 	/* the headers the RM dispatchers (escape.c, osapi.c) include */
-	for (i = 0; i < sc->includes.n; i++) {
-		const char *h = sc->includes.v[i];
+	for (i = 0; i < u->sc->includes.n; i++) {
+		const char *h = u->sc->includes.v[i];
 
-		sb_printf(&src, "#if __has_include(%s)\n#include %s\n#endif\n", h, h);
-		line += 3;
+		sb_printf(&u->src, "#if __has_include(%s)\n#include %s\n#endif\n", h, h);
+		u->line += 3;
 	}
-	for (i = 0; i < NFLAGS; i++)
-		fp[i] = probe_add(x, &src, &line, flag_macros[i], 0);
-	ep = xcalloc(sc->esc.n + 1, sizeof(*ep));
-	for (i = 0; i < sc->esc.n; i++) {
-		struct esc_hit *h = sc->esc.v[i];
-		int k;
+	for (i = 0; i < gen.n; i++)
+		free(gen.v[i]);
+	for (i = 0; i < ioh.n; i++)
+		free(ioh.v[i]);
+	pv_free(&gen);
+	pv_free(&ioh);
+}
 
-		ep[i][0] = probe_add(x, &src, &line, h->name, 0);
-		for (k = 0; k < h->ntypes; k++)
-			ep[i][k + 1] = probe_add(x, &src, &line, h->types[k], 1);
-	}
+/* The probes of the deprecated controls: numbers, params, element, maximum. */
+static void rm_dep_probes(struct xctx *x, struct rmu *u)
+{
+	struct scan *sc = u->sc;
+	size_t i;
 
-	dp = xcalloc(sc->dep.n + 1, sizeof(*dp));
+	u->dp = xcalloc(sc->dep.n + 1, sizeof(*u->dp));
 	for (i = 0; i < sc->dep.n; i++) {
 		struct dep_hit *h = sc->dep.v[i];
+		int *dp = u->dp[i];
 
-		dp[i][0] = probe_add(x, &src, &line, h->name, 0);
-		dp[i][1] = probe_add(x, &src, &line, h->v2, 0);
-		dp[i][2] = probe_add(x, &src, &line, h->type, 1);
-		dp[i][3] = dp[i][4] = -1;
+		dp[0] = probe_add(x, &u->src, &u->line, h->name, 0);
+		dp[1] = probe_add(x, &u->src, &u->line, h->v2, 0);
+		dp[2] = probe_add(x, &u->src, &u->line, h->type, 1);
+		dp[3] = dp[4] = -1;
 		if (h->v2type) {
 			char *e = xasprintf("sizeof(((%s *)0)->%s) / %s%s%s", h->v2type, h->v2list,
 					    h->is_count ? "sizeof(" : "1",
 					    h->is_count ? h->elem : "", h->is_count ? ")" : "");
 
-			dp[i][3] = probe_add(x, &src, &line, h->elem, 1);
-			dp[i][4] = probe_expr(x, &src, &line, e);
+			dp[3] = probe_add(x, &u->src, &u->line, h->elem, 1);
+			dp[4] = probe_expr(x, &u->src, &u->line, e);
 			free(e);
 		}
 	}
+}
 
-	mp = xcalloc(sc->emb.n + 1, sizeof(*mp));
+/* The probes of the unit: flag bits, then what each hit of the scan names. */
+static void rm_probes(struct xctx *x, struct rmu *u)
+{
+	struct scan *sc = u->sc;
+	size_t i;
+	int k;
+
+	for (i = 0; i < NFLAGS; i++)
+		u->fp[i] = probe_add(x, &u->src, &u->line, flag_macros[i], 0);
+	u->ep = xcalloc(sc->esc.n + 1, sizeof(*u->ep));
+	for (i = 0; i < sc->esc.n; i++) {
+		struct esc_hit *h = sc->esc.v[i];
+
+		u->ep[i][0] = probe_add(x, &u->src, &u->line, h->name, 0);
+		for (k = 0; k < h->ntypes; k++)
+			u->ep[i][k + 1] = probe_add(x, &u->src, &u->line, h->types[k], 1);
+	}
+	rm_dep_probes(x, u);
+	u->mp = xcalloc(sc->emb.n + 1, sizeof(*u->mp));
 	for (i = 0; i < sc->emb.n; i++) {
 		struct emb_hit *h = sc->emb.v[i];
+		int *mp = u->mp[i];
 
-		mp[i][0] = mp[i][1] = mp[i][2] = -1;
+		mp[0] = mp[1] = mp[2] = -1;
 		if (h->cond && !strncmp(h->cond, "ifdef ", 6) && strcmp(h->cond + 6, h->name) &&
 		    !rm_defined(h->cond + 6))
 			continue;	/* not built: emb_add() drops it */
-		mp[i][0] = probe_add(x, &src, &line, h->name, 0);
-		mp[i][1] = h->type ? probe_add(x, &src, &line, h->type, 1) : -1;
-		mp[i][2] = h->elem ? probe_add(x, &src, &line, h->elem, 1) : -1;
+		mp[0] = probe_add(x, &u->src, &u->line, h->name, 0);
+		mp[1] = h->type ? probe_add(x, &u->src, &u->line, h->type, 1) : -1;
+		mp[2] = h->elem ? probe_add(x, &u->src, &u->line, h->elem, 1) : -1;
 	}
-
-	xp = xcalloc(sc->early.n + 1, sizeof(*xp));
+	u->xp = xcalloc(sc->early.n + 1, sizeof(*u->xp));
 	for (i = 0; i < sc->early.n; i++) {
 		struct early_hit *h = sc->early.v[i];
-		int k;
 
 		for (k = 0; k < h->ntypes; k++)
-			xp[i][k] = probe_add(x, &src, &line, h->types[k], 1);
+			u->xp[i][k] = probe_add(x, &u->src, &u->line, h->types[k], 1);
 	}
+}
 
-	x->tu = parse_unit(x, src.s, src.len, rm_incdirs, rm_defines,
+/* The up-front size check of escape @e (hit @h), where the scan found one. */
+static void rm_esc_early(struct xctx *x, const struct rmu *u, const struct esc_hit *h,
+			 struct esc *e)
+{
+	const struct scan *sc = u->sc;
+	int k;
+
+	e->early = ESC_UNCHECKED;
+	for (k = 0; k < (int)sc->early.n; k++) {
+		struct early_hit *eh = sc->early.v[k];
+		int m, ok = 1;
+
+		if (strcmp(eh->name, h->name))
+			continue;
+		for (m = 0; m < eh->ntypes; m++) {
+			struct probe *pt = probe_get(x, u->xp[k][m]);
+
+			if (pt->ok != 1) {
+				warnx("%s: %s: early check type '%s' is not known",
+				      x->t->label, h->name, eh->types[m]);
+				ok = 0;
+				continue;
+			}
+			e->early_size[m] = clang_Type_getSizeOf(pt->type);
+		}
+		if (!ok)
+			continue;
+		e->early = eh->array ? ESC_ARRAY : ESC_EXACT;
+		e->nearly = eh->ntypes;
+		if (e->nearly == 2 && e->early_size[0] > e->early_size[1]) {
+			long long t = e->early_size[0];
+
+			e->early_size[0] = e->early_size[1];
+			e->early_size[1] = t;
+		}
+	}
+}
+
+/* Escape hit @i of the scan, its types laid out by the compiler, into the ABI. */
+static void rm_esc(struct xctx *x, const struct rmu *u, size_t i)
+{
+	struct esc_hit *h = u->sc->esc.v[i];
+	struct probe *pv = probe_get(x, u->ep[i][0]);
+	struct esc *e;
+	int k;
+
+	if (pv->ok != 1) {
+		warnx("%s: %s (handled in %s) has no value in the headers; skipped",
+		      x->t->label, h->name, h->src);
+		return;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->nr = (unsigned)pv->val;
+	e->name = xstrdup(h->name);
+	e->node = h->node;
+	e->priv = h->priv;
+	e->kind = h->kind;
+	e->src = xstrdup(h->src);
+	for (k = 0; k < h->ntypes; k++) {
+		struct probe *pt = probe_get(x, u->ep[i][k + 1]);
+
+		if (pt->ok != 1) {
+			warnx("%s: %s: type '%s' is not known to the compiler",
+			      x->t->label, h->name, h->types[k]);
+			continue;
+		}
+		ptype_set(x, &e->types[e->ntypes++], pt->type);
+	}
+	for (k = 1; k < e->ntypes; k++) {	/* smallest first */
+		int m = k;
+
+		while (m > 0 && e->types[m - 1].size > e->types[m].size) {
+			struct ptype tmp = e->types[m];
+
+			e->types[m] = e->types[m - 1];
+			e->types[m - 1] = tmp;
+			m--;
+		}
+	}
+	if (!e->ntypes)
+		e->kind = ESC_UNCHECKED;
+	rm_esc_early(x, u, h, e);
+	pv_push(&x->abi->esc, e);
+}
+
+static void rm_unit(struct xctx *x, struct scan *sc)
+{
+	struct rmu u = { .sc = sc, .line = 1 };
+	size_t i;
+
+	rm_includes(x, &u);
+	rm_probes(x, &u);
+	x->tu = parse_unit(x, u.src.s, u.src.len, rm_incdirs, rm_defines,
 			   "src/common/sdk/nvidia/inc/cpuopsys.h");
 	check_diags(x, "RM");
 	clang_visitChildren(clang_getTranslationUnitCursor(x->tu), probe_cb, x);
 	for (i = 0; i < NFLAGS; i++) {
-		struct probe *pr = probe_get(x, fp[i]);
+		struct probe *pr = probe_get(x, u.fp[i]);
 
 		flag_known[i] = pr->ok == 1;
 		flagv[i] = pr->val;
@@ -1167,94 +1295,17 @@ static void rm_unit(struct xctx *x, struct scan *sc)
 		die("%s: no exported methods found", x->t->label);
 	if (!x->abi->cls.n)
 		die("%s: no resource descriptors found", x->t->label);
-
-	for (i = 0; i < sc->esc.n; i++) {
-		struct esc_hit *h = sc->esc.v[i];
-		struct probe *pv = probe_get(x, ep[i][0]);
-		struct esc *e;
-		int k;
-
-		if (pv->ok != 1) {
-			warnx("%s: %s (handled in %s) has no value in the headers; skipped",
-			      x->t->label, h->name, h->src);
-			continue;
-		}
-		e = xcalloc(1, sizeof(*e));
-		e->nr = (unsigned)pv->val;
-		e->name = xstrdup(h->name);
-		e->node = h->node;
-		e->priv = h->priv;
-		e->kind = h->kind;
-		e->src = xstrdup(h->src);
-		for (k = 0; k < h->ntypes; k++) {
-			struct probe *pt = probe_get(x, ep[i][k + 1]);
-
-			if (pt->ok != 1) {
-				warnx("%s: %s: type '%s' is not known to the compiler",
-				      x->t->label, h->name, h->types[k]);
-				continue;
-			}
-			ptype_set(x, &e->types[e->ntypes++], pt->type);
-		}
-		for (k = 1; k < e->ntypes; k++) {	/* smallest first */
-			int m = k;
-
-			while (m > 0 && e->types[m - 1].size > e->types[m].size) {
-				struct ptype tmp = e->types[m];
-
-				e->types[m] = e->types[m - 1];
-				e->types[m - 1] = tmp;
-				m--;
-			}
-		}
-		if (!e->ntypes)
-			e->kind = ESC_UNCHECKED;
-		e->early = ESC_UNCHECKED;
-		for (k = 0; k < (int)sc->early.n; k++) {
-			struct early_hit *eh = sc->early.v[k];
-			int m, ok = 1;
-
-			if (strcmp(eh->name, h->name))
-				continue;
-			for (m = 0; m < eh->ntypes; m++) {
-				struct probe *pt = probe_get(x, xp[k][m]);
-
-				if (pt->ok != 1) {
-					warnx("%s: %s: early check type '%s' is not known",
-					      x->t->label, h->name, eh->types[m]);
-					ok = 0;
-					continue;
-				}
-				e->early_size[m] = clang_Type_getSizeOf(pt->type);
-			}
-			if (!ok)
-				continue;
-			e->early = eh->array ? ESC_ARRAY : ESC_EXACT;
-			e->nearly = eh->ntypes;
-			if (e->nearly == 2 && e->early_size[0] > e->early_size[1]) {
-				long long t = e->early_size[0];
-
-				e->early_size[0] = e->early_size[1];
-				e->early_size[1] = t;
-			}
-		}
-		pv_push(&x->abi->esc, e);
-	}
+	for (i = 0; i < sc->esc.n; i++)
+		rm_esc(x, &u, i);
 	for (i = 0; i < sc->dep.n; i++)
-		dep_add(x, sc->dep.v[i], dp[i]);
+		dep_add(x, sc->dep.v[i], u.dp[i]);
 	for (i = 0; i < sc->emb.n; i++)
-		emb_add(x, sc->emb.v[i], mp[i]);
-	free(mp);
-	free(ep);
-	free(xp);
-	free(dp);
-	for (i = 0; i < gen.n; i++)
-		free(gen.v[i]);
-	for (i = 0; i < ioh.n; i++)
-		free(ioh.v[i]);
-	pv_free(&gen);
-	pv_free(&ioh);
-	sb_free(&src);
+		emb_add(x, sc->emb.v[i], u.mp[i]);
+	free(u.mp);
+	free(u.ep);
+	free(u.xp);
+	free(u.dp);
+	sb_free(&u.src);
 }
 
 static const char *const uvm_incdirs[] = {
@@ -1344,6 +1395,55 @@ static void collect_layouts(struct xctx *x, struct pvec *keep)
 	smap_free(&x->names, free);
 }
 
+/* Give every payload type of @a the hash of its layout. */
+static void set_hashes(struct abi *a)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < a->esc.n; i++) {
+		struct esc *e = a->esc.v[i];
+
+		for (k = 0; k < e->ntypes; k++)
+			if (e->types[k].rec)
+				e->types[k].hash = e->types[k].rec->hash;
+	}
+	for (i = 0; i < a->ctrl.n; i++) {
+		struct ctrl *c = a->ctrl.v[i];
+
+		if (c->type.rec)
+			c->type.hash = c->type.rec->hash;
+	}
+	for (i = 0; i < a->cls.n; i++) {
+		struct cls *c = a->cls.v[i];
+
+		if (c->type.rec)
+			c->type.hash = c->type.rec->hash;
+	}
+	for (i = 0; i < a->uvm.n; i++) {
+		struct uvmc *c = a->uvm.v[i];
+
+		if (c->type.rec)
+			c->type.hash = c->type.rec->hash;
+	}
+	for (i = 0; i < a->dep.n; i++) {
+		struct dep *d = a->dep.v[i];
+
+		if (d->type.rec)
+			d->type.hash = d->type.rec->hash;
+		if (d->elem.rec)
+			d->elem.hash = d->elem.rec->hash;
+	}
+	for (i = 0; i < a->emb.n; i++) {
+		struct emb *e = a->emb.v[i];
+
+		if (e->type.rec)
+			e->type.hash = e->type.rec->hash;
+		if (e->elem.rec)
+			e->elem.hash = e->elem.rec->hash;
+	}
+}
+
 void extract_tree(struct tree *t, struct abi *out, struct xstats *st)
 {
 	struct xctx x = { 0 };
@@ -1387,48 +1487,7 @@ void extract_tree(struct tree *t, struct abi *out, struct xstats *st)
 		if (!smap_get(&out->layouts, key))
 			smap_put(&out->layouts, key, l);
 	}
-	for (i = 0; i < out->esc.n; i++) {
-		struct esc *e = out->esc.v[i];
-		int k;
-
-		for (k = 0; k < e->ntypes; k++)
-			if (e->types[k].rec)
-				e->types[k].hash = e->types[k].rec->hash;
-	}
-	for (i = 0; i < out->ctrl.n; i++) {
-		struct ctrl *c = out->ctrl.v[i];
-
-		if (c->type.rec)
-			c->type.hash = c->type.rec->hash;
-	}
-	for (i = 0; i < out->cls.n; i++) {
-		struct cls *c = out->cls.v[i];
-
-		if (c->type.rec)
-			c->type.hash = c->type.rec->hash;
-	}
-	for (i = 0; i < out->uvm.n; i++) {
-		struct uvmc *c = out->uvm.v[i];
-
-		if (c->type.rec)
-			c->type.hash = c->type.rec->hash;
-	}
-	for (i = 0; i < out->dep.n; i++) {
-		struct dep *d = out->dep.v[i];
-
-		if (d->type.rec)
-			d->type.hash = d->type.rec->hash;
-		if (d->elem.rec)
-			d->elem.hash = d->elem.rec->hash;
-	}
-	for (i = 0; i < out->emb.n; i++) {
-		struct emb *e = out->emb.v[i];
-
-		if (e->type.rec)
-			e->type.hash = e->type.rec->hash;
-		if (e->elem.rec)
-			e->elem.hash = e->elem.rec->hash;
-	}
+	set_hashes(out);
 	pv_free(&keep);
 	free(x.main_path);
 	abi_sort(out);
