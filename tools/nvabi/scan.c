@@ -134,22 +134,97 @@ static void cond_track(CXTranslationUnit tu, const char *d, CXToken *t, size_t n
 	}
 }
 
+/* lex_file() under way: the file's text and lines, and where the tokens are. */
+struct lexer {
+	CXTranslationUnit tu;
+	const char *text;
+	size_t len;
+	size_t nlines;
+	size_t *line_start;		/* per line, from 1: its offset */
+	unsigned char *directive;	/* per line: part of a directive */
+	struct tfile *tf;
+	int depth;			/* of braces */
+	int ncond;
+	const char *cond[32];		/* the #if around, innermost last */
+};
+
+/* Where each line of the text starts; no line is a directive yet. */
+static void lex_lines(struct lexer *lx)
+{
+	size_t i, nlines = 1;
+
+	for (i = 0; i < lx->len; i++)
+		if (lx->text[i] == '\n')
+			nlines++;
+	lx->line_start = xcalloc(nlines + 2, sizeof(*lx->line_start));
+	lx->directive = xcalloc(nlines + 2, 1);
+	nlines = 1;
+	lx->line_start[1] = 0;
+	for (i = 0; i < lx->len; i++)
+		if (lx->text[i] == '\n')
+			lx->line_start[++nlines] = i + 1;
+	lx->nlines = nlines;
+}
+
+/*
+ * A directive: '#' the first of the @n tokens @t, on @line. Its #include
+ * goes into @incs, its #if and such into the conditions; it and its
+ * continuation lines are marked as directive lines.
+ */
+static void lex_directive(struct lexer *lx, CXToken *t, size_t n, unsigned line,
+			  struct pvec *incs)
+{
+	unsigned l = line;
+	char *d = n > 1 ? tok_on_line(lx->tu, t[1], line) : NULL;
+
+	if (d && incs && !strcmp(d, "include"))
+		grab_include(lx->tu, t, n, line, incs);
+	if (d)
+		cond_track(lx->tu, d, t, n, line, lx->tf, lx->cond, &lx->ncond);
+	free(d);
+
+	for (;;) {
+		size_t end = l < lx->nlines ? lx->line_start[l + 1] : lx->len;
+
+		lx->directive[l] = 1;
+		while (end > lx->line_start[l] &&
+		       (lx->text[end - 1] == '\n' || lx->text[end - 1] == '\r'))
+			end--;
+		if (end > lx->line_start[l] && lx->text[end - 1] == '\\' && l < lx->nlines)
+			l++;
+		else
+			break;
+	}
+}
+
+/* Append token @s of kind @k, with its brace depth and condition. */
+static void lex_token(struct lexer *lx, CXTokenKind k, const char *s)
+{
+	struct tok *t = &lx->tf->t[lx->tf->n++];
+
+	t->s = xstrdup(s);
+	t->kind = k;
+	t->depth = lx->depth;
+	t->cond = lx->ncond ? lx->cond[lx->ncond - 1] : NULL;
+	if (k == CXToken_Punctuation) {
+		if (!strcmp(t->s, "{"))
+			lx->depth++;
+		else if (!strcmp(t->s, "}") && lx->depth > 0)
+			lx->depth--;
+	}
+}
+
 /* Lex one file; directive lines (#include, #if, #define ...) are dropped. */
 static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struct pvec *incs)
 {
 	char *path = path_join(sc->root, rel);
-	size_t len, nlines = 1, i, ntok_raw = 0;
-	char *text = read_file(path, &len);
+	struct lexer lx = { .tf = tf };
+	char *text = read_file(path, &lx.len);
 	const char *args[] = { "-x", "c", "-std=gnu11", "-nostdinc", "-w" };
-	CXTranslationUnit tu;
-	CXFile file;
 	CXToken *raw = NULL;
-	unsigned nraw = 0;
-	size_t *line_start;
-	unsigned char *directive;
-	unsigned prev_line = 0;
-	int depth = 0, ncond = 0;
-	const char *cond[32];
+	unsigned nraw = 0, prev_line = 0;
+	CXFile file;
+	size_t i;
 
 	memset(tf, 0, sizeof(*tf));
 	tf->rel = xstrdup(rel);
@@ -157,29 +232,21 @@ static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struc
 		free(path);
 		return -1;
 	}
-	for (i = 0; i < len; i++)
-		if (text[i] == '\n')
-			nlines++;
-	line_start = xcalloc(nlines + 2, sizeof(*line_start));
-	directive = xcalloc(nlines + 2, 1);
-	nlines = 1;
-	line_start[1] = 0;
-	for (i = 0; i < len; i++)
-		if (text[i] == '\n')
-			line_start[++nlines] = i + 1;
+	lx.text = text;
+	lex_lines(&lx);
 
-	tu = clang_parseTranslationUnit(sc->idx, path, args, 5, NULL, 0,
-					CXTranslationUnit_SingleFileParse |
-					CXTranslationUnit_SkipFunctionBodies |
-					CXTranslationUnit_KeepGoing |
-					CXTranslationUnit_Incomplete);
-	if (!tu)
+	lx.tu = clang_parseTranslationUnit(sc->idx, path, args, 5, NULL, 0,
+					   CXTranslationUnit_SingleFileParse |
+					   CXTranslationUnit_SkipFunctionBodies |
+					   CXTranslationUnit_KeepGoing |
+					   CXTranslationUnit_Incomplete);
+	if (!lx.tu)
 		die("%s: clang could not read the file", rel);
-	file = clang_getFile(tu, path);
+	file = clang_getFile(lx.tu, path);
 	if (file) {
-		CXSourceRange r = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-						 clang_getLocationForOffset(tu, file, len));
-		clang_tokenize(tu, r, &raw, &nraw);
+		CXSourceRange r = clang_getRange(clang_getLocationForOffset(lx.tu, file, 0),
+						 clang_getLocationForOffset(lx.tu, file, lx.len));
+		clang_tokenize(lx.tu, r, &raw, &nraw);
 	}
 	tf->t = xcalloc(nraw + 1, sizeof(*tf->t));
 	for (i = 0; i < nraw; i++) {
@@ -189,59 +256,23 @@ static int lex_file(struct scanctx *sc, const char *rel, struct tfile *tf, struc
 
 		if (k == CXToken_Comment)
 			continue;
-		clang_getSpellingLocation(clang_getTokenLocation(tu, raw[i]), NULL, &line, &col,
+		clang_getSpellingLocation(clang_getTokenLocation(lx.tu, raw[i]), NULL, &line, &col,
 					  &off);
-		s = clang_getTokenSpelling(tu, raw[i]);
+		s = clang_getTokenSpelling(lx.tu, raw[i]);
 		if (k == CXToken_Punctuation && !strcmp(clang_getCString(s), "#") &&
-		    line != prev_line && line <= nlines) {
-			/* A directive: this line and its continuation lines. */
-			unsigned l = line;
-			char *d = i + 1 < nraw ? tok_on_line(tu, raw[i + 1], line) : NULL;
-
-			if (d && incs && !strcmp(d, "include"))
-				grab_include(tu, raw + i, nraw - i, line, incs);
-			if (d)
-				cond_track(tu, d, raw + i, nraw - i, line, tf, cond, &ncond);
-			free(d);
-
-			for (;;) {
-				size_t end = l < nlines ? line_start[l + 1] : len;
-
-				directive[l] = 1;
-				while (end > line_start[l] &&
-				       (text[end - 1] == '\n' || text[end - 1] == '\r'))
-					end--;
-				if (end > line_start[l] && text[end - 1] == '\\' && l < nlines)
-					l++;
-				else
-					break;
-			}
-		}
+		    line != prev_line && line <= lx.nlines)
+			lex_directive(&lx, raw + i, nraw - i, line, incs);
 		prev_line = line;
-		if (line <= nlines && directive[line]) {
-			clang_disposeString(s);
-			continue;
-		}
-		tf->t[ntok_raw].s = xstrdup(clang_getCString(s));
-		tf->t[ntok_raw].kind = k;
-		tf->t[ntok_raw].depth = depth;
-		tf->t[ntok_raw].cond = ncond ? cond[ncond - 1] : NULL;
-		if (k == CXToken_Punctuation) {
-			if (!strcmp(tf->t[ntok_raw].s, "{"))
-				depth++;
-			else if (!strcmp(tf->t[ntok_raw].s, "}") && depth > 0)
-				depth--;
-		}
-		ntok_raw++;
+		if (line > lx.nlines || !lx.directive[line])
+			lex_token(&lx, k, clang_getCString(s));
 		clang_disposeString(s);
 	}
-	tf->n = ntok_raw;
-	tf->t[ntok_raw].s = xstrdup("");
+	tf->t[tf->n].s = xstrdup("");
 	if (raw)
-		clang_disposeTokens(tu, raw, nraw);
-	clang_disposeTranslationUnit(tu);
-	free(line_start);
-	free(directive);
+		clang_disposeTokens(lx.tu, raw, nraw);
+	clang_disposeTranslationUnit(lx.tu);
+	free(lx.line_start);
+	free(lx.directive);
 	free(text);
 	free(path);
 	return 0;
@@ -448,12 +479,10 @@ static char *sizeof_type(const struct fn *ctx, size_t i, size_t b, size_t e)
 	return NULL;
 }
 
-static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e,
-		    const char *sizevar, struct hinfo *h, int depth)
+/* The device node and privilege gates named in tokens [b, e) into @h. */
+static void analyse_gates(const struct tfile *f, size_t b, size_t e, struct hinfo *h)
 {
-	const struct tfile *f = ctx->f;
 	size_t i;
-	int found = 0;
 
 	for (i = b; i < e; i++) {
 		const struct tok *t = &f->t[i];
@@ -468,51 +497,83 @@ static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e
 			 i > 0 && teq(&f->t[i - 1], "!"))
 			h->priv = PRIV_ROOT;
 	}
+}
+
+/*
+ * The kind of size check made with the sizeof at @i (its '(' closed at
+ * @close, tokens up to @e): "<sizevar> <op> sizeof(T)" or "sizeof(T) <op>
+ * <sizevar>"; -1 when it is none.
+ */
+static int size_check(const struct tfile *f, size_t i, size_t close, size_t e,
+		      const char *sizevar)
+{
+	const char *op = NULL;
+
+	if (i >= 2 && is_size_var(f, i - 2, sizevar))
+		op = f->t[i - 1].s;
+	else if (close + 2 < e && is_size_var(f, close + 2, sizevar)) {
+		op = f->t[close + 1].s;
+		if (!strcmp(op, "<"))
+			op = ">";
+		else if (!strcmp(op, ">"))
+			op = "<";
+		else if (!strcmp(op, "<="))
+			op = ">=";
+		else if (!strcmp(op, ">="))
+			op = "<=";
+	}
+	if (!op)
+		return -1;
+	if (!strcmp(op, "/") || !strcmp(op, "%"))
+		return ESC_ARRAY;
+	if (!strcmp(op, "==") || !strcmp(op, "!="))
+		return ESC_EXACT;
+	if (!strcmp(op, "<") || !strcmp(op, ">="))
+		return ESC_MIN;
+	return -1;
+}
+
+/* The types @sizevar is checked against in tokens [b, e) into @h; found any? */
+static int analyse_sizeof(const struct fn *ctx, size_t b, size_t e, const char *sizevar,
+			  struct hinfo *h)
+{
+	const struct tfile *f = ctx->f;
+	size_t i;
+	int found = 0;
+
 	for (i = b; i + 1 < e; i++) {
-		size_t close;
-		const char *op = NULL;
-		enum esc_kind k;
+		int k;
 		char *ty;
 
 		if (!teq(&f->t[i], "sizeof") || !teq(&f->t[i + 1], "("))
 			continue;
-		close = match(f, i + 1);
-		/* "<sizevar> <op> sizeof(T)" */
-		if (i >= 2 && is_size_var(f, i - 2, sizevar))
-			op = f->t[i - 1].s;
-		/* "sizeof(T) <op> <sizevar>" */
-		else if (close + 2 < e && is_size_var(f, close + 2, sizevar)) {
-			op = f->t[close + 1].s;
-			if (!strcmp(op, "<"))
-				op = ">";
-			else if (!strcmp(op, ">"))
-				op = "<";
-			else if (!strcmp(op, "<="))
-				op = ">=";
-			else if (!strcmp(op, ">="))
-				op = "<=";
-		}
-		if (!op)
-			continue;
-		if (!strcmp(op, "/") || !strcmp(op, "%"))
-			k = ESC_ARRAY;
-		else if (!strcmp(op, "==") || !strcmp(op, "!="))
-			k = ESC_EXACT;
-		else if (!strcmp(op, "<") || !strcmp(op, ">="))
-			k = ESC_MIN;
-		else
+		k = size_check(f, i, match(f, i + 1), e, sizevar);
+		if (k < 0)
 			continue;
 		ty = sizeof_type(ctx, i + 1, b, e);
 		if (!ty) {
 			warnx("%s: %s: cannot read the operand of sizeof", f->rel, ctx->name);
 			continue;
 		}
-		hinfo_add_type(h, ty, k);
+		hinfo_add_type(h, ty, (enum esc_kind)k);
 		found = 1;
 	}
-	if (found || depth >= 3)
-		return;
-	/* No check here: follow a call that is handed the size. */
+	return found;
+}
+
+static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e,
+		    const char *sizevar, struct hinfo *h, int depth);
+
+/*
+ * No check in tokens [b, e): follow the first call handed @sizevar whose
+ * callee checks it. Return: whether one did (its name is in h->via).
+ */
+static int analyse_calls(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e,
+			 const char *sizevar, struct hinfo *h, int depth)
+{
+	const struct tfile *f = ctx->f;
+	size_t i;
+
 	for (i = b; i + 1 < e; i++) {
 		size_t close, a;
 		int argn = 0, d = 0;
@@ -548,15 +609,20 @@ static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e
 
 			free(h->via);
 			h->via = via;
-			return;
+			return 1;
 		}
 	}
-	if (depth)
-		return;
-	/*
-	 * No size check at all: record the type the handler reads the payload
-	 * as ("T *p = data;"), so that a mediator can still bound it.
-	 */
+	return 0;
+}
+
+/*
+ * No size check at all in tokens [b, e): record the type the handler reads
+ * the payload as ("T *p = data;"), so that a mediator can still bound it.
+ */
+static void analyse_unchecked(const struct tfile *f, size_t b, size_t e, struct hinfo *h)
+{
+	size_t i;
+
 	for (i = b; i + 5 < e; i++) {
 		const struct tok *t = &f->t[i];
 
@@ -570,6 +636,23 @@ static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e
 		h->kind = ESC_UNCHECKED;
 		return;
 	}
+}
+
+/*
+ * The handler in tokens [b, e) of @ctx into @h: its gates, and the types
+ * @sizevar is checked against there or, up to three calls deep, where it
+ * is handed on.
+ */
+static void analyse(struct scanctx *sc, const struct fn *ctx, size_t b, size_t e,
+		    const char *sizevar, struct hinfo *h, int depth)
+{
+	analyse_gates(ctx->f, b, e, h);
+	if (analyse_sizeof(ctx, b, e, sizevar, h) || depth >= 3)
+		return;
+	/* No check here: follow a call that is handed the size. */
+	if (analyse_calls(sc, ctx, b, e, sizevar, h, depth) || depth)
+		return;
+	analyse_unchecked(ctx->f, b, e, h);
 }
 
 static struct esc_hit *find_hit(struct scan *out, const char *name)
@@ -643,12 +726,95 @@ static const char *guess_sizevar(const struct fn *fn)
 	return best ? best : "";
 }
 
+/* A dispatcher being read: its function, its size variable, what it found. */
+struct disp {
+	struct scanctx *sc;
+	const struct fn *fn;
+	const char *sizevar;
+	struct scan *out;
+};
+
+/*
+ * The escapes of @labels share the case body [body, end): analyse it once,
+ * record it for each.
+ */
+static void record_labels(const struct disp *d, size_t body, size_t end,
+			  const struct pvec *labels)
+{
+	struct hinfo h0 = { 0 };
+	size_t k;
+
+	analyse(d->sc, d->fn, body, end, d->sizevar, &h0, 0);
+	for (k = 0; k < labels->n; k++) {
+		struct hinfo h = h0;
+		int m;
+
+		for (m = 0; m < h0.ntypes; m++)
+			h.types[m] = xstrdup(h0.types[m]);
+		h.via = h0.via ? xstrdup(h0.via) : NULL;
+		record(d->out, d->fn, labels->v[k], &h);
+	}
+	for (k = 0; k < (size_t)h0.ntypes; k++)
+		free(h0.types[k]);
+	free(h0.via);
+}
+
+/*
+ * "switch (x) { case NV_ESC_FOO: ... }", the switch at token @i: each
+ * group of escape labels with its body. Return: the token of its '}', or
+ * @i where it is no switch with a body.
+ */
+static size_t dispatch_switch(const struct disp *d, size_t i)
+{
+	const struct tfile *f = d->fn->f;
+	size_t c = match(f, i + 1), sb, se, j;
+	int d0;
+	struct pvec labels = { 0 };
+	size_t body = 0;
+
+	if (!teq(&f->t[c + 1], "{"))
+		return i;
+	sb = c + 1;
+	se = match(f, sb);
+	d0 = f->t[sb].depth + 1;
+	for (j = sb + 1; j <= se; j++) {
+		int is_label = j < se && f->t[j].depth == d0 &&
+			       (teq(&f->t[j], "case") || teq(&f->t[j], "default"));
+
+		if (!is_label && j < se)
+			continue;
+		if (labels.n && body && j > body) {
+			record_labels(d, body, j, &labels);
+			labels.n = 0;
+		}
+		if (j == se)
+			break;
+		if (teq(&f->t[j], "case")) {
+			/* case NAME : -- a group of labels shares one body */
+			if (is_esc_name(f->t[j + 1].s) && teq(&f->t[j + 2], ":")) {
+				if (body && j > body)
+					labels.n = 0;
+				pv_push(&labels, f->t[j + 1].s);
+				body = j + 3;
+			} else {
+				labels.n = 0;
+				body = 0;
+			}
+		} else {
+			labels.n = 0;
+			body = 0;
+		}
+	}
+	pv_free(&labels);
+	return se;
+}
+
 static void scan_dispatcher(struct scanctx *sc, const char *fname, struct scan *out,
 			    int required)
 {
 	struct fn fn;
 	const struct tfile *f;
-	const char *sizevar;
+	struct disp d = { .sc = sc, .fn = &fn, .out = out };
 	size_t i;
 
 	if (find_fn(sc, fname, &fn)) {
@@ -659,8 +825,8 @@ static void scan_dispatcher(struct scanctx *sc, const char *fname, struct scan *
 		return;
 	}
 	f = fn.f;
-	sizevar = guess_sizevar(&fn);
-	note("%s: %s(), size variable '%s'", f->rel, fname, sizevar);
+	d.sizevar = guess_sizevar(&fn);
+	note("%s: %s(), size variable '%s'", f->rel, fname, d.sizevar);
 
 	for (i = fn.bb + 1; i < fn.be; i++) {
 		/* if (x == NV_ESC_FOO) { ... } */
@@ -672,68 +838,12 @@ static void scan_dispatcher(struct scanctx *sc, const char *fname, struct scan *
 			struct hinfo h = { 0 };
 			size_t end = match(f, i + 6);
 
-			analyse(sc, &fn, i + 7, end, sizevar, &h, 0);
+			analyse(sc, &fn, i + 7, end, d.sizevar, &h, 0);
 			record(out, &fn, name, &h);
 			continue;
 		}
-		/* switch (x) { case NV_ESC_FOO: ... } */
-		if (teq(&f->t[i], "switch") && teq(&f->t[i + 1], "(")) {
-			size_t c = match(f, i + 1), sb, se, j;
-			int d0;
-			struct pvec labels = { 0 };
-			size_t body = 0;
-
-			if (!teq(&f->t[c + 1], "{"))
-				continue;
-			sb = c + 1;
-			se = match(f, sb);
-			d0 = f->t[sb].depth + 1;
-			for (j = sb + 1; j <= se; j++) {
-				int is_label = j < se && f->t[j].depth == d0 &&
-					       (teq(&f->t[j], "case") || teq(&f->t[j], "default"));
-
-				if (!is_label && j < se)
-					continue;
-				if (labels.n && body && j > body) {
-					struct hinfo h0 = { 0 };
-					size_t k;
-
-					analyse(sc, &fn, body, j, sizevar, &h0, 0);
-					for (k = 0; k < labels.n; k++) {
-						struct hinfo h = h0;
-						int m;
-
-						for (m = 0; m < h0.ntypes; m++)
-							h.types[m] = xstrdup(h0.types[m]);
-						h.via = h0.via ? xstrdup(h0.via) : NULL;
-						record(out, &fn, labels.v[k], &h);
-					}
-					for (k = 0; k < (size_t)h0.ntypes; k++)
-						free(h0.types[k]);
-					free(h0.via);
-					labels.n = 0;
-				}
-				if (j == se)
-					break;
-				if (teq(&f->t[j], "case")) {
-					/* case NAME : -- a group of labels shares one body */
-					if (is_esc_name(f->t[j + 1].s) && teq(&f->t[j + 2], ":")) {
-						if (body && j > body)
-							labels.n = 0;
-						pv_push(&labels, f->t[j + 1].s);
-						body = j + 3;
-					} else {
-						labels.n = 0;
-						body = 0;
-					}
-				} else {
-					labels.n = 0;
-					body = 0;
-				}
-			}
-			pv_free(&labels);
-			i = se;
-		}
+		if (teq(&f->t[i], "switch") && teq(&f->t[i + 1], "("))
+			i = dispatch_switch(&d, i);
 	}
 }
 
@@ -1182,6 +1292,96 @@ static void emb_hit_free(struct emb_hit *h)
 	free(h);
 }
 
+/* A list of the case that @proto stands for: its name, condition and type. */
+static struct emb_hit *emb_hit_new(const struct emb_hit *proto)
+{
+	struct emb_hit *h = xcalloc(1, sizeof(*h));
+
+	h->name = xstrdup(proto->name);
+	h->cond = proto->cond ? xstrdup(proto->cond) : NULL;
+	h->type = proto->type ? xstrdup(proto->type) : NULL;
+	return h;
+}
+
+/*
+ * The lists that the case at token @i (up to @ce) of embeddedParamCopyIn()
+ * initializes, one per slot, or the helper function it hands them to.
+ * Return: the number of slots, -1 for a helper, 0 when not understood.
+ */
+static int emb_case_lists(const struct tfile *f, size_t i, size_t ce,
+			  const struct emb_hit *proto, struct scan *out)
+{
+	struct emb_hit *h;
+	int nslot = 0;
+	size_t j;
+
+	for (j = i + 2; j + 1 < ce; j++) {
+		if (!teq(&f->t[j + 1], "("))
+			continue;
+		if (teq(&f->t[j], "RMAPI_PARAM_COPY_INIT")) {
+			h = emb_hit_new(proto);
+			if (emb_slot(f, i, ce, j, h) || h->slot != nslot) {
+				emb_hit_free(h);
+				return 0;
+			}
+			nslot++;
+			pv_push(&out->emb, h);
+		} else if (is_ident(&f->t[j]) && strcmp(f->t[j].s, "CHECK_PARAMS_OR_RETURN") &&
+			   strcmp(f->t[j].s, "sizeof") && strcmp(f->t[j].s, "NvP64_VALUE") &&
+			   !nslot) {
+			/* a helper that sets the copies up itself */
+			size_t k, m = match(f, j + 1);
+
+			for (k = j + 1; k < m; k++)
+				if (teq(&f->t[k], "paramCopies"))
+					break;
+			if (k == m)
+				continue;
+			h = emb_hit_new(proto);
+			h->custom = 1;
+			pv_push(&out->emb, h);
+			return -1;
+		}
+	}
+	return nslot;
+}
+
+/* The case at token @i, up to @ce, of embeddedParamCopyIn()'s switch. */
+static void emb_case(const struct tfile *f, size_t i, size_t ce, struct scan *out)
+{
+	struct emb_hit proto = { 0 }, *h;
+	size_t j;
+	int nslot;
+
+	proto.name = xstrdup(f->t[i + 1].s);
+	if (f->t[i].cond)
+		proto.cond = xstrdup(f->t[i].cond);
+	for (j = i + 2; j + 4 < ce; j++)
+		if (teq(&f->t[j], "CHECK_PARAMS_OR_RETURN") && teq(&f->t[j + 3], ","))
+			proto.type = xstrdup(f->t[j + 4].s);
+	nslot = emb_case_lists(f, i, ce, &proto, out);
+	if (!nslot) {
+		/* drop what this case pushed */
+		while (out->emb.n && !strcmp(((struct emb_hit *)out->emb.v[out->emb.n - 1])->name,
+					     proto.name))
+			emb_hit_free(out->emb.v[--out->emb.n]);
+		if (!proto.cond)
+			die("%s: embeddedParamCopyIn(): case %s is not understood", f->rel,
+			    proto.name);
+		h = xcalloc(1, sizeof(*h));
+		h->name = xstrdup(proto.name);
+		h->cond = xstrdup(proto.cond);
+		h->custom = 2;	/* not understood: must not be compiled */
+		pv_push(&out->emb, h);
+	} else if (nslot > 0 && !proto.type) {
+		die("%s: embeddedParamCopyIn(): case %s names no params type", f->rel,
+		    proto.name);
+	}
+	free(proto.name);
+	free(proto.cond);
+	free(proto.type);
+}
+
 /*
  * The cases of embeddedParamCopyIn()'s switch on the command: each names
  * the params type (CHECK_PARAMS_OR_RETURN or the casts) and initializes
@@ -1211,9 +1411,7 @@ static void scan_embedded(struct scanctx *sc, struct scan *out)
 	se = match(f, sb);
 	sd = f->t[sb].depth + 1;
 	for (i = sb + 1; i < se; i++) {
-		size_t ce, j;
-		struct emb_hit proto = { 0 }, *h;
-		int nslot = 0, bad = 0;
+		size_t ce;
 
 		if (f->t[i].depth != sd || !teq(&f->t[i], "case"))
 			continue;
@@ -1221,68 +1419,7 @@ static void scan_embedded(struct scanctx *sc, struct scan *out)
 			if (f->t[ce].depth == sd &&
 			    (teq(&f->t[ce], "case") || teq(&f->t[ce], "default")))
 				break;
-		proto.name = xstrdup(f->t[i + 1].s);
-		if (f->t[i].cond)
-			proto.cond = xstrdup(f->t[i].cond);
-		for (j = i + 2; j + 4 < ce; j++)
-			if (teq(&f->t[j], "CHECK_PARAMS_OR_RETURN") && teq(&f->t[j + 3], ","))
-				proto.type = xstrdup(f->t[j + 4].s);
-		for (j = i + 2; j + 1 < ce && !bad; j++) {
-			if (!teq(&f->t[j + 1], "("))
-				continue;
-			if (teq(&f->t[j], "RMAPI_PARAM_COPY_INIT")) {
-				h = xcalloc(1, sizeof(*h));
-				h->name = xstrdup(proto.name);
-				h->cond = proto.cond ? xstrdup(proto.cond) : NULL;
-				h->type = proto.type ? xstrdup(proto.type) : NULL;
-				if (emb_slot(f, i, ce, j, h) || h->slot != nslot) {
-					emb_hit_free(h);
-					bad = 1;
-					break;
-				}
-				nslot++;
-				pv_push(&out->emb, h);
-			} else if (is_ident(&f->t[j]) && strcmp(f->t[j].s, "CHECK_PARAMS_OR_RETURN") &&
-				   strcmp(f->t[j].s, "sizeof") && strcmp(f->t[j].s, "NvP64_VALUE") &&
-				   !nslot) {
-				/* a helper that sets the copies up itself */
-				size_t k, m = match(f, j + 1);
-
-				for (k = j + 1; k < m; k++)
-					if (teq(&f->t[k], "paramCopies"))
-						break;
-				if (k == m)
-					continue;
-				h = xcalloc(1, sizeof(*h));
-				h->name = xstrdup(proto.name);
-				h->cond = proto.cond ? xstrdup(proto.cond) : NULL;
-				h->type = proto.type ? xstrdup(proto.type) : NULL;
-				h->custom = 1;
-				pv_push(&out->emb, h);
-				nslot = -1;
-				break;
-			}
-		}
-		if (bad || !nslot) {
-			/* drop what this case pushed */
-			while (out->emb.n && !strcmp(((struct emb_hit *)out->emb.v[out->emb.n - 1])->name,
-						     proto.name))
-				emb_hit_free(out->emb.v[--out->emb.n]);
-			if (!proto.cond)
-				die("%s: embeddedParamCopyIn(): case %s is not understood", f->rel,
-				    proto.name);
-			h = xcalloc(1, sizeof(*h));
-			h->name = xstrdup(proto.name);
-			h->cond = xstrdup(proto.cond);
-			h->custom = 2;	/* not understood: must not be compiled */
-			pv_push(&out->emb, h);
-		} else if (nslot > 0 && !proto.type) {
-			die("%s: embeddedParamCopyIn(): case %s names no params type", f->rel,
-			    proto.name);
-		}
-		free(proto.name);
-		free(proto.cond);
-		free(proto.type);
+		emb_case(f, i, ce, out);
 		i = ce - 1;
 	}
 }
@@ -1646,6 +1783,74 @@ static int fd_trace_store(struct scanctx *sc, const struct fn *from, size_t at, 
 	return found;
 }
 
+/* Strip casts and parentheses off the expression [*b, *e): "(NvS32)x", "(x)". */
+static void fd_strip(const struct tfile *f, size_t *b, size_t *e)
+{
+	size_t i;
+
+	while (*b < *e && teq(&f->t[*b], "(")) {
+		size_t c = match(f, *b);
+
+		if (c + 1 == *e) {
+			(*b)++;
+			(*e)--;
+			continue;
+		}
+		for (i = *b + 1; i < c; i++)
+			if (!is_ident(&f->t[i]) && f->t[i].kind != CXToken_Keyword &&
+			    !teq(&f->t[i], "*"))
+				break;
+		if (i != c)
+			break;
+		*b = c + 1;
+	}
+}
+
+/*
+ * The local @v of @fn: trace what is assigned to it ("v = expr;") and what
+ * a call stores through its address ("g(..., &v, ...)"). Return: the
+ * payload fields found; *sources counts the places found.
+ */
+static int fd_trace_local(struct scanctx *sc, const struct fn *fn, const char *v,
+			  enum node node, int depth, struct pvec *out, int *sources)
+{
+	const struct tfile *f = fn->f;
+	size_t i;
+	int found = 0;
+
+	for (i = fn->bb + 1; i + 2 < fn->be; i++) {
+		if (!teq(&f->t[i], v))
+			continue;
+		if (teq(&f->t[i + 1], "=") && !teq(&f->t[i - 1], "->") &&
+		    !teq(&f->t[i - 1], ".")) {
+			size_t j;
+
+			for (j = i + 2; j < fn->be && !teq(&f->t[j], ";"); j++)
+				;
+			(*sources)++;
+			found += fd_trace(sc, fn, i + 2, j, node, depth + 1, out);
+		} else if (teq(&f->t[i - 1], "&")) {
+			size_t o, ab[16], ae[16];
+			int n, a;
+
+			/* the '(' of the call whose argument this is */
+			for (o = i - 1; o > fn->bb; o--)
+				if (teq(&f->t[o], "(") && match(f, o) > i)
+					break;
+			if (o <= fn->bb || !is_ident(&f->t[o - 1]))
+				continue;
+			n = call_args(f, o, ab, ae, 16);
+			for (a = 0; a < n; a++)
+				if (ab[a] == i - 1 && ae[a] == i + 1) {
+					(*sources)++;
+					found += fd_trace_store(sc, fn, o - 1, f->t[o - 1].s, a,
+								node, depth, out);
+				}
+		}
+	}
+	return found;
+}
+
 /*
  * Follow the value of the expression [b, e) in @fn back to payload fields
  * and record them with @node. Return: the payload fields found.
@@ -1655,30 +1860,13 @@ static int fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e,
 {
 	const struct tfile *f = fn->f;
 	const char *v;
-	size_t i;
-	int k, found = 0, sources = 0;
+	int k, found, sources = 0;
 
 	if (depth > FD_TRACE_DEPTH) {
 		fd_lost(fn, b, node, "more calls deep than nvabi follows");
 		return 0;
 	}
-	/* casts and parentheses: "(NvS32)x", "(x)" */
-	while (b < e && teq(&f->t[b], "(")) {
-		size_t c = match(f, b);
-
-		if (c + 1 == e) {
-			b++;
-			e--;
-			continue;
-		}
-		for (i = b + 1; i < c; i++)
-			if (!is_ident(&f->t[i]) && f->t[i].kind != CXToken_Keyword &&
-			    !teq(&f->t[i], "*"))
-				break;
-		if (i != c)
-			break;
-		b = c + 1;
-	}
+	fd_strip(f, &b, &e);
 	if (b >= e) {
 		fd_lost(fn, e, node, "an empty expression");
 		return 0;
@@ -1712,36 +1900,7 @@ static int fd_trace(struct scanctx *sc, const struct fn *fn, size_t b, size_t e,
 		if (!strcmp(param_name(fn, k), v))
 			return fd_trace_callers(sc, fn, k, node, depth, out);
 	/* a local: "v = expr;" and "g(..., &v, ...)" storing through the pointer */
-	for (i = fn->bb + 1; i + 2 < fn->be; i++) {
-		if (!teq(&f->t[i], v))
-			continue;
-		if (teq(&f->t[i + 1], "=") && !teq(&f->t[i - 1], "->") &&
-		    !teq(&f->t[i - 1], ".")) {
-			size_t j;
-
-			for (j = i + 2; j < fn->be && !teq(&f->t[j], ";"); j++)
-				;
-			sources++;
-			found += fd_trace(sc, fn, i + 2, j, node, depth + 1, out);
-		} else if (teq(&f->t[i - 1], "&")) {
-			size_t o, ab[16], ae[16];
-			int n, a;
-
-			/* the '(' of the call whose argument this is */
-			for (o = i - 1; o > fn->bb; o--)
-				if (teq(&f->t[o], "(") && match(f, o) > i)
-					break;
-			if (o <= fn->bb || !is_ident(&f->t[o - 1]))
-				continue;
-			n = call_args(f, o, ab, ae, 16);
-			for (a = 0; a < n; a++)
-				if (ab[a] == i - 1 && ae[a] == i + 1) {
-					sources++;
-					found += fd_trace_store(sc, fn, o - 1, f->t[o - 1].s, a,
-								node, depth, out);
-				}
-		}
-	}
+	found = fd_trace_local(sc, fn, v, node, depth, out, &sources);
 	if (!sources)
 		fd_lost(fn, b, node, "a variable never assigned");
 	return found;
