@@ -637,6 +637,34 @@ sed 's/{ NVM_FAM_MMAP, "mmap" }/{ NVM_FAM_MMAP, "map" }/' "$root/kmod/trace.h" >
 fails_with "... a tracepoint word that differs is found" "nvm_trace_family_names is" \
 	sh "$here/words.sh" "$T/words"
 
+# ---- docs/design.md's map of kmod/, and no function over 80 lines --------------
+check "docs/design.md section 8 names every kmod/ file, each file says its job, parts in order" \
+	sh "$here/map.sh" "$root"
+mkdir -p "$T/map/kmod" "$T/map/docs"
+cp "$root"/kmod/*.c "$root"/kmod/*.h "$T/map/kmod/"
+cp "$root/docs/design.md" "$T/map/docs/"
+printf '// SPDX-License-Identifier: GPL-2.0\n/*\n * nvmediate: planted.\n */\n' >"$T/map/kmod/planted.c"
+fails_with "... a file the table does not name is found" \
+	"kmod/planted.c: its part planted.c is not in" sh "$here/map.sh" "$T/map"
+rm "$T/map/kmod/planted.c"
+echo '#include "node.h"' >>"$T/map/kmod/version.c"
+fails_with "... a part including one on a later row is found" \
+	"kmod/version.c includes node.h" sh "$here/map.sh" "$T/map"
+cp "$root/kmod/version.c" "$T/map/kmod/version.c"
+sed -i '3s/ \* nvmediate: / * /' "$T/map/kmod/ranges.c"
+fails_with "... a file whose first comment does not say its job is found" \
+	"kmod/ranges.c: its first comment" sh "$here/map.sh" "$T/map"
+check "no function over 80 lines in kmod/, tools/nvabi/, tools/nvproxyctl/" \
+	sh "$here/fnlen.sh" "$root"/kmod/*.c "$root"/tools/nvabi/*.c "$root"/tools/nvproxyctl/*.c
+{
+	printf 'static int planted(void)\n{\n'
+	i=0
+	while [ $i -lt 81 ]; do echo '	;'; i=$((i + 1)); done
+	printf '\treturn 0;\n}\n'
+} >"$T/long.c"
+fails_with "... an 82-line function is found" "long.c:2: planted: 82 lines" \
+	sh "$here/fnlen.sh" "$T/long.c"
+
 # ---- the refusal rules' names: one list (kmod/rules.h), each in errors.md -----
 check "kmod/rules.h: every rule in docs/errors.md, no rule's name spelled out elsewhere" \
 	sh "$here/rules.sh" "$root"
