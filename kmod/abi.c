@@ -432,13 +432,14 @@ static u64 nvm_abi_key_of(const struct nvm_version *v, char *version)
 	return key;
 }
 
-/* The version of the driver behind @backing, or force_version's. */
-static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
-			   char *version, const char **source)
+/*
+ * The version the driver's answer gives (nvm_drv_version()'s @ret, @v and
+ * @source), or force_version's, which replaces it; @modver is kept only
+ * when the version came from the driver's module.
+ */
+static int nvm_abi_version_of(int ret, const struct nvm_version *v, const char **modver,
+			      u64 *key, char *version, const char **source)
 {
-	struct nvm_version v;
-	int ret;
-
 	if (nvm_force_key) {
 		*key = nvm_force_key;
 		*modver = NULL;
@@ -446,7 +447,6 @@ static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
 		*source = "force_version";
 		return 0;
 	}
-	ret = nvm_drv_version(backing, &v, source);
 	if (ret) {
 		pr_err_ratelimited("cannot find the driver's version (%d)\n", ret);
 		/* An allocation failure is not a missing driver. */
@@ -454,7 +454,49 @@ static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
 	}
 	if (strcmp(*source, "module"))
 		*modver = NULL;
-	*key = nvm_abi_key_of(&v, version);
+	*key = nvm_abi_key_of(v, version);
+	return 0;
+}
+
+/* What the driver behind @backing says its version is; under force_version, nothing asked. */
+static int nvm_abi_ask(struct file *backing, struct nvm_version *v, const char **source)
+{
+	*source = NULL;
+	return nvm_force_key ? 0 : nvm_drv_version(backing, v, source);
+}
+
+/* The version of the driver behind @backing, or force_version's. */
+static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
+			   char *version, const char **source)
+{
+	struct nvm_version v = { };
+	int ret = nvm_abi_ask(backing, &v, source);
+
+	return nvm_abi_version_of(ret, &v, modver, key, version, source);
+}
+
+/*
+ * nvm_abi_select()'s decision once the driver has answered (@ret, @v,
+ * @source: nvm_drv_version()'s answer, unused under force_version; @modver:
+ * its module's version string, or NULL): the range and tier the version
+ * is served at, said once and kept for sysfs.  Asks the driver nothing.
+ */
+static int nvm_abi_select_version(int ret, const struct nvm_version *v, const char *source,
+				  const char *modver, const struct nvm_range **range,
+				  enum nvm_tier *tier)
+{
+	char version[NVM_VERSION_STR_MAX];
+	const struct nvm_range *r;
+	enum nvm_tier t;
+	u64 key;
+
+	ret = nvm_abi_version_of(ret, v, &modver, &key, version, &source);
+	if (ret)
+		return ret;
+	if (!nvm_abi_decide(key, version, source, modver, &r, &t))
+		return -EPROTONOSUPPORT;
+	*range = r;
+	*tier = t;
 	return 0;
 }
 
@@ -472,26 +514,22 @@ static int nvm_abi_version(struct file *backing, const char **modver, u64 *key,
 int nvm_abi_select(struct file *backing, const struct nvm_range **range, enum nvm_tier *tier)
 {
 	const char *modver = nvm_drv_modversion(backing);
-	char version[NVM_VERSION_STR_MAX];
+	struct nvm_version v = { };
 	const struct nvm_range *r;
 	const char *source;
 	enum nvm_tier t;
 	bool accepted;
-	u64 key;
 	int ret;
 
-	if (nvm_abi_select_again(modver, &r, &accepted, &t))
-		goto out;
-	ret = nvm_abi_version(backing, &modver, &key, version, &source);
-	if (ret)
-		return ret;
-	accepted = nvm_abi_decide(key, version, source, modver, &r, &t);
-out:
-	if (!accepted)
-		return -EPROTONOSUPPORT;
-	*range = r;
-	*tier = t;
-	return 0;
+	if (nvm_abi_select_again(modver, &r, &accepted, &t)) {
+		if (!accepted)
+			return -EPROTONOSUPPORT;
+		*range = r;
+		*tier = t;
+		return 0;
+	}
+	ret = nvm_abi_ask(backing, &v, &source);
+	return nvm_abi_select_version(ret, &v, source, modver, range, tier);
 }
 
 /* No driver to decide for (any more): sysfs says so, and why. */
