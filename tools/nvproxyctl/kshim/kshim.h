@@ -41,6 +41,7 @@ typedef long long s64;
 #endif
 #define __aligned(x)		__attribute__((__aligned__(x)))
 #define __printf(a, b)		__attribute__((__format__(printf, a, b)))
+#define __maybe_unused		__attribute__((__unused__))
 #define fallthrough		__attribute__((__fallthrough__))
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

@@ -90,16 +90,27 @@ struct kunit_suite {
 	}
 
 /*
- * kunit_test_suites(&a, &b, ...): the suites a program runs, in this
- * order (the kernel's module init, here a constructor).
+ * kunit_test_suites(&a, &b, ...), kunit_test_suite(a): the suites a
+ * program runs, in this order, registered when it starts (the kernel's
+ * module init, here a constructor; GCC runs a file's constructors in the
+ * order they are defined, so the uses run in the order of the file).  Each
+ * use has names of its own (__COUNTER__): a program that includes several
+ * units holds several uses in one file.
  */
 void kunit_register_suites(struct kunit_suite *const *suites, size_t n);
-#define kunit_test_suites(...)								\
-	static struct kunit_suite *const kunit_suites_here[] = { __VA_ARGS__ };	\
-	__attribute__((constructor)) static void kunit_register_here(void)		\
+#define KUNIT_HOST_PASTE_(a, b)		a##b
+#define KUNIT_HOST_PASTE(a, b)		KUNIT_HOST_PASTE_(a, b)
+#define KUNIT_HOST_SUITES(id, ...)							\
+	static struct kunit_suite *const KUNIT_HOST_PASTE(kunit_suites_, id)[] = {	\
+		__VA_ARGS__								\
+	};										\
+	__attribute__((constructor)) static void KUNIT_HOST_PASTE(kunit_register_, id)(void) \
 	{										\
-		kunit_register_suites(kunit_suites_here, ARRAY_SIZE(kunit_suites_here)); \
+		kunit_register_suites(KUNIT_HOST_PASTE(kunit_suites_, id),		\
+				      ARRAY_SIZE(KUNIT_HOST_PASTE(kunit_suites_, id)));	\
 	}
+#define kunit_test_suites(...)		KUNIT_HOST_SUITES(__COUNTER__, __VA_ARGS__)
+#define kunit_test_suite(suite)		kunit_test_suites(&suite)
 
 /*
  * Run the registered suites whose names match @glob (kunit.filter_glob:
