@@ -703,3 +703,7 @@ static struct attribute *nvm_abi_class_attrs[] = {
 const struct attribute_group nvm_abi_class_group = {
 	.attrs = nvm_abi_class_attrs,
 };
+
+#ifdef NVM_KUNIT
+#include "../kunit/abi_test.c"
+#endif

@@ -234,3 +234,7 @@ void nvm_bounce_clean(struct nvm_bounce *b, struct nvm_bounce_slot *s,
 	s->present |= present;
 	spin_unlock(&s->lock);
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/bounce_test.c"
+#endif

@@ -194,3 +194,7 @@ bool nvm_ctrl_decide(const struct nvm_call *c, struct nvm_verdict *v)
 	x = nvm_abi_emb(cmd, c->abi);
 	return nvm_ctrl_emb(v, x, flags & NVM_NVOS54_FLAGS_FINN_SERIALIZED);
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/ctrl_test.c"
+#endif

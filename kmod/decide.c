@@ -146,3 +146,7 @@ bool nvm_decide(struct nvm_call *c, struct nvm_verdict *v)
 		return nvm_alloc_decide(c, v) || !nvm_stop(c, v);
 	return true;
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/decide_test.c"
+#endif

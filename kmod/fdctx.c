@@ -761,3 +761,7 @@ out:
 	kfree(scan);
 	return ret;
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/fdctx_test.c"
+#endif

@@ -186,3 +186,7 @@ bool nvm_fdplan_kind_ok(const struct nvm_fdplan *plan, unsigned int i, enum nvm_
 {
 	return i < plan->nfds && (plan->kinds[i] & BIT(kind));
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/fdplan_test.c"
+#endif

@@ -492,3 +492,7 @@ void nvm_record_clear(struct nvm_record *r)
 	r->dropped = 0;
 	spin_unlock_irqrestore(&r->lock, flags);
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/policy_test.c"
+#endif

@@ -137,3 +137,7 @@ const char *nvm_tier_name(enum nvm_tier tier)
 {
 	return tier < ARRAY_SIZE(nvm_tier_names) ? nvm_tier_names[tier] : "unknown";
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/ranges_test.c"
+#endif

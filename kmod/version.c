@@ -108,3 +108,7 @@ void nvm_version_format(u64 key, char *buf)
 		 (u32)(key >> (2 * NVM_VERSION_PART_BITS)) & mask,
 		 (u32)(key >> NVM_VERSION_PART_BITS) & mask, (u32)key & mask);
 }
+
+#ifdef NVM_KUNIT
+#include "../kunit/version_test.c"
+#endif

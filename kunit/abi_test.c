@@ -1,26 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: KUnit suite for the ABI selection built from the generated
- * tables.  Included by kunit_main.c and tests/unit/main.c; the
- * driver-version double below stands in for driver.c's, and the tests set
- * abi.c's own module parameters.
+ * tables (abi.c), built into it with NVM_KUNIT (the #include at its end)
+ * and into tests/unit/main.c.  The cases decide for driver answers of
+ * their own (nvm_abi_select_version(): the selection once the driver has
+ * answered), and set abi.c's own module parameters.
  */
+#include <kunit/test.h>
 
+/* The driver's answer: this version, or this error; no module version. */
 static struct nvm_version nvm_test_drv_version;
 static int nvm_test_drv_ret;
-
-int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source)
-{
-	*v = nvm_test_drv_version;
-	*source = "test";
-	return nvm_test_drv_ret;
-}
-
-/* No module version: every selection is made afresh from the double above. */
-const char *nvm_drv_modversion(struct file *backing)
-{
-	return NULL;
-}
 
 static u64 nvm_test_name_key(const char *name)
 {
@@ -49,14 +39,35 @@ static enum nvm_tier nvm_test_oracle(u64 key, int *range)
 	return NVM_TIER_OUTSIDE;
 }
 
+/*
+ * The cases start from the parameters' defaults and a tree built from
+ * them; in nvmediate.ko, which runs the suite once it is live, the
+ * parameters it was loaded with, their tree and the decision for the
+ * driver as it is now (abi.c's at load) are put back after.
+ */
+static char *nvm_test_force_version;
+static bool nvm_test_accept_outside, nvm_test_serve_successor;
+
 static int nvm_abi_test_init(struct kunit_suite *suite)
 {
+	nvm_test_force_version = nvm_force_version;
+	nvm_test_accept_outside = nvm_accept_outside;
+	nvm_test_serve_successor = nvm_serve_successor;
+	nvm_force_version = "";
+	nvm_accept_outside = false;
+	nvm_serve_successor = true;
+	nvm_abi_exit();
 	return nvm_abi_init();
 }
 
 static void nvm_abi_test_exit(struct kunit_suite *suite)
 {
+	nvm_force_version = nvm_test_force_version;
+	nvm_accept_outside = nvm_test_accept_outside;
+	nvm_serve_successor = nvm_test_serve_successor;
 	nvm_abi_exit();
+	if (!nvm_abi_init())
+		nvm_abi_decide_now(NULL);
 }
 
 static void abi_test_tree_holds_every_range(struct kunit *test)
@@ -105,7 +116,8 @@ static int nvm_test_select(struct kunit *test, const char *version, const struct
 	enum nvm_tier tier;
 
 	*r = NULL;
-	return nvm_abi_select(NULL, r, &tier);
+	return nvm_abi_select_version(nvm_test_drv_ret, &nvm_test_drv_version, "test", NULL, r,
+				      &tier);
 }
 
 static void abi_test_select_by_tier(struct kunit *test)
@@ -224,3 +236,5 @@ static struct kunit_suite nvm_abi_suite = {
 	.suite_exit = nvm_abi_test_exit,
 	.test_cases = nvm_abi_test_cases,
 };
+
+kunit_test_suite(nvm_abi_suite);

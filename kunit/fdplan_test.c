@@ -5,9 +5,13 @@
  * (nvm_decide(), nvm_uvm_decide()) in the generated tables of a sample of
  * ABIs.  What each case expects is the driver's own behaviour, read from
  * its code (escape.c, osapi.c, nv-usermap.c, uvm.c of each release), not
- * from the tables: a wrong table fails here.  Included by kunit_main.c
- * (and tests/unit/main.c) after validate_test.c.
+ * from the tables: a wrong table fails here.  Built into fdplan.c with
+ * NVM_KUNIT (the #include at its end) and into tests/unit/main.c.
  */
+#include <kunit/test.h>
+
+#include "nvm_test.h"
+#include "uvm.h"
 
 /* Decide escape @nr with payload @buf of @size bytes, then plan it. */
 static bool nvm_test_plan_esc(struct kunit *test, unsigned int abi, enum nvm_kind kind,
@@ -265,3 +269,5 @@ static struct kunit_suite nvm_fdplan_suite = {
 	.suite_exit = nvm_test_all_exit,
 	.test_cases = nvm_fdplan_cases,
 };
+
+kunit_test_suite(nvm_fdplan_suite);

@@ -3,10 +3,14 @@
  * nvmediate: KUnit suite for the capability profiles (policy.c): the
  * capabilities of the generated tables' entries, admission per capability, explicit allow
  * entries, the default profile over the calls of a CUDA-like session, the
- * answers of a refusal, and the audit record.  Included by kunit_main.c
- * (and tests/unit/main.c) after validate_test.c (its payload builders
- * are used here).
+ * answers of a refusal, and the audit record.  Built into policy.c with
+ * NVM_KUNIT (the #include at its end) and into tests/unit/main.c; the
+ * payload builders are nvm_test.h's.
  */
+#include <kunit/test.h>
+
+#include "nvm_test.h"
+#include "uvm.h"
 
 static struct nvm_profile *nvm_test_profile(struct kunit *test, u32 caps, const char *allow)
 {
@@ -401,3 +405,5 @@ static struct kunit_suite nvm_policy_suite = {
 	.name = "nvmediate_policy",
 	.test_cases = nvm_policy_cases,
 };
+
+kunit_test_suite(nvm_policy_suite);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test guests (busybox sh).  Runs the KUnit suites (debug
-# kernels), then /tests/[0-9]*.sh in order, unloads our modules, scans for
-# leaks (kmemleak kernels) and prints the kernel log, all on the serial
-# console for tests/qemu/run-guest.sh to read:
+# kernels: nvmediate.ko carries them, run_kunit), then /tests/[0-9]*.sh in
+# order, unloads our modules, scans for leaks (kmemleak kernels) and prints
+# the kernel log, all on the serial console for tests/qemu/run-guest.sh to
+# read:
 #
 #   NVMGUEST START <kind> <release>         first line
 #   NVMGUEST KTAP BEGIN ... END              KUnit's KTAP, from the kernel log
@@ -62,23 +63,42 @@ kmemleak=/sys/kernel/debug/kmemleak
 [ -w $kmemleak ] || kmemleak=
 
 # Our modules, in load order; unloaded in reverse.
-OUR_MODULES="nvidia nvidia_uvm nvmediate nvmediate_kunit"
+OUR_MODULES="nvidia nvidia_uvm nvmediate"
 
 # Print the kernel log after the line holding $1, without timestamps.
 log_after() {
 	dmesg | sed -n "/$1/,\$p" | sed '1d; s/^\[[ 0-9.]*\] //'
 }
 
-# The suites run while the module loads, their KTAP goes to the kernel log.
+# The suites are in nvmediate.ko (built with NVM_KUNIT=y): KUnit runs them
+# when the module goes live, and their KTAP goes to the kernel log.  Loaded
+# here for them alone, with kunit.filter_glob matching every suite, and
+# unloaded; then the filter matches none, so that the tests' own loads of
+# nvmediate run no suite.  (The parameter takes what is written as it is:
+# no newline.)
 run_kunit() {
+	glob=/sys/module/kunit/parameters/filter_glob
 	echo "nvmguest: kunit begin" > /dev/kmsg
-	if ! modprobe nvmediate_kunit; then
-		echo "NVMTEST FAIL kunit: modprobe nvmediate_kunit failed"
-		return
+	printf '%s' '*.*' > $glob
+	if modprobe nvmediate; then
+		echo "NVMGUEST KTAP BEGIN"
+		log_after "nvmguest: kunit begin"
+		echo "NVMGUEST KTAP END"
+		# The files the cases closed may hold the module a moment longer.
+		i=0
+		until rmmod nvmediate 2>/dev/null; do
+			i=$((i + 1))
+			if [ $i -ge 10 ]; then
+				echo "NVMTEST FAIL kunit: rmmod nvmediate failed"
+				break
+			fi
+			sleep 1
+		done
+	else
+		echo "NVMTEST FAIL kunit: modprobe nvmediate failed"
 	fi
-	echo "NVMGUEST KTAP BEGIN"
-	log_after "nvmguest: kunit begin"
-	echo "NVMGUEST KTAP END"
+	printf '%s' nvm-no-suite > $glob ||
+		echo "NVMTEST FAIL kunit: cannot set $glob: every load of nvmediate runs the suites"
 }
 
 # selected SCRIPT: whether nvm_tests selects it (several patterns may be

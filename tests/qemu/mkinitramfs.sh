@@ -81,10 +81,12 @@ if build "standin-$kind" nvm_kmake "$kind" -C "$kdir" M="$src/tests/standin" -j"
 	cp "$src"/tests/standin/*.ko "$mods"/
 	standin_syms=$src/tests/standin/Module.symvers
 fi
-# NVM_KUNIT=y: the KUnit module too, where the kernel has CONFIG_KUNIT.
+# NVM_KUNIT=y: with the KUnit suites in it, where the kernel has
+# CONFIG_KUNIT=y (init.sh's run_kunit runs them).  nvmediate.ko alone: a
+# module an older tree built may still lie beside it in the copy.
 if build "nvmediate-$kind" nvm_kmake "$kind" -C "$kdir" M="$src" -j"$jobs" NVM_KUNIT=y \
 		${standin_syms:+KBUILD_EXTRA_SYMBOLS="$standin_syms"} modules; then
-	cp "$src"/*.ko "$mods"/
+	cp "$src"/nvmediate.ko "$mods"/
 fi
 
 # Guest programs: each tests/guest/*.c is one program.

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmediate: the KUnit suites that need nothing of a running kernel, run
- * as a program (make unit).  Built as kunit/kunit_main.c builds them into
- * nvmediate_kunit.ko, from the same sources, the units under test compiled
- * in from kmod/, in the same order; against tools/nvproxyctl/kshim/ (the
- * kernel's interfaces these units use, in C and libc, and KUnit).  The
- * suites that need kernel objects (files, fd tables, the bounce area's
- * pages) run in the debug guest alone: kunit_main.c's own.
+ * as a program (make unit).  The units under test are compiled in from
+ * kmod/ with NVM_KUNIT defined (Makefile), so each brings its suite, as
+ * in nvmediate.ko (kunit/<unit>_test.c, included at the end of
+ * kmod/<unit>.c); against tools/nvproxyctl/kshim/ (the kernel's
+ * interfaces these units use, in C and libc, and KUnit).  The suites that
+ * need kernel objects (fdctx.c's fd tables, bounceslot.c's bounce area)
+ * run in the debug guest alone: their units are not here.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -15,23 +16,25 @@
 #include "../../kmod/fdplan.c"
 #include "../../kmod/version.c"
 #include "../../kmod/ranges.c"
-#include "../../kunit/version_test.c"
 #include "../../kmod/tables.c"
 #include "../../kmod/abi.c"
-#include "../../kunit/abi_test.c"
 #include "../../kmod/decide.c"
 #include "../../kmod/escape.c"
 #include "../../kmod/ctrl.c"
 #include "../../kmod/alloc.c"
 #include "../../kmod/uvm.c"
 #include "../../kmod/policy.c"
-#include "../../kunit/validate_test.c"
-#include "../../kunit/policy_test.c"
-#include "../../kunit/fdplan_test.c"
 
-/* kunit_main.c's order, less the suites of kernel objects. */
-kunit_test_suites(&nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite, &nvm_abi_suite,
-		  &nvm_validate_suite, &nvm_policy_suite);
+/* driver.c is not here: no driver answers abi.c. */
+int nvm_drv_version(struct file *backing, struct nvm_version *v, const char **source)
+{
+	return -ENODEV;
+}
+
+const char *nvm_drv_modversion(struct file *backing)
+{
+	return NULL;
+}
 
 /*
  * nvm_unit [-l KERNEL_LOG] [GLOB]: the suites (GLOB: "suite" or

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvmediate: KUnit suites.  Built as nvmediate_kunit.ko for kernels with
- * CONFIG_KUNIT; the units under test are compiled in from kmod/ so that the
- * suites exercise the very code nvmediate.ko runs.
- *
- * The suites of code that needs no running kernel (fdplan, version,
- * ranges, abi, validate, policy) are also built, from the same files and
- * in the same order, into a program that runs them on the build machine
- * in seconds (tests/unit/main.c, make unit); the fdctx and bounce suites
- * below need kernel objects and run here alone.
+ * nvmediate: KUnit suite for the private fd tables (fdctx.c), built into it
+ * with NVM_KUNIT (the #include at its end): files, fd tables and the
+ * current task's, so the debug guest alone runs it.
  */
 #include <kunit/test.h>
 #include <linux/anon_inodes.h>
@@ -16,46 +10,18 @@
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/prandom.h>
 #include <linux/slab.h>
-
-#include "../kmod/bounce.h"
-#include "../kmod/fdctx.c"
-#include "../kmod/fdplan.c"
-#include "../kmod/version.c"
-#include "../kmod/ranges.c"
-#include "version_test.c"
-#include "../abi/generated/nvabi_tables.c"
-#include "../kmod/tables.c"
-#include "../kmod/abi.c"
-#include "abi_test.c"
-#include "../kmod/decide.c"
-#include "../kmod/escape.c"
-#include "../kmod/ctrl.c"
-#include "../kmod/alloc.c"
-#include "../kmod/uvm.c"
-#include "../kmod/policy.c"
-#include "../kmod/bouncearea.c"
-#include "../kmod/bounceslot.c"
-#include "../kmod/bounce.c"
-#include "validate_test.c"
-#include "policy_test.c"
-#include "fdplan_test.c"
-
-/* driver.c's internal mount is not here: the bounce area's file, for bounce.c. */
-struct file *nvm_drv_anon_file(const char *name, const struct file_operations *fops, void *priv)
-{
-	return anon_inode_getfile(name, fops, priv, O_RDWR);
-}
 
 /*
  * Stand-ins for mediated files: anon files whose private_data is a
- * struct nvm_file with a real (anon) backing file.
+ * struct nvm_file with a real (anon) backing file; nvm_test_file_of()
+ * tells them from other files as node.c's nvm_file_of() tells the
+ * mediated ones.
  */
 static const struct file_operations nvm_test_fops = { .owner = THIS_MODULE };
 static const struct file_operations nvm_test_backing_fops = { .owner = THIS_MODULE };
 
-static struct nvm_file *nvm_file_of(struct file *file)
+static struct nvm_file *nvm_test_file_of(struct file *file)
 {
 	return file->f_op == &nvm_test_fops ? file->private_data : NULL;
 }
@@ -295,7 +261,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 	nvm_fdctx_swap(caller);
 
 	/* No assertion may abort the test thread while a table is swapped in. */
-	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
 	if (ret) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
@@ -311,7 +277,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 
 	/* The driver wants a UVM file at 4: the control file is left out. */
 	plan.kinds[0] = BIT(NVM_NODE_UVM);
-	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
 	if (ret) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
@@ -323,7 +289,7 @@ static void fdctx_test_create_mirrors_mediated_only(struct kunit *test)
 
 	plan.gpu_nodes = true;
 	plan.nfds = 0;
-	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
 	if (ret) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
@@ -377,7 +343,7 @@ static void fdctx_test_own_file(struct kunit *test)
 	nvm_fdctx_install(caller, 7, cap);
 	nvm_fdctx_swap(caller);
 
-	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
 	if (ret) {
 		KUNIT_FAIL(test, "nvm_fdctx_create: %d", ret);
 		goto out;
@@ -400,14 +366,14 @@ static void fdctx_test_own_file(struct kunit *test)
 
 	/* Not given: refused, nothing reserved left behind. */
 	plan.given_priv = other;
-	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
 	KUNIT_EXPECT_EQ(test, ret, NVM_FDCTX_NOT_GIVEN);
 	if (!ret)
 		nvm_fdctx_destroy(ctx);
 	/* A number that names nothing: refused too. */
 	plan.given_priv = cap;
 	plan.fds[0] = 40;
-	ret = nvm_fdctx_create(&plan, nvm_file_of, &ctx);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
 	KUNIT_EXPECT_EQ(test, ret, NVM_FDCTX_NOT_GIVEN);
 	if (!ret)
 		nvm_fdctx_destroy(ctx);
@@ -439,194 +405,4 @@ static struct kunit_suite nvm_fdctx_suite = {
 	.test_cases = nvm_fdctx_cases,
 };
 
-/* The bounce area below 64 KiB, per page size (bounce.c). */
-static void bounce_test_area_pages(struct kunit *test)
-{
-	static const struct {
-		unsigned long page_size;
-		unsigned int pages;
-		bool fits;	/* holds the largest payload (XFER header + 16 KiB) */
-	} cases[] = {
-		{ 4096, 15, true },
-		{ 16384, 3, true },
-		{ 65536, 0, false },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		unsigned int pages = nvm_bounce_pages(cases[i].page_size);
-
-		KUNIT_EXPECT_EQ_MSG(test, pages, cases[i].pages, "page size %lu",
-				    cases[i].page_size);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    DIV_ROUND_UP(NVM_BOUNCE_MAX, cases[i].page_size) <= pages,
-				    cases[i].fits, "page size %lu", cases[i].page_size);
-		/* Never above 64 KiB, the vm.mmap_min_addr the area relies on. */
-		KUNIT_EXPECT_LE(test, (pages + 1) * cases[i].page_size, NVM_BOUNCE_TOP);
-	}
-}
-
-/* A one-slot area of no address space: the page logic of bounce.c alone. */
-static struct nvm_bounce *bounce_test_slot_area(struct kunit *test)
-{
-	struct nvm_bounce *b;
-
-	if (!NVM_CAN_SEAL)
-		kunit_skip(test, "no sealed area below 6.10: no dirty pages, no batches");
-	b = kunit_kzalloc(test, struct_size(b, slot, 1), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	b->mapped = true;
-	b->nslots = 1;
-	b->npages = NVM_SLOT_PAGES;
-	spin_lock_init(&b->slot[0].lock);
-	init_waitqueue_head(&b->slot[0].wait);
-	return b;
-}
-
-/* 64 random bits, in the slot's pages. */
-static unsigned long bounce_test_bits(struct rnd_state *rnd)
-{
-	u64 v = ((u64)prandom_u32_state(rnd) << 32) | prandom_u32_state(rnd);
-
-	return (unsigned long)v & GENMASK(NVM_SLOT_PAGES - 1, 0);
-}
-
-/*
- * A waiter whose condition holds makes progress: when
- * nvm_bounce_may_take() lets a call go on, nvm_bounce_take() gives it
- * pages or a batch to run, else the call would loop without sleeping.
- * And a batch takes exactly the dirty pages no call owns, never while
- * another runs; pages given are neither busy nor dirty.  Over slot states
- * of every density, payloads of 1 to 5 pages.
- */
-static void bounce_test_slot_progress(struct kunit *test)
-{
-	struct nvm_bounce *b = bounce_test_slot_area(test);
-	struct nvm_bounce_slot *s = &b->slot[0];
-	struct rnd_state rnd;
-	unsigned int iter, batches = 0, given = 0, waits = 0;
-
-	prandom_seed_state(&rnd, 0x6e766d);
-	for (iter = 0; iter < 20000; iter++) {
-		unsigned int n = 1 + iter % 5, first = 0, i;
-		unsigned long busy, dirty, clean;
-		bool cleaning, ok;
-		int ret;
-
-		/* Sparse to dense: and-ing or or-ing a second word. */
-		busy = bounce_test_bits(&rnd);
-		dirty = bounce_test_bits(&rnd);
-		switch (iter % 4) {
-		case 0:
-			busy &= bounce_test_bits(&rnd) & bounce_test_bits(&rnd);
-			break;
-		case 1:
-			busy &= bounce_test_bits(&rnd);
-			dirty |= bounce_test_bits(&rnd);
-			break;
-		case 2:
-			busy |= bounce_test_bits(&rnd);
-			break;
-		}
-		dirty &= ~busy;
-		cleaning = dirty && !(prandom_u32_state(&rnd) % 3);
-		s->busy = busy;
-		s->dirty = dirty;
-		s->written = 0;
-		s->present = bounce_test_bits(&rnd);
-		s->cleaning = cleaning;
-
-		ok = nvm_bounce_may_take(b, s, n);
-		ret = nvm_bounce_take(b, s, n, &first, &clean);
-		if (ok)
-			KUNIT_EXPECT_TRUE_MSG(test, !ret || clean,
-					      "may take but nothing to do: busy %lx dirty %lx cleaning %d n %u",
-					      busy, dirty, cleaning, n);
-		if (ok && cleaning)
-			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "busy %lx dirty %lx n %u", busy, dirty, n);
-		if (clean) {
-			batches++;
-			KUNIT_EXPECT_NE(test, ret, 0);
-			KUNIT_EXPECT_FALSE(test, cleaning);
-			KUNIT_EXPECT_EQ(test, clean, dirty);
-			KUNIT_EXPECT_TRUE(test, s->cleaning);
-			KUNIT_EXPECT_EQ(test, s->busy & clean, clean);
-		}
-		if (!ret) {
-			given++;
-			for (i = first; i < first + n; i++) {
-				KUNIT_EXPECT_FALSE(test, (busy | dirty) & BIT(i));
-				KUNIT_EXPECT_PTR_EQ(test, s->owner[i], current);
-				s->owner[i] = NULL;
-			}
-		} else if (!clean) {
-			waits++;
-		}
-	}
-	/* Every outcome was met. */
-	KUNIT_EXPECT_GT(test, batches, 0U);
-	KUNIT_EXPECT_GT(test, given, 0U);
-	KUNIT_EXPECT_GT(test, waits, 0U);
-}
-
-/*
- * One thread's calls, each written back by the driver: no call waits,
- * a batch comes once per NVM_SLOT_PAGES calls and cleans the whole slot,
- * and between batches every call takes a mapped page without the mmap
- * lock.
- */
-static void bounce_test_slot_one_thread(struct kunit *test)
-{
-	struct nvm_bounce *b = bounce_test_slot_area(test);
-	struct nvm_bounce_slot *s = &b->slot[0];
-	unsigned int call, first, batches = 0, locked = 0, calls = 10 * NVM_SLOT_PAGES;
-	unsigned long clean;
-
-	s->present = GENMASK(NVM_SLOT_PAGES - 1, 0);
-	for (call = 0; call < calls; call++) {
-		if (!nvm_bounce_take_mapped(b, s, 1, &first)) {
-			locked++;
-			if (nvm_bounce_take(b, s, 1, &first, &clean)) {
-				KUNIT_ASSERT_NE(test, clean, 0UL);
-				batches++;
-				KUNIT_EXPECT_EQ(test, hweight_long(clean), NVM_SLOT_PAGES);
-				/* nvm_bounce_clean() but the unmap and the insertion. */
-				spin_lock(&s->lock);
-				s->present |= nvm_bounce_cleaned(s, clean);
-				spin_unlock(&s->lock);
-				KUNIT_EXPECT_FALSE(test, s->cleaning);
-				KUNIT_ASSERT_EQ(test, nvm_bounce_take(b, s, 1, &first, &clean), 0);
-				KUNIT_EXPECT_EQ(test, clean, 0UL);
-			}
-			s->present |= BIT(first);
-		}
-		/* The driver's write back (its fault), then nvm_bounce_put(). */
-		__set_bit(first, &s->written);
-		spin_lock(&s->lock);
-		nvm_bounce_disown(s, first, 1);
-		spin_unlock(&s->lock);
-		KUNIT_EXPECT_TRUE(test, s->dirty & BIT(first));
-		KUNIT_EXPECT_PTR_EQ(test, s->owner[first], NULL);
-	}
-	KUNIT_EXPECT_EQ(test, batches, calls / NVM_SLOT_PAGES - 1);
-	/* The mmap lock only for a batch. */
-	KUNIT_EXPECT_EQ(test, locked, batches);
-}
-
-static struct kunit_case nvm_bounce_test_cases[] = {
-	KUNIT_CASE(bounce_test_area_pages),
-	KUNIT_CASE(bounce_test_slot_progress),
-	KUNIT_CASE(bounce_test_slot_one_thread),
-	{}
-};
-
-static struct kunit_suite nvm_bounce_suite = {
-	.name = "nvmediate_bounce",
-	.test_cases = nvm_bounce_test_cases,
-};
-
-kunit_test_suites(&nvm_bounce_suite, &nvm_fdctx_suite, &nvm_fdplan_suite, &nvm_version_suite, &nvm_ranges_suite,
-		  &nvm_abi_suite, &nvm_validate_suite, &nvm_policy_suite);
-
-MODULE_DESCRIPTION("KUnit suites for nvmediate");
-MODULE_LICENSE("GPL");
+kunit_test_suite(nvm_fdctx_suite);

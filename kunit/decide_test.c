@@ -4,127 +4,15 @@
  * alloc.c, uvm.c through decide.c's nvm_decide(), the function the
  * validator calls), on kernel copies of payloads, over
  * the generated descriptors of a sample of ABIs; and a randomized property
- * test against an oracle written here from the same tables.  Included by
- * kunit_main.c and tests/unit/main.c.
+ * test against an oracle written here from the same tables.  Built into
+ * decide.c with NVM_KUNIT (the #include at its end) and into
+ * tests/unit/main.c.
  */
+#include <kunit/test.h>
 #include <linux/prandom.h>
 #include <linux/sort.h>
 
-#define NVM_TEST_ALL_POLICY	(NVM_POLICY_ROOT | NVM_POLICY_FINN | NVM_POLICY_GSS)
-#define NVM_TEST_PARAMS_PTR	0x7f0000001000ULL
-
-/* Releases whose ABIs the table-driven cases sample: one per layout change. */
-static const char *const nvm_test_releases[] = {
-	"515.43.04", "520.61.07", "525.60.13", "530.41.03", "535.43.02", "535.288.01",
-	"550.54.14", "560.35.03", "570.86.15", "580.142", "595.45.04",
-};
-
-static unsigned int nvm_test_abi_of(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < NVABI_NR_RELEASES; i++)
-		if (!strcmp(nvabi_releases[i].name, name))
-			return nvabi_ranges[nvabi_releases[i].range].abi;
-	return U32_MAX;
-}
-
-static void nvm_test_release_desc(const char *const *r, char *desc)
-{
-	strscpy(desc, *r, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(nvm_test_release, nvm_test_releases, nvm_test_release_desc);
-
-static unsigned int nvm_test_param_abi(struct kunit *test)
-{
-	unsigned int abi = nvm_test_abi_of(*(const char *const *)test->param_value);
-
-	KUNIT_ASSERT_LT(test, abi, (unsigned int)NVABI_NR_ABIS);
-	return abi;
-}
-
-static void nvm_test_put32(void *p, unsigned int off, u32 x)
-{
-	if (off != NVABI_OFF_NONE)
-		memcpy(p + off, &x, sizeof(x));
-}
-
-static void nvm_test_put64(void *p, unsigned int off, u64 x)
-{
-	if (off != NVABI_OFF_NONE)
-		memcpy(p + off, &x, sizeof(x));
-}
-
-/* An NVOS54 of ABI @abi in @buf (64 bytes). */
-static unsigned int nvm_test_ctl(void *buf, unsigned int abi, u32 cmd, u32 flags, u64 params,
-				 u32 psize)
-{
-	const struct nvabi_rmlayout *l = &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
-
-	memset(buf, 0, 64);
-	nvm_test_put32(buf, l->ctl_cmd, cmd);
-	nvm_test_put32(buf, l->ctl_flags, flags);
-	nvm_test_put64(buf, l->ctl_params, params);
-	nvm_test_put32(buf, l->ctl_psize, psize);
-	return l->ctl_size;
-}
-
-/* An NVOS21 (@big false) or NVOS64 of ABI @abi in @buf (64 bytes). */
-static unsigned int nvm_test_alloc(void *buf, unsigned int abi, bool big, u32 hclass, u64 params)
-{
-	const struct nvabi_rmlayout *l = &nvabi_rmlayouts[nvabi_abi_rmlayout[abi]];
-
-	memset(buf, 0, 64);
-	nvm_test_put32(buf, big ? l->a64_class : l->a21_class, hclass);
-	nvm_test_put64(buf, big ? l->a64_params : l->a21_params, params);
-	return big ? l->a64_size : l->a21_size;
-}
-
-/*
- * A real profile that admits every entry of every table: all capabilities,
- * and an allow entry for each number, so that the shape checks are tested
- * through the decision production makes (decide.c) and only they refuse.
- * Made once per suite (suite_init) and freed after it.
- */
-static struct nvm_profile *nvm_test_all;
-
-static int nvm_test_all_init(struct kunit_suite *suite)
-{
-	nvm_test_all = nvm_profile_admit_all();
-	return nvm_test_all ? 0 : -ENOMEM;
-}
-
-static void nvm_test_all_exit(struct kunit_suite *suite)
-{
-	kfree(nvm_test_all);
-	nvm_test_all = NULL;
-}
-
-/*
- * The decision on an escape whose payload the validator copied: @payload
- * holds its @size bytes.  XFER's inner payload is not modelled here (its
- * cases are in validate_test_xfer()): it counts as unreadable.
- */
-static bool nvm_test_decide(unsigned int abi, enum nvm_kind kind, unsigned int policy,
-			    unsigned int nr, unsigned int size, const void *payload,
-			    struct nvm_verdict *v)
-{
-	struct nvm_call c = { .abi = abi, .kind = kind, .prof = nvm_test_all, .policy = policy,
-			      .nr = nr, .size = size, .payload = payload };
-
-	if (nr == NVM_NV_ESC_XFER && size == sizeof(struct nvm_xfer)) {
-		c.hdr = payload;
-		c.payload = NULL;
-		c.payload_err = -EFAULT;
-	}
-	return nvm_decide(&c, v);
-}
-
-static enum nvm_kind nvm_test_kind_for(unsigned int node)
-{
-	return node == NVABI_NODE_GPU ? NVM_NODE_GPU : NVM_NODE_CTL;
-}
+#include "nvm_test.h"
 
 static bool nvm_test_user_priv(unsigned int priv)
 {
@@ -817,50 +705,6 @@ static void validate_test_deprecated(struct kunit *test)
  * decision, validate.c), for plain calls only; as the driver reads them.
  */
 /*
- * A list in params that also hold fd fields: no release has such a
- * control; ctrl.c refuses one should it appear, since the driver would
- * copy the list from the caller's memory while the call holds the
- * caller's exec_update_lock (fdctx.c), bounded or not.
- */
-static void validate_test_emb_fds(struct kunit *test)
-{
-	struct nvabi_emb x = {
-		.size = 16, .nlist = 1,
-		.list = { { .list_off = 8, .count_off = 0, .elem = 1,
-			    .flags = NVABI_EMB_IN | NVABI_EMB_NOMAX } },
-	};
-	struct nvm_verdict v = { .nfds = 1 };
-
-	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, false));
-	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-embedded-fds");
-	KUNIT_EXPECT_EQ(test, v.err, -EPERM);
-	KUNIT_EXPECT_NULL(test, v.emb);
-
-	/* Serialized: refused as before, whatever its fd fields. */
-	memset(&v, 0, sizeof(v));
-	v.nfds = 1;
-	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, true));
-	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-finn-unbounded");
-
-	/* Without fd fields it is bounced and bounded (validate.c). */
-	memset(&v, 0, sizeof(v));
-	KUNIT_EXPECT_TRUE(test, nvm_ctrl_emb(&v, &x, false));
-	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
-
-	/* A list the driver bounds, beside fd fields: refused too. */
-	memset(&v, 0, sizeof(v));
-	v.nfds = 1;
-	x.list[0].flags = NVABI_EMB_IN;
-	KUNIT_EXPECT_FALSE(test, nvm_ctrl_emb(&v, &x, false));
-	KUNIT_EXPECT_STREQ(test, v.rule, "ctrl-embedded-fds");
-
-	/* The same list without fd fields: forwarded. */
-	memset(&v, 0, sizeof(v));
-	KUNIT_EXPECT_TRUE(test, nvm_ctrl_emb(&v, &x, false));
-	KUNIT_EXPECT_PTR_EQ(test, v.emb, &x);
-}
-
-/*
  * NV_ESC_RM_ALLOC_MEMORY of an administrator-only class (the memory lists,
  * whose list the driver copies before it checks the caller's privilege):
  * refused without allow_root, as RM_ALLOC refuses the class; system
@@ -1202,3 +1046,5 @@ static struct kunit_suite nvm_validate_suite = {
 	.suite_exit = nvm_test_all_exit,
 	.test_cases = nvm_validate_cases,
 };
+
+kunit_test_suite(nvm_validate_suite);
