@@ -8,6 +8,7 @@
 
 #include "abi.h"
 #include "bounce.h"
+#include "devnodes.h"
 #include "fdctx.h"
 #include "node.h"
 #include "nodefs.h"
@@ -49,15 +50,16 @@ static int __init nvm_init(void)
 	ret = nvm_stats_init();
 	if (ret)
 		goto err_abi;
-	ret = nvm_node_init(&devt);
+	ret = nvm_devnodes_init(nvm_class_groups, &devt);
 	if (ret) {
 		pr_err("cannot register the mediated nodes: %d\n", ret);
 		goto err_stats;
 	}
-	ret = nvm_sets_init(devt, nvm_class_groups, &nvm_setsfs_ktype, &nvm_setsfs_top_group);
+	nvm_node_init(devt);
+	ret = nvm_sets_init(&nvm_setsfs_ktype, &nvm_setsfs_top_group);
 	if (ret) {
 		pr_err("cannot create the node sets: %d\n", ret);
-		goto err_node;
+		goto err_devnodes;
 	}
 	/* The driver's version, decided now and whenever its module comes or goes. */
 	ret = nvm_abi_start();
@@ -86,8 +88,8 @@ err_abi_start:
 	nvm_abi_stop();
 err_sets:
 	nvm_sets_exit();
-err_node:
-	nvm_node_exit();
+err_devnodes:
+	nvm_devnodes_exit();
 err_stats:
 	nvm_stats_exit();
 err_abi:
@@ -105,7 +107,7 @@ static void __exit nvm_exit(void)
 	nvm_node_stop();
 	nvm_abi_stop();
 	nvm_sets_exit();
-	nvm_node_exit();
+	nvm_devnodes_exit();
 	nvm_stats_exit();
 	nvm_abi_exit();
 	nvm_bounce_exit();

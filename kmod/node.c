@@ -6,7 +6,7 @@
  *   /dev/nvproxy<N>     minor N    mediates /dev/nvidia<N>, N < num_gpus
  *   /dev/nvproxy-uvm    minor 254  mediates /dev/nvidia-uvm
  *
- * Those are the nodes of the default set; set K (sets.c) has the minors
+ * Those are the nodes of the default set; set K (sets.c, devnodes.c) has the minors
  * K * 256 + the same, named /dev/nvmediate/<set>/nvidiactl, nvidia<N> and
  * nvidia-uvm.  A file keeps the set it was opened on, and with it the
  * set's profile.
@@ -43,6 +43,7 @@
 #include "abi.h"
 #include "driver.h"
 #include "handoff.h"
+#include "devnodes.h"
 #include "sets.h"
 #include "stats.h"
 #include "nvmediate.h"
@@ -222,25 +223,16 @@ static const struct file_operations nvm_fops = {
 };
 
 /**
- * nvm_node_init() - reserve the minors of every possible set
- * @devt: set to the first device number
+ * nvm_node_init() - the file operations of every set's minors
+ * @devt: the first of them (devnodes.c)
  *
- * The device nodes themselves are made for each set by sets.c; nothing
- * answers an open of them before nvm_node_start().
- *
- * Return: 0 or a negative errno; nothing is left registered on failure.
+ * Nothing answers an open of them before nvm_node_start().
  */
-int nvm_node_init(dev_t *devt)
+void nvm_node_init(dev_t devt)
 {
-	int ret;
-
-	ret = alloc_chrdev_region(&nvm_devt, 0, NVM_MINORS * NVM_MAX_SETS, "nvmediate");
-	if (ret)
-		return ret;
+	nvm_devt = devt;
 	cdev_init(&nvm_cdev, &nvm_fops);
 	nvm_cdev.owner = THIS_MODULE;
-	*devt = nvm_devt;
-	return 0;
 }
 
 /**
@@ -260,10 +252,4 @@ int nvm_node_start(void)
 void nvm_node_stop(void)
 {
 	cdev_del(&nvm_cdev);
-}
-
-/* Undo nvm_node_init(). */
-void nvm_node_exit(void)
-{
-	unregister_chrdev_region(nvm_devt, NVM_MINORS * NVM_MAX_SETS);
 }

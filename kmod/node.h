@@ -9,9 +9,8 @@
 #include "nvm.h"
 
 int nvm_minor_kind(unsigned int minor, enum nvm_kind *kind, unsigned int *gpu);
-int nvm_node_init(dev_t *devt);
+void nvm_node_init(dev_t devt);
 int nvm_node_start(void);
 void nvm_node_stop(void);
-void nvm_node_exit(void);
 
 #endif /* NVM_NODE_H */

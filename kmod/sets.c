@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvmediate: the registry of node sets: their creation and removal, with
- * their device nodes; their lookup, open and mount counts; the publication
- * of their profiles; and the module parameters a new set starts from.
+ * nvmediate: the registry of node sets: their creation and removal (their
+ * device nodes are devnodes.c's); their lookup, open and mount counts; the
+ * publication of their profiles; and the module parameters a new set starts
+ * from.
  * Each set is a group of mediated nodes with its own profile (policy.c,
  * docs/policy.md):
  *
@@ -32,7 +33,6 @@
  * after it is released.
  */
 #include <linux/ctype.h>
-#include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -42,6 +42,7 @@
 #include <linux/sysfs.h>
 
 #include "sets.h"
+#include "devnodes.h"
 #include "nvmediate.h"
 
 char *nvm_sets_param = "";
@@ -80,7 +81,6 @@ static struct kobject *nvm_sets_kobj;
 /* setsfs.c's, given to nvm_sets_init(). */
 static NVM_KTYPE_CONST struct kobj_type *nvm_set_ktype;
 static const struct attribute_group *nvm_top_group;
-static dev_t nvm_devt;
 
 /* The set named @name, or NULL; under nvm_sets_lock. */
 static struct nvm_set *nvm_set_named(const char *name)
@@ -170,88 +170,6 @@ void nvm_set_release(struct kobject *kobj)
 	kfree(set);
 }
 
-static char *nvm_devnode(NVM_DEVNODE_CONST struct device *dev, umode_t *mode)
-{
-	if (mode)
-		*mode = 0666;
-	return NULL;
-}
-
-static struct class nvm_class_struct = {
-	.name		= "nvmediate",
-	NVM_CLASS_OWNER
-	.devnode	= nvm_devnode,
-};
-static struct class *const nvm_class = &nvm_class_struct;
-
-/**
- * nvm_set_add_nodes() - create the device nodes of a set
- * @set: the set; index 0 is the default set (/dev/nvproxy*)
- *
- * Return: 0 or a negative errno; nothing is left created on failure.
- */
-static int nvm_set_add_nodes(struct nvm_set *set)
-{
-	unsigned int base = set->index * NVM_MINORS;
-	struct device *dev;
-	unsigned int i = 0;
-	int ret;
-
-	if (set->index)
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL),
-				    NULL, "nvmediate!%s!nvidiactl", set->name);
-	else
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
-				    NVM_NODE_NAME_CTL);
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	if (set->index)
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM),
-				    NULL, "nvmediate!%s!nvidia-uvm", set->name);
-	else
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM), NULL,
-				    NVM_NODE_NAME_UVM);
-	if (IS_ERR(dev)) {
-		ret = PTR_ERR(dev);
-		goto err_devices;
-	}
-	for (i = 0; i < nvm_num_gpus; i++) {
-		if (set->index)
-			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + i), NULL,
-					    "nvmediate!%s!nvidia%u", set->name, i);
-		else
-			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), i), NULL,
-					    NVM_NODE_NAME_CTL "%u", i);
-		if (IS_ERR(dev)) {
-			ret = PTR_ERR(dev);
-			goto err_devices;
-		}
-	}
-	return 0;
-
-err_devices:
-	while (i--)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
-	return ret;
-}
-
-/**
- * nvm_set_del_nodes() - remove the device nodes of a set
- * @set: the set
- */
-static void nvm_set_del_nodes(struct nvm_set *set)
-{
-	unsigned int base = set->index * NVM_MINORS;
-	unsigned int i;
-
-	for (i = 0; i < nvm_num_gpus; i++)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
-}
-
 /*
  * a-z, 0-9, '-', '_'; not starting with '-' (a path, an option), ending
  * with a letter or digit so that "set-NAME" is a valid CDI device class.
@@ -329,7 +247,7 @@ static int nvm_set_create(const char *name, u32 caps)
 	ret = kobject_init_and_add(&set->kobj, nvm_set_ktype, nvm_sets_kobj, "%s", name);
 	if (ret)
 		goto err_kobj;
-	ret = nvm_set_add_nodes(set);
+	ret = nvm_devnodes_add(set->index, set->name, nvm_num_gpus);
 	if (ret)
 		goto err_kobj;
 	nvm_sets[i] = set;
@@ -354,7 +272,7 @@ static int nvm_set_remove(const char *name)
 	if (set->nopen || set->nmounts)
 		return -EBUSY;
 	nvm_sets[set->index] = NULL;
-	nvm_set_del_nodes(set);
+	nvm_devnodes_del(set->index, nvm_num_gpus);
 	kobject_del(&set->kobj);
 	kobject_put(&set->kobj);
 	return 0;
@@ -421,7 +339,7 @@ static void nvm_sets_remove_all(void)
 		if (!set)
 			continue;
 		nvm_sets[i] = NULL;
-		nvm_set_del_nodes(set);
+		nvm_devnodes_del(set->index, nvm_num_gpus);
 		kobject_del(&set->kobj);
 		kobject_put(&set->kobj);
 	}
@@ -431,8 +349,6 @@ static void nvm_sets_remove_all(void)
 /**
  * nvm_sets_init() - the default set, the sets of the module parameter, and
  * /sys/kernel/nvmediate
- * @devt: the first of the device numbers node.c registered for every set
- * @groups: the attributes of /sys/class/nvmediate (abi.c, stats.c)
  * @ktype: the type of a set's directory /sys/kernel/nvmediate/sets/NAME,
  *	its files (setsfs.c); its release is nvm_set_release()
  * @top: the attributes of /sys/kernel/nvmediate, create_set and remove_set
@@ -440,24 +356,16 @@ static void nvm_sets_remove_all(void)
  *
  * Return: 0 or a negative errno; nothing is left on failure.
  */
-int nvm_sets_init(dev_t devt, const struct attribute_group **groups,
-		  NVM_KTYPE_CONST struct kobj_type *ktype, const struct attribute_group *top)
+int nvm_sets_init(NVM_KTYPE_CONST struct kobj_type *ktype, const struct attribute_group *top)
 {
 	char *specs, *p, *spec;
 	int ret;
 
-	nvm_devt = devt;
 	nvm_set_ktype = ktype;
 	nvm_top_group = top;
-	nvm_class->class_groups = groups;
-	ret = class_register(nvm_class);
-	if (ret)
-		return ret;
 	nvm_top_kobj = kobject_create_and_add("nvmediate", kernel_kobj);
-	if (!nvm_top_kobj) {
-		ret = -ENOMEM;
-		goto err_class;
-	}
+	if (!nvm_top_kobj)
+		return -ENOMEM;
 	nvm_sets_kobj = kobject_create_and_add("sets", nvm_top_kobj);
 	if (!nvm_sets_kobj) {
 		ret = -ENOMEM;
@@ -498,8 +406,6 @@ err_sets:
 	kobject_put(nvm_sets_kobj);
 err_top:
 	kobject_put(nvm_top_kobj);
-err_class:
-	class_unregister(nvm_class);
 	return ret;
 }
 
@@ -515,7 +421,6 @@ void nvm_sets_exit(void)
 	nvm_sets_remove_all();
 	kobject_put(nvm_sets_kobj);
 	kobject_put(nvm_top_kobj);
-	class_unregister(nvm_class);
 }
 
 /**

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nvmediate: the registry of node sets: their creation and removal with
- * their device nodes, lookup, counts and profiles (sets.c; their sysfs
- * files are setsfs.c's).
+ * nvmediate: the registry of node sets: their creation and removal, lookup,
+ * counts and profiles (sets.c; their device nodes are devnodes.c's, their
+ * sysfs files setsfs.c's).
  */
 #ifndef NVM_SETS_H
 #define NVM_SETS_H
@@ -14,8 +14,9 @@
 #include <linux/sysfs.h>
 #include "policy.h"
 
+#include "devnodes.h"
+
 #define NVM_SET_NAME_MAX	32
-#define NVM_MAX_SETS		64
 
 /**
  * struct nvm_set - a set of mediated nodes with its own profile
@@ -47,8 +48,7 @@ struct nvm_set {
 
 #define to_nvm_set(k) container_of(k, struct nvm_set, kobj)
 
-int nvm_sets_init(dev_t devt, const struct attribute_group **groups,
-		  NVM_KTYPE_CONST struct kobj_type *ktype, const struct attribute_group *top);
+int nvm_sets_init(NVM_KTYPE_CONST struct kobj_type *ktype, const struct attribute_group *top);
 void nvm_sets_exit(void);
 int nvm_set_add(char *spec);
 int nvm_set_del(const char *name);
