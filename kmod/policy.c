@@ -28,10 +28,10 @@
 #include "tables.h"
 #include "nvabi_tables.h"
 
-static const char *const nvm_family_names[] = NVM_FAMILY_NAMES;
+static const char *const nvm_profile_family_words[] = NVM_FAMILY_NAMES;
 static const char *const nvm_cap_names[] = NVM_CAP_NAMES;
 
-static_assert(ARRAY_SIZE(nvm_family_names) == NVM_FAM_CALLS);
+static_assert(ARRAY_SIZE(nvm_profile_family_words) == NVM_FAM_CALLS);
 static_assert(ARRAY_SIZE(nvm_cap_names) == NVM_NR_CAPS && NVM_CAP_ALL == (1U << NVM_NR_CAPS) - 1);
 static_assert(NVM_CAP_BASE == NVABI_CAP_BASE && NVM_CAP_ALL < NVM_CAP_BASE);
 
@@ -43,7 +43,7 @@ static_assert(NVM_CAP_BASE == NVABI_CAP_BASE && NVM_CAP_ALL < NVM_CAP_BASE);
  */
 const char *nvm_family_name(unsigned int family)
 {
-	return family < NVM_FAM_CALLS ? nvm_family_names[family] : "?";
+	return family < NVM_FAM_CALLS ? nvm_profile_family_words[family] : "?";
 }
 
 static int nvm_family_parse(const char *s, size_t len)
@@ -51,7 +51,8 @@ static int nvm_family_parse(const char *s, size_t len)
 	unsigned int i;
 
 	for (i = 0; i < NVM_FAM_CALLS; i++)
-		if (strlen(nvm_family_names[i]) == len && !strncmp(s, nvm_family_names[i], len))
+		if (strlen(nvm_profile_family_words[i]) == len &&
+		    !strncmp(s, nvm_profile_family_words[i], len))
 			return i;
 	return -EINVAL;
 }

@@ -42,10 +42,10 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-static const char *const nvm_family_names[] = NVM_STAT_FAMILY_NAMES;
+static const char *const nvm_stat_family_words[] = NVM_STAT_FAMILY_NAMES;
 static const char *const nvm_outcome_names[] = NVM_OUTCOME_NAMES;
 
-static_assert(ARRAY_SIZE(nvm_family_names) == NVM_FAM_COUNT);
+static_assert(ARRAY_SIZE(nvm_stat_family_words) == NVM_FAM_COUNT);
 static_assert(ARRAY_SIZE(nvm_outcome_names) == NVM_OUT_COUNT);
 
 struct nvm_counts {
@@ -161,7 +161,7 @@ static void nvm_log_call(const struct nvm_file *nf, const struct nvm_report *r)
 
 	pr_info("%s pid=%d comm=%s cgroup=%s node=%s family=%s nr=0x%x name=%s size=%u rule=%s answer=%s\n",
 		r->outcome == NVM_OUT_AUDITED ? "audit" : "refused", task_tgid_nr(current), comm,
-		cg ? cg : "?", node, nvm_family_names[r->family], r->nr, r->name ? r->name : "-",
+		cg ? cg : "?", node, nvm_stat_family_words[r->family], r->nr, r->name ? r->name : "-",
 		r->size, r->rule ? r->rule : "-", answer);
 	kfree(cg);
 }
@@ -467,7 +467,7 @@ static int nvm_procs_show(struct seq_file *m, void *unused)
 		seq_printf(m, "pid=%d comm=%s files=%u", pid_nr(p->tgid), comm, p->files);
 		for (f = 0; f < NVM_FAM_COUNT; f++)
 			for (o = 0; o < NVM_OUT_COUNT; o++)
-				seq_printf(m, " %s_%s=%lld", nvm_family_names[f],
+				seq_printf(m, " %s_%s=%lld", nvm_stat_family_words[f],
 					   nvm_outcome_names[o], atomic64_read(&p->count[f][o]));
 		seq_putc(m, '\n');
 	}

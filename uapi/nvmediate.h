@@ -27,12 +27,16 @@
  * The words of nvmediate's interfaces, in one place for the module, its
  * tools and nvabi gen (docs/policy.md, docs/operations.md).
  *
- * The families of ioctl calls, as profiles, allow entries, audit records
- * and abi/capabilities.txt name them (the module's NVM_FAM_* order).
+ * The families of calls, one vocabulary in two stable interfaces, in the
+ * module's NVM_FAM_* order.  What a profile admits, as profiles, allow
+ * entries, audit records and abi/capabilities.txt name the ioctl families
+ * (short words), and what the counters, log lines and tracepoints count
+ * in: the same families, the escapes under their long word, then the file
+ * operations.  Both lists give the same family at the same index
+ * (tests/tools/words.sh checks).
  */
 #define NVM_FAMILY_NAMES	{ "esc", "ctrl", "alloc", "uvm" }
 #define NVM_NR_FAMILIES		4
-/* Every family the counters, log lines and tracepoints count in. */
 #define NVM_STAT_FAMILY_NAMES	{ "escape", "ctrl", "alloc", "uvm", "open", "mmap", "poll" }
 #define NVM_NR_STAT_FAMILIES	7
 /* What became of a call, as the counters name it. */

@@ -636,6 +636,11 @@ cp "$root/uapi/nvmediate.h" "$T/words/uapi/"
 sed 's/{ NVM_FAM_MMAP, "mmap" }/{ NVM_FAM_MMAP, "map" }/' "$root/kmod/trace.h" >"$T/words/kmod/trace.h"
 fails_with "... a tracepoint word that differs is found" "nvm_trace_family_names is" \
 	sh "$here/words.sh" "$T/words"
+cp "$root/kmod/trace.h" "$T/words/kmod/trace.h"
+sed 's/{ "esc", "ctrl", "alloc", "uvm" }/{ "esc", "alloc", "ctrl", "uvm" }/' "$root/uapi/nvmediate.h" \
+	>"$T/words/uapi/nvmediate.h"
+fails_with "... profiles' family words in another order than the counters' are found" \
+	"name other families" sh "$here/words.sh" "$T/words"
 
 # ---- docs/design.md's map of kmod/, and no function over 80 lines --------------
 check "docs/design.md section 8 names every kmod/ file, each file says its job, parts in order" \

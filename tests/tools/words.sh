@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The tracepoints' symbolic names (kmod/trace.h: __print_symbolic needs
-# literal pairs) are the words of uapi/nvmediate.h, in the same order.
+# literal pairs) are the words of uapi/nvmediate.h, in the same order; and
+# the uapi's two family vocabularies name the same families.
 #   words.sh ROOT    exit 1, naming the list, when they differ
 set -eu
 root=${1:?usage: words.sh ROOT}
@@ -48,4 +49,13 @@ for list in nvm_trace_family_names:nvm_family:NVM_STAT_FAMILY_NAMES \
 		bad=1
 	fi
 done
+# The two family vocabularies name the same families in the same order:
+# the profiles' short words are the counters' words but "esc" for "escape".
+short=$(uapi NVM_FAMILY_NAMES)
+long=$(set -- $(uapi NVM_STAT_FAMILY_NAMES); n=$(echo "$short" | wc -w); i=0
+	for w; do [ $i -lt "$n" ] && printf '%s ' "$w"; i=$((i + 1)); done | sed 's/ $//')
+if [ "$(echo "$long" | sed 's/^escape /esc /')" != "$short" ]; then
+	echo "uapi NVM_FAMILY_NAMES '$short' and NVM_STAT_FAMILY_NAMES '$long' name other families"
+	bad=1
+fi
 exit $bad
