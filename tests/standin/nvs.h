@@ -21,8 +21,11 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "nvs_abi.h"
+#include "../nvidia-abi/nvdrv.h"
 #include "nvs_export.h"
+
+/* GPUs the stand-in models (num_gpus=); the real driver allows minors 0..247. */
+#define NVS_MAX_GPUS		16
 
 struct nvs_gpu {
 	unsigned int index;
@@ -31,7 +34,7 @@ struct nvs_gpu {
 	/* MIG (parameter mig=): fixed at load, guarded by nvs.lock after. */
 	bool mig;			/* MIG mode on: IS_MIG_ENABLED */
 	u16 gi_mask;			/* GPU instances by swizzId: IS_MIG_IN_USE if any */
-	u8 ci_mask[NVS_MIG_MAX_GI];	/* each one's compute instances by id */
+	u8 ci_mask[NVD_MIG_MAX_GI];	/* each one's compute instances by id */
 	bool profiling;			/* a device-profiling subscription is held */
 };
 
@@ -103,8 +106,8 @@ void nvs_mig_uuid(unsigned int gpu, u32 swizz, u32 ci, u8 *uuid);
 /* The caps' minors (nv-caps.c's table); ci -1 for the GPU instance. */
 static inline int nvs_cap_minor_mig(unsigned int gpu, u32 swizz, int ci)
 {
-	return NVS_CAP_MINOR_GPU_BASE + gpu * NVS_CAP_MINORS_PER_GPU +
-	       swizz * NVS_CAP_MINORS_PER_GI + 1 + ci;
+	return NVD_CAP_MINOR_GPU_BASE + gpu * NVD_CAP_MINORS_PER_GPU +
+	       swizz * NVD_CAP_MINORS_PER_GI + 1 + ci;
 }
 
 /* nvs_rx.c */
@@ -134,12 +137,12 @@ void nvs_mem_put(struct nvs_mem *mem);
 
 static inline bool nvs_is_ctl(const struct nvs_file *nf)
 {
-	return nf->minor == NVS_CTL_MINOR;
+	return nf->minor == NVD_CTL_MINOR;
 }
 
 static inline void nvs_kind_of_minor(unsigned int minor, char *buf)
 {
-	if (minor == NVS_CTL_MINOR)
+	if (minor == NVD_CTL_MINOR)
 		strscpy(buf, "ctl", NVS_KIND_LEN);
 	else
 		snprintf(buf, NVS_KIND_LEN, "gpu%u", minor);

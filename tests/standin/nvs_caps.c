@@ -7,7 +7,7 @@
  *
  *  - the character region "nvidia-caps" (dynamic major, 8192 minors) whose
  *    files have their own file_operations and open for any minor; a file's
- *    capability is its minor, fixed by a table at load (nvs_abi.h);
+ *    capability is its minor, fixed by a table at load (nvdrv.h);
  *  - /proc/driver/nvidia-caps/{mig,nvlink,sys}-minors, that table;
  *  - /proc/driver/nvidia/capabilities/: mig/config, mig/monitor,
  *    fabric-imex-mgmt, gpu<minor>/mig/ and, for each GPU instance and
@@ -44,7 +44,7 @@ static char *mig = "";
 module_param(mig, charp, 0444);
 MODULE_PARM_DESC(mig, "MIG instances at load: GPU[:SWIZZID[:CI]],... (a GPU named alone is in MIG mode without instances; default none)");
 
-static int NVreg_ImexChannelCount = NVS_IMEX_DEFAULT_CHANNELS;
+static int NVreg_ImexChannelCount = NVD_IMEX_DEFAULT_CHANNELS;
 module_param(NVreg_ImexChannelCount, int, 0444);
 MODULE_PARM_DESC(NVreg_ImexChannelCount, "IMEX channels, 0 disables (from 550.40.53; default 2048)");
 
@@ -81,7 +81,7 @@ static struct {
 	struct proc_dir_entry *minors_dir;	/* /proc/driver/nvidia-caps */
 	struct proc_dir_entry *root;		/* /proc/driver/nvidia/capabilities */
 	struct nvs_cap sys[NVS_SYSCAP_NR];
-	struct nvs_cap *mig;			/* nvs_ngpus * NVS_CAP_MINORS_PER_GPU */
+	struct nvs_cap *mig;			/* nvs_ngpus * NVD_CAP_MINORS_PER_GPU */
 	/* IMEX channels */
 	dev_t imex_devt;
 	struct cdev imex_cdev;
@@ -225,7 +225,7 @@ void nvs_mig_uuid(unsigned int gpu, u32 swizz, u32 ci, u8 *uuid)
 
 struct nvs_cap_priv {
 	int minor, mode, modify;
-	char buf[NVS_CAP_PROC_WRITE_BUF];
+	char buf[NVD_CAP_PROC_WRITE_BUF];
 	size_t off;
 };
 
@@ -335,7 +335,7 @@ static struct proc_dir_entry *nvs_cap_dir(const char *name, struct proc_dir_entr
 
 static struct nvs_cap *nvs_mig_cap(unsigned int gpu, u32 swizz, int ci)
 {
-	return &nvs_caps.mig[nvs_cap_minor_mig(gpu, swizz, ci) - NVS_CAP_MINOR_GPU_BASE];
+	return &nvs_caps.mig[nvs_cap_minor_mig(gpu, swizz, ci) - NVD_CAP_MINOR_GPU_BASE];
 }
 
 /*
@@ -355,14 +355,14 @@ static int nvs_caps_tree(void)
 	if (!mdir)
 		return -ENOMEM;
 	err = nvs_cap_file(&nvs_caps.sys[NVS_SYSCAP_CONFIG], mdir, "config",
-			   NVS_CAP_MINOR_MIG_CONFIG, NVS_CAP_MODE_RUSR);
+			   NVD_CAP_MINOR_MIG_CONFIG, NVD_CAP_MODE_RUSR);
 	if (!err)
 		err = nvs_cap_file(&nvs_caps.sys[NVS_SYSCAP_MONITOR], mdir, "monitor",
-				   NVS_CAP_MINOR_MIG_MONITOR, NVS_CAP_MODE_RUGO);
+				   NVD_CAP_MINOR_MIG_MONITOR, NVD_CAP_MODE_RUGO);
 	if (!err && nvs_version_at_least(550, 40, 7))
 		err = nvs_cap_file(&nvs_caps.sys[NVS_SYSCAP_IMEX_MGMT], nvs_caps.root,
-				   "fabric-imex-mgmt", NVS_CAP_MINOR_FABRIC_IMEX_MGMT,
-				   NVS_CAP_MODE_RUSR);
+				   "fabric-imex-mgmt", NVD_CAP_MINOR_FABRIC_IMEX_MGMT,
+				   NVD_CAP_MODE_RUSR);
 	if (err)
 		return err;
 
@@ -372,7 +372,7 @@ static int nvs_caps_tree(void)
 		gdir = gdir ? nvs_cap_dir("mig", gdir) : NULL;
 		if (!gdir)
 			return -ENOMEM;
-		for (s = 0; s < NVS_MIG_MAX_GI; s++) {
+		for (s = 0; s < NVD_MIG_MAX_GI; s++) {
 			if (!(nvs_gpus[g].gi_mask & BIT(s)))
 				continue;
 			snprintf(name, sizeof(name), "gi%u", s);
@@ -380,10 +380,10 @@ static int nvs_caps_tree(void)
 			if (!gidir)
 				return -ENOMEM;
 			err = nvs_cap_file(nvs_mig_cap(g, s, -1), gidir, "access",
-					   nvs_cap_minor_mig(g, s, -1), NVS_CAP_MODE_RUGO);
+					   nvs_cap_minor_mig(g, s, -1), NVD_CAP_MODE_RUGO);
 			if (err)
 				return err;
-			for (c = 0; c < NVS_MIG_MAX_CI; c++) {
+			for (c = 0; c < NVD_MIG_MAX_CI; c++) {
 				if (!(nvs_gpus[g].ci_mask[s] & BIT(c)))
 					continue;
 				snprintf(name, sizeof(name), "ci%u", c);
@@ -391,7 +391,7 @@ static int nvs_caps_tree(void)
 				if (!cidir)
 					return -ENOMEM;
 				err = nvs_cap_file(nvs_mig_cap(g, s, c), cidir, "access",
-						   nvs_cap_minor_mig(g, s, c), NVS_CAP_MODE_RUGO);
+						   nvs_cap_minor_mig(g, s, c), NVD_CAP_MODE_RUGO);
 				if (err)
 					return err;
 			}
@@ -406,12 +406,12 @@ static int nvs_mig_minors_show(struct seq_file *m, void *v)
 {
 	unsigned int g, s, c;
 
-	seq_printf(m, "config %d\n", NVS_CAP_MINOR_MIG_CONFIG);
-	seq_printf(m, "monitor %d\n", NVS_CAP_MINOR_MIG_MONITOR);
-	for (g = 0; g < NVS_CAP_TABLE_GPUS; g++) {
-		for (s = 0; s < NVS_MIG_MAX_GI; s++) {
+	seq_printf(m, "config %d\n", NVD_CAP_MINOR_MIG_CONFIG);
+	seq_printf(m, "monitor %d\n", NVD_CAP_MINOR_MIG_MONITOR);
+	for (g = 0; g < NVD_CAP_TABLE_GPUS; g++) {
+		for (s = 0; s < NVD_MIG_MAX_GI; s++) {
 			seq_printf(m, "gpu%u/gi%u/access %d\n", g, s, nvs_cap_minor_mig(g, s, -1));
-			for (c = 0; c < NVS_MIG_MAX_CI; c++)
+			for (c = 0; c < NVD_MIG_MAX_CI; c++)
 				seq_printf(m, "gpu%u/gi%u/ci%u/access %d\n", g, s, c,
 					   nvs_cap_minor_mig(g, s, c));
 		}
@@ -421,14 +421,14 @@ static int nvs_mig_minors_show(struct seq_file *m, void *v)
 
 static int nvs_nvlink_minors_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "fabric-mgmt %d\n", NVS_CAP_MINOR_FABRIC_MGMT);
+	seq_printf(m, "fabric-mgmt %d\n", NVD_CAP_MINOR_FABRIC_MGMT);
 	return 0;
 }
 
 static int nvs_sys_minors_show(struct seq_file *m, void *v)
 {
 	if (nvs_version_at_least(550, 40, 7))
-		seq_printf(m, "fabric-imex-mgmt %d\n", NVS_CAP_MINOR_FABRIC_IMEX_MGMT);
+		seq_printf(m, "fabric-imex-mgmt %d\n", NVD_CAP_MINOR_FABRIC_IMEX_MGMT);
 	return 0;
 }
 
@@ -455,8 +455,8 @@ static int nvs_mig_parse(const char *spec)
 			goto bad;
 		if (*p == ',')
 			p++;
-		if (v[0] >= nvs_ngpus || (n > 1 && v[1] >= NVS_MIG_MAX_GI) ||
-		    (n > 2 && v[2] >= NVS_MIG_MAX_CI))
+		if (v[0] >= nvs_ngpus || (n > 1 && v[1] >= NVD_MIG_MAX_GI) ||
+		    (n > 2 && v[2] >= NVD_MIG_MAX_CI))
 			goto bad;
 		nvs_gpus[v[0]].mig = true;
 		if (n > 1)
@@ -467,7 +467,7 @@ static int nvs_mig_parse(const char *spec)
 	return 0;
 bad:
 	pr_err("mig=\"%s\": want GPU[:SWIZZID[:CI]],... with GPU < num_gpus (%u), SWIZZID < %d, CI < %d\n",
-	       spec, nvs_ngpus, NVS_MIG_MAX_GI, NVS_MIG_MAX_CI);
+	       spec, nvs_ngpus, NVD_MIG_MAX_GI, NVD_MIG_MAX_CI);
 	return -EINVAL;
 }
 
@@ -488,9 +488,9 @@ static int nvs_imex_init(void)
 
 	if (!nvs_version_at_least(550, 40, 53))
 		return 0;
-	if (NVreg_ImexChannelCount < 0 || NVreg_ImexChannelCount > NVS_IMEX_MAX_CHANNELS) {
+	if (NVreg_ImexChannelCount < 0 || NVreg_ImexChannelCount > NVD_IMEX_MAX_CHANNELS) {
 		pr_err("NVreg_ImexChannelCount=%d out of range 0..%u\n", NVreg_ImexChannelCount,
-		       NVS_IMEX_MAX_CHANNELS);
+		       NVD_IMEX_MAX_CHANNELS);
 		return -EINVAL;
 	}
 	nvs_imex_channels = NVreg_ImexChannelCount;
@@ -557,7 +557,7 @@ void nvs_caps_exit(void)
 	nvs_imex_exit();
 	for (i = 0; i < NVS_SYSCAP_NR; i++)
 		nvs_cap_node_destroy(&nvs_caps.sys[i]);
-	for (i = 0; nvs_caps.mig && i < nvs_ngpus * NVS_CAP_MINORS_PER_GPU; i++)
+	for (i = 0; nvs_caps.mig && i < nvs_ngpus * NVD_CAP_MINORS_PER_GPU; i++)
 		nvs_cap_node_destroy(&nvs_caps.mig[i]);
 	proc_remove(nvs_caps.root);
 	nvs_caps.root = NULL;
@@ -570,7 +570,7 @@ void nvs_caps_exit(void)
 		cdev_del(&nvs_caps.cdev);
 	nvs_caps.cdev_added = false;
 	if (nvs_caps.devt)
-		unregister_chrdev_region(nvs_caps.devt, NVS_CAP_MINOR_COUNT);
+		unregister_chrdev_region(nvs_caps.devt, NVD_CAP_MINOR_COUNT);
 	nvs_caps.devt = 0;
 	kfree(nvs_caps.mig);
 	nvs_caps.mig = NULL;
@@ -589,19 +589,19 @@ int nvs_caps_init(struct proc_dir_entry *nvidia_dir)
 	err = nvs_mig_parse(mig);
 	if (err)
 		return err;
-	nvs_caps.mig = kcalloc(max(nvs_ngpus, 1u) * NVS_CAP_MINORS_PER_GPU,
+	nvs_caps.mig = kcalloc(max(nvs_ngpus, 1u) * NVD_CAP_MINORS_PER_GPU,
 			       sizeof(*nvs_caps.mig), GFP_KERNEL);
 	if (!nvs_caps.mig)
 		return -ENOMEM;
 
-	err = alloc_chrdev_region(&nvs_caps.devt, 0, NVS_CAP_MINOR_COUNT, "nvidia-caps");
+	err = alloc_chrdev_region(&nvs_caps.devt, 0, NVD_CAP_MINOR_COUNT, "nvidia-caps");
 	if (err) {
 		nvs_caps.devt = 0;
 		goto fail;
 	}
 	cdev_init(&nvs_caps.cdev, &nvs_cap_fops);
 	nvs_caps.cdev.owner = THIS_MODULE;
-	err = cdev_add(&nvs_caps.cdev, nvs_caps.devt, NVS_CAP_MINOR_COUNT);
+	err = cdev_add(&nvs_caps.cdev, nvs_caps.devt, NVD_CAP_MINOR_COUNT);
 	if (err)
 		goto fail;
 	nvs_caps.cdev_added = true;

@@ -29,7 +29,7 @@ static int nvs_open(struct inode *inode, struct file *filp)
 	int ret = 0;
 
 	nvs_kind_of_minor(minor, kind);
-	if (minor != NVS_CTL_MINOR && minor >= nvs_ngpus) {
+	if (minor != NVD_CTL_MINOR && minor >= nvs_ngpus) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -90,43 +90,43 @@ static bool nvs_size_valid(u32 nr, u32 size)
 		bool array;
 		u16 size;
 	} table[] = {
-		{ NVS_ESC_CHECK_VERSION_STR, false, 72 },
-		{ NVS_ESC_IOCTL_XFER_CMD, false, 16 },
-		{ NVS_ESC_ATTACH_GPUS_TO_FD, true, 4 },
-		{ NVS_ESC_CARD_INFO, true, 72 },
-		{ NVS_ESC_QUERY_DEVICE_INTR, false, 8 },
-		{ NVS_ESC_SYS_PARAMS, false, 8 },
-		{ NVS_ESC_EXPORT_TO_DMABUF_FD, false, 2608 },
-		{ NVS_ESC_WAIT_OPEN_COMPLETE, false, 8 },
-		{ NVS_ESC_NUMA_INFO, false, 560 },
-		{ NVS_ESC_SET_NUMA_STATUS, false, 4 },
-		{ NVS_ESC_STATUS_CODE, false, 12 },
-		{ NVS_ESC_RM_ALLOC_MEMORY, false, 56 },
-		{ NVS_ESC_RM_ALLOC_OBJECT, false, 20 },
-		{ NVS_ESC_RM_FREE, false, 16 },
-		{ NVS_ESC_RM_CONTROL, false, 32 },
-		{ NVS_ESC_RM_DUP_OBJECT, false, 28 },
-		{ NVS_ESC_RM_SHARE, false, 24 },
-		{ NVS_ESC_RM_I2C_ACCESS, false, 32 },
-		{ NVS_ESC_RM_IDLE_CHANNELS, false, 56 },
-		{ NVS_ESC_RM_VID_HEAP_CONTROL, false, 184 },
-		{ NVS_ESC_RM_ACCESS_REGISTRY, false, 72 },
-		{ NVS_ESC_RM_MAP_MEMORY, false, 56 },
-		{ NVS_ESC_RM_UNMAP_MEMORY, false, 32 },
-		{ NVS_ESC_RM_ALLOC_CONTEXT_DMA2, false, 56 },
-		{ NVS_ESC_RM_MAP_MEMORY_DMA, false, 64 },
-		{ NVS_ESC_RM_UNMAP_MEMORY_DMA, false, 48 },
-		{ NVS_ESC_RM_BIND_CONTEXT_DMA, false, 16 },
-		{ NVS_ESC_RM_UPDATE_DEVICE_MAPPING_INFO, false, 40 },
-		{ NVS_ESC_RM_LOCKLESS_DIAGNOSTIC, false, 15412 },
-		{ NVS_ESC_REGISTER_FD, false, 4 },
-		{ NVS_ESC_ALLOC_OS_EVENT, false, 16 },
-		{ NVS_ESC_FREE_OS_EVENT, false, 16 },
-		{ NVS_ESC_RM_GET_EVENT_DATA, false, 16 },
+		{ NV_ESC_CHECK_VERSION_STR, false, 72 },
+		{ NV_ESC_IOCTL_XFER_CMD, false, 16 },
+		{ NV_ESC_ATTACH_GPUS_TO_FD, true, 4 },
+		{ NV_ESC_CARD_INFO, true, 72 },
+		{ NV_ESC_QUERY_DEVICE_INTR, false, 8 },
+		{ NV_ESC_SYS_PARAMS, false, 8 },
+		{ NV_ESC_EXPORT_TO_DMABUF_FD, false, 2608 },
+		{ NV_ESC_WAIT_OPEN_COMPLETE, false, 8 },
+		{ NV_ESC_NUMA_INFO, false, 560 },
+		{ NV_ESC_SET_NUMA_STATUS, false, 4 },
+		{ NV_ESC_STATUS_CODE, false, 12 },
+		{ NV_ESC_RM_ALLOC_MEMORY, false, 56 },
+		{ NV_ESC_RM_ALLOC_OBJECT, false, 20 },
+		{ NV_ESC_RM_FREE, false, 16 },
+		{ NV_ESC_RM_CONTROL, false, 32 },
+		{ NV_ESC_RM_DUP_OBJECT, false, 28 },
+		{ NV_ESC_RM_SHARE, false, 24 },
+		{ NV_ESC_RM_I2C_ACCESS, false, 32 },
+		{ NV_ESC_RM_IDLE_CHANNELS, false, 56 },
+		{ NV_ESC_RM_VID_HEAP_CONTROL, false, 184 },
+		{ NV_ESC_RM_ACCESS_REGISTRY, false, 72 },
+		{ NV_ESC_RM_MAP_MEMORY, false, 56 },
+		{ NV_ESC_RM_UNMAP_MEMORY, false, 32 },
+		{ NV_ESC_RM_ALLOC_CONTEXT_DMA2, false, 56 },
+		{ NV_ESC_RM_MAP_MEMORY_DMA, false, 64 },
+		{ NV_ESC_RM_UNMAP_MEMORY_DMA, false, 48 },
+		{ NV_ESC_RM_BIND_CONTEXT_DMA, false, 16 },
+		{ NV_ESC_RM_UPDATE_DEVICE_MAPPING_INFO, false, 40 },
+		{ NV_ESC_RM_LOCKLESS_DIAGNOSTIC, false, 15412 },
+		{ NV_ESC_REGISTER_FD, false, 4 },
+		{ NV_ESC_ALLOC_OS_EVENT, false, 16 },
+		{ NV_ESC_FREE_OS_EVENT, false, 16 },
+		{ NV_ESC_RM_GET_EVENT_DATA, false, 16 },
 	};
 	unsigned int i;
 
-	if (nr == NVS_ESC_RM_ALLOC)
+	if (nr == NV_ESC_RM_ALLOC)
 		return size == 32 || size == 48;
 	for (i = 0; i < ARRAY_SIZE(table); i++) {
 		if (table[i].nr != nr)
@@ -141,13 +141,13 @@ static bool nvs_size_valid(u32 nr, u32 size)
 /* The fields the tests' record and watches read in an RM payload. */
 static void nvs_rx_payload(u32 nr, const void *buf, u32 size, u32 node)
 {
-	if (nr == NVS_ESC_RM_CONTROL && size == sizeof(struct nvs_os54)) {
-		const struct nvs_os54 *p = buf;
+	if (nr == NV_ESC_RM_CONTROL && size == sizeof(struct nvd_os54)) {
+		const struct nvd_os54 *p = buf;
 
 		nvs_rx(NVS_RX_CTRL, p->cmd, p->paramsSize, p->flags);
-	} else if (nr == NVS_ESC_RM_ALLOC && nvs_alloc_status_off(size)) {
+	} else if (nr == NV_ESC_RM_ALLOC && nvs_alloc_status_off(size)) {
 		/* Either form at this release's sizes: hClass is at 12 in all. */
-		const struct nvs_os21 *p = buf;
+		const struct nvd_os21 *p = buf;
 
 		nvs_rx(NVS_RX_CLASS, p->hClass, size, node << 8);
 	}
@@ -181,19 +181,19 @@ static long nvs_read_again(void *buf, const void __user *uptr, u32 size, u32 nr,
 static int nvs_status_offset(u32 nr, u32 size)
 {
 	switch (nr) {
-	case NVS_ESC_ALLOC_OS_EVENT:
-	case NVS_ESC_FREE_OS_EVENT:
-	case NVS_ESC_RM_FREE:
-	case NVS_ESC_RM_GET_EVENT_DATA:
+	case NV_ESC_ALLOC_OS_EVENT:
+	case NV_ESC_FREE_OS_EVENT:
+	case NV_ESC_RM_FREE:
+	case NV_ESC_RM_GET_EVENT_DATA:
 		return size == 16 ? 12 : -1;
-	case NVS_ESC_RM_ALLOC:
+	case NV_ESC_RM_ALLOC:
 		return nvs_alloc_status_off(size) ?: -1;
-	case NVS_ESC_RM_CONTROL:
+	case NV_ESC_RM_CONTROL:
 		return size == 32 ? 28 : -1;
-	case NVS_ESC_RM_ALLOC_MEMORY:
-	case NVS_ESC_RM_MAP_MEMORY:
+	case NV_ESC_RM_ALLOC_MEMORY:
+	case NV_ESC_RM_MAP_MEMORY:
 		return size == 56 ? 40 : -1;
-	case NVS_ESC_RM_UNMAP_MEMORY:
+	case NV_ESC_RM_UNMAP_MEMORY:
 		return size == 32 ? 24 : -1;
 	}
 	return -1;
@@ -202,7 +202,7 @@ static int nvs_status_offset(u32 nr, u32 size)
 /* nvidia_read_card_info(): -EINVAL when the array is too short. */
 static int nvs_card_info(void *buf, u32 size)
 {
-	struct nvs_card_info *ci = buf;
+	struct nvd_card_info *ci = buf;
 	size_t n = size / sizeof(*ci);
 	unsigned int i;
 
@@ -230,7 +230,7 @@ static int nvs_card_info(void *buf, u32 size)
 /* RmPerformVersionCheck(); '2' is a query from 530.30.02, an override before. */
 static int nvs_check_version(void *buf, u32 size)
 {
-	struct nvs_version_str *v = buf;
+	struct nvd_version_str *v = buf;
 	const char *rm = nvs_version_str;
 	bool relaxed;
 	unsigned int i;
@@ -278,23 +278,23 @@ static int nvs_dispatch(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 			struct nvs_call *c)
 {
 	switch (nr) {
-	case NVS_ESC_WAIT_OPEN_COMPLETE:
+	case NV_ESC_WAIT_OPEN_COMPLETE:
 		if (!nvs_version_at_least(550, 40, 7))
 			break;
-		if (size != sizeof(struct nvs_wait_open))
+		if (size != sizeof(struct nvd_wait_open))
 			return -EINVAL;
-		((struct nvs_wait_open *)buf)->rc = 0;
-		((struct nvs_wait_open *)buf)->adapterStatus = NV_OK;
+		((struct nvd_wait_open *)buf)->rc = 0;
+		((struct nvd_wait_open *)buf)->adapterStatus = NV_OK;
 		return 0;
-	case NVS_ESC_CARD_INFO:
+	case NV_ESC_CARD_INFO:
 		if (!nvs_is_ctl(nf))
 			return -EINVAL;
 		return nvs_card_info(buf, size);
-	case NVS_ESC_SYS_PARAMS:
+	case NV_ESC_SYS_PARAMS:
 		if (!nvs_is_ctl(nf) || size != sizeof(u64))
 			return -EINVAL;
 		return nvs_sys_params(buf);
-	case NVS_ESC_CHECK_VERSION_STR:
+	case NV_ESC_CHECK_VERSION_STR:
 		if (!nvs_is_ctl(nf))
 			return -EINVAL;
 		return nvs_check_version(buf, size);
@@ -316,13 +316,13 @@ static u64 nvs_payload_sum(u32 nr, const void *buf, u32 size)
 	u32 at = 0, i;
 	u8 set;
 
-	if (nr == NVS_ESC_RM_ALLOC && size == sizeof(struct nvs_os21)) {
-		off[0] = offsetof(struct nvs_os21, pAllocParms);
-	} else if (nr == NVS_ESC_RM_ALLOC && size == sizeof(struct nvs_os64)) {
-		off[0] = offsetof(struct nvs_os64, pAllocParms);
-		off[1] = offsetof(struct nvs_os64, pRightsRequested);
-	} else if (nr == NVS_ESC_RM_CONTROL && size == sizeof(struct nvs_os54)) {
-		off[0] = offsetof(struct nvs_os54, params);
+	if (nr == NV_ESC_RM_ALLOC && size == sizeof(struct nvd_os21)) {
+		off[0] = offsetof(struct nvd_os21, pAllocParms);
+	} else if (nr == NV_ESC_RM_ALLOC && size == sizeof(struct nvd_os64)) {
+		off[0] = offsetof(struct nvd_os64, pAllocParms);
+		off[1] = offsetof(struct nvd_os64, pRightsRequested);
+	} else if (nr == NV_ESC_RM_CONTROL && size == sizeof(struct nvd_os54)) {
+		off[0] = offsetof(struct nvd_os54, params);
 	}
 	for (i = 0; i < ARRAY_SIZE(off) && off[i] != U32_MAX; i++) {
 		h = nvs_fnv1a(h, buf + at, off[i] - at);
@@ -342,7 +342,7 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	u32 node = nvs_is_ctl(nf) ? NVS_RX_NODE_CTL : NVS_RX_NODE_GPU;
 	char kind[NVS_KIND_LEN], head[96], tail[64];
 	struct nvs_call *c;
-	struct nvs_xfer x;
+	struct nvd_xfer x;
 	void *buf = NULL;
 	int status_off;
 	u64 sum = 0;
@@ -360,7 +360,7 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		ret = -EINVAL;
 		goto log;
 	}
-	if (nr == NVS_ESC_IOCTL_XFER_CMD) {
+	if (nr == NV_ESC_IOCTL_XFER_CMD) {
 		if (size != sizeof(x)) {
 			ret = -EINVAL;
 			goto log;
@@ -376,9 +376,9 @@ static long nvs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		uptr = u64_to_user_ptr(x.ptr);
 		snprintf(head, sizeof(head),
 			 "nr=0x%x size=%u inner=0x%x isize=%u xsum=%016llx",
-			 NVS_ESC_IOCTL_XFER_CMD, (u32)sizeof(x), nr, size,
+			 NV_ESC_IOCTL_XFER_CMD, (u32)sizeof(x), nr, size,
 			 nvs_fnv1a(NVS_FNV_INIT, &x, offsetof(typeof(x), ptr)));
-		if (size > NVS_MAX_IOCTL_SIZE) {
+		if (size > NVD_MAX_IOCTL_SIZE) {
 			ret = -EINVAL;
 			goto log;
 		}

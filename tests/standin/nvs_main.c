@@ -224,9 +224,9 @@ static void nvs_devices_destroy(void)
 {
 	unsigned int i;
 
-	device_destroy(nvs_class, MKDEV(NVS_MAJOR, NVS_CTL_MINOR));
+	device_destroy(nvs_class, MKDEV(NVD_MAJOR, NVD_CTL_MINOR));
 	for (i = 0; i < nvs_ngpus; i++)
-		device_destroy(nvs_class, MKDEV(NVS_MAJOR, i));
+		device_destroy(nvs_class, MKDEV(NVD_MAJOR, i));
 }
 
 static int nvs_devices_create(void)
@@ -235,12 +235,12 @@ static int nvs_devices_create(void)
 	unsigned int i;
 
 	for (i = 0; i < nvs_ngpus; i++) {
-		dev = device_create(nvs_class, NULL, MKDEV(NVS_MAJOR, i), NULL,
+		dev = device_create(nvs_class, NULL, MKDEV(NVD_MAJOR, i), NULL,
 				    "nvidia%u", i);
 		if (IS_ERR(dev))
 			goto err;
 	}
-	dev = device_create(nvs_class, NULL, MKDEV(NVS_MAJOR, NVS_CTL_MINOR),
+	dev = device_create(nvs_class, NULL, MKDEV(NVD_MAJOR, NVD_CTL_MINOR),
 			    NULL, "nvidiactl");
 	if (IS_ERR(dev))
 		goto err;
@@ -254,8 +254,6 @@ err:
 static int __init nvs_init(void)
 {
 	int err;
-
-	nvs_abi_build_check();
 
 	if (nvs_parse_version(version)) {
 		pr_err("version=\"%s\" is not a driver version (want N.N or N.N.N, e.g. %s)\n",
@@ -275,17 +273,17 @@ static int __init nvs_init(void)
 	if (err)
 		return err;
 
-	nvs_devt = MKDEV(NVS_MAJOR, 0);
-	err = register_chrdev_region(nvs_devt, NVS_CTL_MINOR + 1, "nvidia");
+	nvs_devt = MKDEV(NVD_MAJOR, 0);
+	err = register_chrdev_region(nvs_devt, NVD_CTL_MINOR + 1, "nvidia");
 	if (err) {
 		pr_err("major %d is taken (%d): is the real nvidia driver loaded?\n",
-		       NVS_MAJOR, err);
+		       NVD_MAJOR, err);
 		goto err_log;
 	}
 
 	cdev_init(&nvs_cdev, &nvs_fops);
 	nvs_cdev.owner = THIS_MODULE;
-	err = cdev_add(&nvs_cdev, nvs_devt, NVS_CTL_MINOR + 1);
+	err = cdev_add(&nvs_cdev, nvs_devt, NVD_CTL_MINOR + 1);
 	if (err)
 		goto err_region;
 
@@ -330,7 +328,7 @@ err_class:
 err_cdev:
 	cdev_del(&nvs_cdev);
 err_region:
-	unregister_chrdev_region(nvs_devt, NVS_CTL_MINOR + 1);
+	unregister_chrdev_region(nvs_devt, NVD_CTL_MINOR + 1);
 err_log:
 	nvs_log_exit();
 	return err;
@@ -344,7 +342,7 @@ static void __exit nvs_exit(void)
 	nvs_devices_destroy();
 	class_destroy(nvs_class);
 	cdev_del(&nvs_cdev);
-	unregister_chrdev_region(nvs_devt, NVS_CTL_MINOR + 1);
+	unregister_chrdev_region(nvs_devt, NVD_CTL_MINOR + 1);
 	nvs_log_exit();
 }
 

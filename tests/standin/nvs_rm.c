@@ -51,7 +51,7 @@ struct nvs_osevent {
 
 struct nvs_event_data {
 	struct list_head node;
-	struct nvs_unix_event ev;
+	struct nvd_unix_event ev;
 };
 
 struct nvs_client {
@@ -89,13 +89,13 @@ struct nvs_object {
 union nvs_alloc_params {
 	u8 raw[128];
 	u32 handle;
-	struct nvs_alloc_0080 dev;
-	struct nvs_alloc_2080 sub;
-	struct nvs_alloc_0005 ev;
-	struct nvs_alloc_mem mem;
-	struct nvs_alloc_c637 c637;
-	struct nvs_alloc_c638 c638;
-	struct nvs_alloc_c639 c639;
+	struct nvd_alloc_0080 dev;
+	struct nvd_alloc_2080 sub;
+	struct nvd_alloc_0005 ev;
+	struct nvd_alloc_mem mem;
+	struct nvd_alloc_c637 c637;
+	struct nvd_alloc_c638 c638;
+	struct nvd_alloc_c639 c639;
 };
 
 /* The class table (resource_list.h): parameter sizes come from here. */
@@ -105,16 +105,16 @@ static const struct nvs_class {
 	bool required;
 } nvs_classes[] = {
 	{ NV01_ROOT_CLIENT, sizeof(u32), false },
-	{ NV01_DEVICE_0, sizeof(struct nvs_alloc_0080), false },
-	{ NV20_SUBDEVICE_0, sizeof(struct nvs_alloc_2080), false },
-	{ NV01_MEMORY_SYSTEM, sizeof(struct nvs_alloc_mem), true },
-	{ NV01_EVENT_KERNEL_CALLBACK, sizeof(struct nvs_alloc_0005), true },
-	{ NV01_EVENT_OS_EVENT, sizeof(struct nvs_alloc_0005), true },
-	{ NV01_MEMORY_LOCAL_USER, sizeof(struct nvs_alloc_mem), true },
-	{ AMPERE_SMC_PARTITION_REF, sizeof(struct nvs_alloc_c637), true },
-	{ AMPERE_SMC_EXEC_PARTITION_REF, sizeof(struct nvs_alloc_c638), true },
-	{ AMPERE_SMC_CONFIG_SESSION, sizeof(struct nvs_alloc_c639), true },
-	{ AMPERE_SMC_MONITOR_SESSION, sizeof(struct nvs_alloc_c639), true },
+	{ NV01_DEVICE_0, sizeof(struct nvd_alloc_0080), false },
+	{ NV20_SUBDEVICE_0, sizeof(struct nvd_alloc_2080), false },
+	{ NV01_MEMORY_SYSTEM, sizeof(struct nvd_alloc_mem), true },
+	{ NV01_EVENT_KERNEL_CALLBACK, sizeof(struct nvd_alloc_0005), true },
+	{ NV01_EVENT_OS_EVENT, sizeof(struct nvd_alloc_0005), true },
+	{ NV01_MEMORY_LOCAL_USER, sizeof(struct nvd_alloc_mem), true },
+	{ AMPERE_SMC_PARTITION_REF, sizeof(struct nvd_alloc_c637), true },
+	{ AMPERE_SMC_EXEC_PARTITION_REF, sizeof(struct nvd_alloc_c638), true },
+	{ AMPERE_SMC_CONFIG_SESSION, sizeof(struct nvd_alloc_c639), true },
+	{ AMPERE_SMC_MONITOR_SESSION, sizeof(struct nvd_alloc_c639), true },
 };
 
 /*
@@ -349,7 +349,7 @@ static int nvs_match_gpu_file(const void *data, struct file *filp,
 		return filp->f_op == &nvs_fops && filp->private_data &&
 		       ((struct nvs_file *)filp->private_data)->minor == m->minor;
 	return inode && S_ISCHR(inode->i_mode) &&
-	       MAJOR(inode->i_rdev) == NVS_MAJOR &&
+	       MAJOR(inode->i_rdev) == NVD_MAJOR &&
 	       MINOR(inode->i_rdev) == m->minor;
 }
 
@@ -490,7 +490,7 @@ static u32 nvs_cap_acquire(struct nvs_object *o, int minor, const void *params, 
 
 /* gisubscriptionConstruct(): AMPERE_SMC_PARTITION_REF under a subdevice. */
 static u32 nvs_gi_subscribe(struct nvs_client *cl, struct nvs_object *o,
-			    const struct nvs_alloc_c637 *p, struct nvs_call *c)
+			    const struct nvd_alloc_c637 *p, struct nvs_call *c)
 {
 	struct nvs_gpu *g = &nvs_gpus[o->gpu];
 	struct nvs_object *dev = nvs_obj_device(cl, o);
@@ -513,7 +513,7 @@ static u32 nvs_gi_subscribe(struct nvs_client *cl, struct nvs_object *o,
 	}
 	if (!g->gi_mask)
 		return NV_ERR_NOT_SUPPORTED;
-	if (p->swizzId >= NVS_MIG_MAX_GI || !(g->gi_mask & BIT(p->swizzId)))
+	if (p->swizzId >= NVD_MIG_MAX_GI || !(g->gi_mask & BIT(p->swizzId)))
 		return NV_ERR_INVALID_ARGUMENT;
 	status = nvs_mig_vas_check(cl, dev, p->swizzId);
 	if (status)
@@ -523,7 +523,7 @@ static u32 nvs_gi_subscribe(struct nvs_client *cl, struct nvs_object *o,
 
 /* cisubscriptionConstruct(): AMPERE_SMC_EXEC_PARTITION_REF under a GI's. */
 static u32 nvs_ci_subscribe(struct nvs_object *gi, struct nvs_object *o,
-			    const struct nvs_alloc_c638 *p, struct nvs_call *c)
+			    const struct nvd_alloc_c638 *p, struct nvs_call *c)
 {
 	const struct nvs_gpu *g = &nvs_gpus[o->gpu];
 
@@ -533,7 +533,7 @@ static u32 nvs_ci_subscribe(struct nvs_object *gi, struct nvs_object *o,
 	nvs_call_add(c, " execpartitionid=%u", p->execPartitionId);
 	if (!g->gi_mask)
 		return NV_ERR_NOT_SUPPORTED;
-	if (p->execPartitionId >= NVS_MIG_MAX_CI)
+	if (p->execPartitionId >= NVD_MIG_MAX_CI)
 		return NV_ERR_INVALID_ARGUMENT;
 	if (gi->profiling)
 		return NV_ERR_INVALID_STATE;
@@ -556,9 +556,9 @@ static u32 nvs_construct(struct nvs_client *cl, struct nvs_object *parent, struc
 	case AMPERE_SMC_EXEC_PARTITION_REF:
 		return nvs_ci_subscribe(parent, o, &p->c638, c);
 	case AMPERE_SMC_CONFIG_SESSION:		/* migconfigsessionConstruct() */
-		return nvs_cap_acquire(o, NVS_CAP_MINOR_MIG_CONFIG, p, sizeof(p->c639), c);
+		return nvs_cap_acquire(o, NVD_CAP_MINOR_MIG_CONFIG, p, sizeof(p->c639), c);
 	case AMPERE_SMC_MONITOR_SESSION:	/* migmonitorsessionConstruct() */
-		return nvs_cap_acquire(o, NVS_CAP_MINOR_MIG_MONITOR, p, sizeof(p->c639), c);
+		return nvs_cap_acquire(o, NVD_CAP_MINOR_MIG_MONITOR, p, sizeof(p->c639), c);
 	case NV01_MEMORY_LOCAL_USER:
 		/*
 		 * vidmemConstruct(): video memory only, not virtual; then the
@@ -835,7 +835,7 @@ u32 nvs_alloc_status_off(u32 size)
 static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
 			    struct nvs_call *c)
 {
-	struct nvs_os21 *a = buf;
+	struct nvd_os21 *a = buf;
 	u32 off = nvs_alloc_status_off(size);
 	bool nonpriv = a->hClass == NV01_ROOT_NON_PRIV;
 	u32 *status;
@@ -865,13 +865,13 @@ static int nvs_esc_rm_alloc(struct nvs_file *nf, void *buf, u32 size,
 	/* Every NVOS64 form has the rights pointer after pAllocParms. */
 	*status = nvs_alloc(nf, a->hRoot, a->hObjectParent, &a->hObjectNew,
 			    a->hClass, nonpriv, a->pAllocParms,
-			    size != 32 ? ((struct nvs_os64 *)buf)->pRightsRequested : 0, c);
+			    size != 32 ? ((struct nvd_os64 *)buf)->pRightsRequested : 0, c);
 	return 0;
 }
 
 static int nvs_esc_rm_free(struct nvs_file *nf, void *buf, u32 size, struct nvs_call *c)
 {
-	struct nvs_os00 *p = buf;
+	struct nvd_os00 *p = buf;
 	struct nvs_client *cl;
 	u32 status = NV_OK;
 
@@ -957,7 +957,7 @@ static u32 nvs_ctrl_build_version(struct nvs_ctrl *x)
 
 static u32 nvs_ctrl_attached_ids(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_attached_ids *p = x->params;
+	struct nvd_ctrl_attached_ids *p = x->params;
 	unsigned int i;
 
 	for (i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++)
@@ -969,7 +969,7 @@ static u32 nvs_ctrl_attached_ids(struct nvs_ctrl *x)
 /* gpumgrGetProbedGpuIds(): the GPUs, then INVALID_ID; gpuFlags past them untouched. */
 static u32 nvs_ctrl_probed_ids(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_probed_ids *p = x->params;
+	struct nvd_ctrl_probed_ids *p = x->params;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(p->gpuIds); i++) {
@@ -987,7 +987,7 @@ static u32 nvs_ctrl_probed_ids(struct nvs_ctrl *x)
  */
 static u32 nvs_ctrl_cpu_info(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_cpu_info *p = x->params;
+	struct nvd_ctrl_cpu_info *p = x->params;
 
 	p->numLogicalCpus = num_online_cpus();
 	strscpy(p->name, "nvidia-standin", sizeof(p->name));
@@ -1009,7 +1009,7 @@ static const struct nvs_gpu *nvs_gpu_by_id(u32 id)
  * gpumgrGetGpuIdInfoV2(), which GET_ID_INFO calls too: what it says of an
  * attached GPU, in V2's layout; NV_ERR_INVALID_ARGUMENT for any other ID.
  */
-static u32 nvs_gpu_id_info(u32 id, struct nvs_ctrl_id_info_v2 *p)
+static u32 nvs_gpu_id_info(u32 id, struct nvd_ctrl_id_info_v2 *p)
 {
 	const struct nvs_gpu *g = nvs_gpu_by_id(id);
 
@@ -1027,7 +1027,7 @@ static u32 nvs_gpu_id_info(u32 id, struct nvs_ctrl_id_info_v2 *p)
 
 static u32 nvs_ctrl_id_info_v2(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_id_info_v2 *p = x->params;
+	struct nvd_ctrl_id_info_v2 *p = x->params;
 
 	return nvs_gpu_id_info(p->gpuId, p);
 }
@@ -1035,8 +1035,8 @@ static u32 nvs_ctrl_id_info_v2(struct nvs_ctrl *x)
 /* GPU_GET_ID_INFO: V2's answer with the (unused) name pointer in the middle. */
 static u32 nvs_ctrl_id_info(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_id_info *p = x->params;
-	struct nvs_ctrl_id_info_v2 v2;
+	struct nvd_ctrl_id_info *p = x->params;
+	struct nvd_ctrl_id_info_v2 v2;
 	u32 st = nvs_gpu_id_info(p->gpuId, &v2);
 
 	if (st != NV_OK)
@@ -1053,7 +1053,7 @@ static u32 nvs_ctrl_id_info(struct nvs_ctrl *x)
 
 static u32 nvs_ctrl_num_subdevices(struct nvs_ctrl *x)
 {
-	((struct nvs_ctrl_num_subdevices *)x->params)->numSubDevices = 1;
+	((struct nvd_ctrl_num_subdevices *)x->params)->numSubDevices = 1;
 	return NV_OK;
 }
 
@@ -1086,7 +1086,7 @@ static u32 nvs_ctrl_classlist(struct nvs_ctrl *x)
 
 static u32 nvs_ctrl_gid_info(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_gid_info *p = x->params;
+	struct nvd_ctrl_gid_info *p = x->params;
 	const u8 *u = nvs_gpus[x->obj->gpu].uuid;
 
 	memset(p->data, 0, sizeof(p->data));
@@ -1116,7 +1116,7 @@ static bool nvs_obj_on_gpu(const struct nvs_object *o, unsigned int gpu)
  */
 static u32 nvs_ctrl_get_pids(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_get_pids *p = x->params;
+	struct nvd_ctrl_get_pids *p = x->params;
 	unsigned int gpu = x->obj->gpu, i, n = 0;
 	struct nvs_client *cl;
 	struct nvs_object *o;
@@ -1141,7 +1141,7 @@ static u32 nvs_ctrl_get_pids(struct nvs_ctrl *x)
 
 static u32 nvs_ctrl_set_notification(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_set_notification *p = x->params;
+	struct nvd_ctrl_set_notification *p = x->params;
 
 	if (p->event >= NV2080_NOTIFIERS_MAXCOUNT ||
 	    p->action > NV2080_EVENT_ACTION_REPEAT)
@@ -1221,7 +1221,7 @@ static int nvs_probed_slot(u32 id)
  */
 static u32 nvs_ctrl_p2p_caps(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_p2p_caps *p = x->params;
+	struct nvd_ctrl_p2p_caps *p = x->params;
 	u64 peers = (u64)p->gpuCount * p->gpuCount * 4;
 
 	if (x->cmd == NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS && (!peers || peers > SZ_1M)) {
@@ -1290,7 +1290,7 @@ static u32 nvs_ctrl_device_ids(struct nvs_ctrl *x)
  */
 static u32 nvs_ctrl_attach_ids(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_gpu_ids *p = x->params;
+	struct nvd_ctrl_gpu_ids *p = x->params;
 	unsigned int i;
 
 	if (p->gpuIds[0] == NV0000_CTRL_GPU_ATTACH_ALL_PROBED_IDS)
@@ -1304,7 +1304,7 @@ static u32 nvs_ctrl_attach_ids(struct nvs_ctrl *x)
 /* GPU_GET_PCI_INFO: from the probed slots; CARD_INFO's location. */
 static u32 nvs_ctrl_pci_info(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_pci_info *p = x->params;
+	struct nvd_ctrl_pci_info *p = x->params;
 	int i = nvs_probed_slot(p->gpuId);
 
 	if (i < 0)
@@ -1345,7 +1345,7 @@ static u32 nvs_ctrl_uuid_from_id(struct nvs_ctrl *x)
 /* GPU_QUERY_DRAIN_STATE: from the probed slots; nothing is ever drained. */
 static u32 nvs_ctrl_drain_state(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_drain_state *p = x->params;
+	struct nvd_ctrl_drain_state *p = x->params;
 
 	if (nvs_probed_slot(p->gpuId) < 0)
 		return NV_ERR_OBJECT_NOT_FOUND;
@@ -1395,7 +1395,7 @@ static u32 nvs_ctrl_ok(struct nvs_ctrl *x)	/* GPU_WAIT_ATTACH_ID */
  */
 static u32 nvs_ctrl_addr_space(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_addr_space_type *p = x->params;
+	struct nvd_ctrl_addr_space_type *p = x->params;
 	struct nvs_object *o;
 
 	if (p->hObject == x->cl->handle)
@@ -1420,11 +1420,11 @@ static u32 nvs_ctrl_addr_space(struct nvs_ctrl *x)
  */
 static u32 nvs_ctrl_share_policy(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_share_policy *p = x->params;
+	struct nvd_ctrl_share_policy *p = x->params;
 
-	if (p->type >= NVS_SHARE_TYPE_MAX)
+	if (p->type >= NVD_SHARE_TYPE_MAX)
 		return NV_ERR_INVALID_ARGUMENT;
-	if (!(p->action & NVS_SHARE_ACTION_REVOKE) && p->type == NVS_SHARE_TYPE_CLIENT &&
+	if (!(p->action & NVD_SHARE_ACTION_REVOKE) && p->type == NVD_SHARE_TYPE_CLIENT &&
 	    p->target != x->cl->handle && !nvs_client_find(p->target))
 		return NV_ERR_INVALID_OBJECT_HANDLE;
 	return NV_OK;
@@ -1447,7 +1447,7 @@ static bool nvs_ctl_fd(struct nvs_ctrl *x, int fd, u32 size, u32 fd_off)
 
 static u32 nvs_ctrl_export_object(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_export_object *p = x->params;
+	struct nvd_ctrl_export_object *p = x->params;
 
 	if ((p->flags & 1) || p->type != 1 || p->fd == -1)
 		return NV_ERR_INVALID_PARAMETER;
@@ -1460,7 +1460,7 @@ static u32 nvs_ctrl_export_object(struct nvs_ctrl *x)
 
 static u32 nvs_ctrl_import_object(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_import_object *p = x->params;
+	struct nvd_ctrl_import_object *p = x->params;
 
 	if (p->type != 1 || p->fd == -1)
 		return NV_ERR_INVALID_PARAMETER;
@@ -1475,15 +1475,15 @@ static u32 nvs_ctrl_export_info(struct nvs_ctrl *x)
 
 	if (fd >= 0)
 		nvs_ctl_fd(x, fd, x->cmd == NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD ?
-			   NVS_IMPORT_OBJECTS_SIZE : 4, 0);
+			   NVD_IMPORT_OBJECTS_SIZE : 4, 0);
 	return NV_ERR_INVALID_PARAMETER;
 }
 
 static u32 nvs_ctrl_export_objects(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_export_objects *p = x->params;
+	struct nvd_ctrl_export_objects *p = x->params;
 
-	if (!nvs_ctl_fd(x, p->fd, NVS_EXPORT_OBJECTS_SIZE, 0) || !p->maxObjects)
+	if (!nvs_ctl_fd(x, p->fd, NVD_EXPORT_OBJECTS_SIZE, 0) || !p->maxObjects)
 		return NV_ERR_INVALID_PARAMETER;
 	return NV_ERR_NOT_SUPPORTED;
 }
@@ -1498,7 +1498,7 @@ static u32 nvs_ctrl_export_objects(struct nvs_ctrl *x)
  */
 static u32 nvs_ctrl_imex_subscribe(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_imex_subscribe *p = x->params;
+	struct nvd_ctrl_imex_subscribe *p = x->params;
 	int fd = (int)p->devDescriptor, ch;
 	struct file *f;
 
@@ -1538,7 +1538,7 @@ static void nvs_mig_uuid_str(const u8 *u, char *str)
 /* gisubscriptionCtrlCmdGetUuid(): the GPU instance's, "MIG-" made "MGI-". */
 static u32 nvs_ctrl_gi_uuid(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_mig_uuid *p = x->params;
+	struct nvd_ctrl_mig_uuid *p = x->params;
 
 	if (x->obj->profiling)
 		return NV_ERR_NOT_SUPPORTED;
@@ -1552,7 +1552,7 @@ static u32 nvs_ctrl_gi_uuid(struct nvs_ctrl *x)
 /* cisubscriptionCtrlCmdGetUuid(): the compute instance's. */
 static u32 nvs_ctrl_ci_uuid(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_mig_uuid *p = x->params;
+	struct nvd_ctrl_mig_uuid *p = x->params;
 
 	nvs_mig_uuid(x->obj->gpu, x->obj->swizz, x->obj->ci, p->uuid);
 	nvs_mig_uuid_str(p->uuid, p->uuidStr);
@@ -1567,14 +1567,14 @@ static u32 nvs_ctrl_ci_uuid(struct nvs_ctrl *x)
  */
 static u32 nvs_ctrl_ci_active_ids(struct nvs_ctrl *x)
 {
-	struct nvs_ctrl_active_ids *p = x->params;
+	struct nvd_ctrl_active_ids *p = x->params;
 	const struct nvs_gpu *g = &nvs_gpus[x->obj->gpu];
 	u8 uuid[16];
 	u32 ci, n = 0;
 
 	if (!g->gi_mask || x->obj->profiling)
 		return NV_ERR_INVALID_STATE;
-	for (ci = 0; ci < NVS_MIG_MAX_CI; ci++) {
+	for (ci = 0; ci < NVD_MIG_MAX_CI; ci++) {
 		if (!(g->ci_mask[x->obj->swizz] & BIT(ci)))
 			continue;
 		p->execPartId[n] = ci;
@@ -1627,24 +1627,24 @@ static const struct nvs_method {
 } nvs_methods[] = {
 	{ NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, NV01_ROOT_CLIENT, 0,
 	  nvs_ctrl_build_version, 0, NVS_M_ZEROED },
-	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS, NV01_ROOT_CLIENT, NVS_P2P_CAPS_SIZE,
-	  nvs_ctrl_p2p_caps, NVS_P2P_CAPS_SIZE_OLD },
-	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, NV01_ROOT_CLIENT, NVS_P2P_CAPS_V2_SIZE,
-	  nvs_ctrl_p2p_caps, NVS_P2P_CAPS_V2_SIZE_OLD },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS, NV01_ROOT_CLIENT, NVD_P2P_CAPS_SIZE,
+	  nvs_ctrl_p2p_caps, NVD_P2P_CAPS_SIZE_OLD },
+	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, NV01_ROOT_CLIENT, NVD_P2P_CAPS_V2_SIZE,
+	  nvs_ctrl_p2p_caps, NVD_P2P_CAPS_V2_SIZE_OLD },
 	{ NV0000_CTRL_CMD_SYSTEM_GET_FABRIC_STATUS, NV01_ROOT_CLIENT, 4, nvs_ctrl_fabric_status },
-	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, NV01_ROOT_CLIENT, NVS_P2P_CAPS_MATRIX_SIZE,
+	{ NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, NV01_ROOT_CLIENT, NVD_P2P_CAPS_MATRIX_SIZE,
 	  nvs_ctrl_p2p_matrix },
 	{ NV0000_CTRL_CMD_SYSTEM_GET_FEATURES, NV01_ROOT_CLIENT, 4, nvs_ctrl_features },
-	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO, NV01_ROOT_CLIENT, sizeof(struct nvs_ctrl_id_info),
+	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO, NV01_ROOT_CLIENT, sizeof(struct nvd_ctrl_id_info),
 	  nvs_ctrl_id_info },
 	{ NV0000_CTRL_CMD_GPU_GET_DEVICE_IDS, NV01_ROOT_CLIENT, 4, nvs_ctrl_device_ids },
 	{ NV0000_CTRL_CMD_GPU_ATTACH_IDS, NV01_ROOT_CLIENT, 132, nvs_ctrl_attach_ids },
 	{ NV0000_CTRL_CMD_GPU_DETACH_IDS, NV01_ROOT_CLIENT, 128, nvs_ctrl_attach_ids },
-	{ NV0000_CTRL_CMD_GPU_GET_PCI_INFO, NV01_ROOT_CLIENT, sizeof(struct nvs_ctrl_pci_info),
+	{ NV0000_CTRL_CMD_GPU_GET_PCI_INFO, NV01_ROOT_CLIENT, sizeof(struct nvd_ctrl_pci_info),
 	  nvs_ctrl_pci_info },
 	{ NV0000_CTRL_CMD_GPU_GET_UUID_FROM_GPU_ID, NV01_ROOT_CLIENT, 268, nvs_ctrl_uuid_from_id },
 	{ NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_drain_state), nvs_ctrl_drain_state },
+	  sizeof(struct nvd_ctrl_drain_state), nvs_ctrl_drain_state },
 	{ NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, NV01_ROOT_CLIENT, 4, nvs_ctrl_zero_u32, 0,
 	  NVS_M_ZEROED },
 	{ NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, NV01_ROOT_CLIENT, 3076, nvs_ctrl_active_ids,
@@ -1654,37 +1654,37 @@ static const struct nvs_method {
 	{ NV0000_CTRL_CMD_GPU_WAIT_ATTACH_ID, NV01_ROOT_CLIENT, 4, nvs_ctrl_ok, 0, NVS_M_NEW },
 	{ NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, NV01_ROOT_CLIENT, 2244, nvs_ctrl_zero_u32 },
 	{ NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_addr_space_type), nvs_ctrl_addr_space },
+	  sizeof(struct nvd_ctrl_addr_space_type), nvs_ctrl_addr_space },
 	{ NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_share_policy), nvs_ctrl_share_policy },
+	  sizeof(struct nvd_ctrl_share_policy), nvs_ctrl_share_policy },
 	{ NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_export_object), nvs_ctrl_export_object },
+	  sizeof(struct nvd_ctrl_export_object), nvs_ctrl_export_object },
 	{ NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_FROM_FD, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_import_object), nvs_ctrl_import_object },
-	{ NV0000_CTRL_CMD_OS_UNIX_GET_EXPORT_OBJECT_INFO, NV01_ROOT_CLIENT, NVS_EXPORT_INFO_SIZE,
-	  nvs_ctrl_export_info, NVS_EXPORT_INFO_SIZE_OLD },
-	{ NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECTS_TO_FD, NV01_ROOT_CLIENT, NVS_EXPORT_OBJECTS_SIZE,
+	  sizeof(struct nvd_ctrl_import_object), nvs_ctrl_import_object },
+	{ NV0000_CTRL_CMD_OS_UNIX_GET_EXPORT_OBJECT_INFO, NV01_ROOT_CLIENT, NVD_EXPORT_INFO_SIZE,
+	  nvs_ctrl_export_info, NVD_EXPORT_INFO_SIZE_OLD },
+	{ NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECTS_TO_FD, NV01_ROOT_CLIENT, NVD_EXPORT_OBJECTS_SIZE,
 	  nvs_ctrl_export_objects },
-	{ NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD, NV01_ROOT_CLIENT, NVS_IMPORT_OBJECTS_SIZE,
+	{ NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD, NV01_ROOT_CLIENT, NVD_IMPORT_OBJECTS_SIZE,
 	  nvs_ctrl_export_info },
 	{ NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_attached_ids), nvs_ctrl_attached_ids },
+	  sizeof(struct nvd_ctrl_attached_ids), nvs_ctrl_attached_ids },
 	{ NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_id_info_v2), nvs_ctrl_id_info_v2 },
+	  sizeof(struct nvd_ctrl_id_info_v2), nvs_ctrl_id_info_v2 },
 	{ NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_probed_ids), nvs_ctrl_probed_ids },
+	  sizeof(struct nvd_ctrl_probed_ids), nvs_ctrl_probed_ids },
 	{ NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_cpu_info), nvs_ctrl_cpu_info },
-	{ NV0080_CTRL_CMD_GPU_GET_CLASSLIST, NV01_DEVICE_0, NVS_CLASSLIST_SIZE,
+	  sizeof(struct nvd_ctrl_cpu_info), nvs_ctrl_cpu_info },
+	{ NV0080_CTRL_CMD_GPU_GET_CLASSLIST, NV01_DEVICE_0, NVD_CLASSLIST_SIZE,
 	  nvs_ctrl_classlist },
 	{ NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, NV01_DEVICE_0,
-	  sizeof(struct nvs_ctrl_num_subdevices), nvs_ctrl_num_subdevices },
+	  sizeof(struct nvd_ctrl_num_subdevices), nvs_ctrl_num_subdevices },
 	{ NV2080_CTRL_CMD_GPU_GET_GID_INFO, NV20_SUBDEVICE_0,
-	  sizeof(struct nvs_ctrl_gid_info), nvs_ctrl_gid_info },
+	  sizeof(struct nvd_ctrl_gid_info), nvs_ctrl_gid_info },
 	{ NV2080_CTRL_CMD_GPU_GET_PIDS, NV20_SUBDEVICE_0,
-	  sizeof(struct nvs_ctrl_get_pids), nvs_ctrl_get_pids },
+	  sizeof(struct nvd_ctrl_get_pids), nvs_ctrl_get_pids },
 	{ NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION, NV20_SUBDEVICE_0,
-	  sizeof(struct nvs_ctrl_set_notification), nvs_ctrl_set_notification },
+	  sizeof(struct nvd_ctrl_set_notification), nvs_ctrl_set_notification },
 	{ NV2080_CTRL_CMD_EVENT_SET_TRIGGER, NV20_SUBDEVICE_0, 0,
 	  nvs_ctrl_set_trigger },
 	{ NV2080_CTRL_CMD_BIOS_GET_INFO_V2, NV20_SUBDEVICE_0,
@@ -1692,25 +1692,25 @@ static const struct nvs_method {
 	{ NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV20_SUBDEVICE_0,
 	  4 + 8 * NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, nvs_ctrl_info_list },
 	{ NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL, NV01_ROOT_CLIENT,
-	  sizeof(struct nvs_ctrl_imex_subscribe), nvs_ctrl_imex_subscribe, 0, 0, { 550, 40, 7 } },
-	{ NVC637_CTRL_CMD_GET_UUID, AMPERE_SMC_PARTITION_REF, sizeof(struct nvs_ctrl_mig_uuid),
+	  sizeof(struct nvd_ctrl_imex_subscribe), nvs_ctrl_imex_subscribe, 0, 0, { 550, 40, 7 } },
+	{ NVC637_CTRL_CMD_GET_UUID, AMPERE_SMC_PARTITION_REF, sizeof(struct nvd_ctrl_mig_uuid),
 	  nvs_ctrl_gi_uuid, 0, 0, { 550, 40, 7 } },
 	{ NVC637_CTRL_CMD_EXEC_PARTITIONS_GET_ACTIVE_IDS, AMPERE_SMC_PARTITION_REF,
-	  sizeof(struct nvs_ctrl_active_ids), nvs_ctrl_ci_active_ids },
+	  sizeof(struct nvd_ctrl_active_ids), nvs_ctrl_ci_active_ids },
 	{ NVC638_CTRL_CMD_GET_UUID, AMPERE_SMC_EXEC_PARTITION_REF,
-	  sizeof(struct nvs_ctrl_mig_uuid), nvs_ctrl_ci_uuid },
+	  sizeof(struct nvd_ctrl_mig_uuid), nvs_ctrl_ci_uuid },
 };
 
 static u32 nvs_method_size(const struct nvs_method *m)
 {
 	if (m->cmd == NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2)
 		return nvs_version_at_least(560, 28, 3) ?
-		       NVS_BUILD_VERSION_V2_SIZE_NEW :
-		       NVS_BUILD_VERSION_V2_SIZE_OLD;
+		       NVD_BUILD_VERSION_V2_SIZE_NEW :
+		       NVD_BUILD_VERSION_V2_SIZE_OLD;
 	if (m->cmd == NV0000_CTRL_CMD_GPU_GET_PROBED_IDS && !nvs_version_at_least(580, 0, 0))
-		return NVS_PROBED_IDS_SIZE_OLD;
+		return NVD_PROBED_IDS_SIZE_OLD;
 	if (m->cmd == NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO && !nvs_version_at_least(580, 0, 0))
-		return NVS_CPU_INFO_SIZE_OLD;
+		return NVD_CPU_INFO_SIZE_OLD;
 	if (m->size_old && !nvs_version_at_least(580, 0, 0))
 		return m->size_old;
 	return m->size;
@@ -1766,12 +1766,12 @@ static u32 nvs_run_method(struct nvs_file *nf, u32 h_client, u32 h_object,
  * each buffer needs (sizeOfStrings); else each string goes to its buffer,
  * which sizeOfStrings must fit.
  */
-static u32 nvs_dep_build_version(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_call *c)
+static u32 nvs_dep_build_version(struct nvs_file *nf, struct nvd_os54 *p, struct nvs_call *c)
 {
 	const struct nvs_method *m = nvs_method_find(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2);
 	const unsigned int n = NV_BUILD_VERSION_V2_STRING;
 	unsigned int title = nvs_version_at_least(560, 28, 3) ? 3 * n : 2 * n, i;
-	u8 v1[NVS_BUILD_VERSION_V1_SIZE], *v2;
+	u8 v1[NVD_BUILD_VERSION_V1_SIZE], *v2;
 	u32 status, len[3], need = 0, have;
 	u64 ptrs[3];
 
@@ -1820,11 +1820,11 @@ out:
  * the V2 method run, and on success the list copied back through the
  * embedded pointer.  A count of 0 copies no list.
  */
-static u32 nvs_dep_info_list(struct nvs_file *nf, struct nvs_os54 *p, u32 v2cmd, u32 max,
+static u32 nvs_dep_info_list(struct nvs_file *nf, struct nvd_os54 *p, u32 v2cmd, u32 max,
 			     struct nvs_call *c)
 {
 	const struct nvs_method *m = nvs_method_find(v2cmd);
-	u8 v1[NVS_INFO_LIST_V1_SIZE], *v2;
+	u8 v1[NVD_INFO_LIST_V1_SIZE], *v2;
 	u32 count, status;
 	u64 list;
 
@@ -1853,7 +1853,7 @@ out:
 }
 
 /* The deprecated controls the driver converts before its method tables. */
-static bool nvs_deprecated(struct nvs_file *nf, struct nvs_os54 *p, struct nvs_call *c,
+static bool nvs_deprecated(struct nvs_file *nf, struct nvd_os54 *p, struct nvs_call *c,
 			   u32 *status)
 {
 	switch (p->cmd) {
@@ -1895,18 +1895,18 @@ struct nvs_emb {
 	bool out;
 };
 
-static u32 nvs_emb_in(struct nvs_os54 *p, void *params, struct nvs_emb *e, struct nvs_call *c)
+static u32 nvs_emb_in(struct nvd_os54 *p, void *params, struct nvs_emb *e, struct nvs_call *c)
 {
 	u32 num, count_off, elem;
 	bool in, bounded;
 
-	if (p->cmd == NV0080_CTRL_CMD_GPU_GET_CLASSLIST && p->paramsSize == NVS_CLASSLIST_SIZE) {
+	if (p->cmd == NV0080_CTRL_CMD_GPU_GET_CLASSLIST && p->paramsSize == NVD_CLASSLIST_SIZE) {
 		count_off = 0;
 		e->ptr_off = 8;
 		elem = 4;
 		in = e->out = bounded = true;
 	} else if (p->cmd == NV83DE_CTRL_CMD_DEBUG_READ_MEMORY &&
-		   p->paramsSize == NVS_DEBUG_READ_MEMORY_SIZE) {
+		   p->paramsSize == NVD_DEBUG_READ_MEMORY_SIZE) {
 		count_off = 4;
 		e->ptr_off = 16;
 		elem = 1;
@@ -1953,7 +1953,7 @@ static u32 nvs_emb_out(void *params, struct nvs_emb *e, u32 status)
 static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 			     struct nvs_call *c)
 {
-	struct nvs_os54 *p = buf;
+	struct nvd_os54 *p = buf;
 	const struct nvs_method *m;
 	struct nvs_ctrl x = {};
 	struct nvs_emb emb = {};
@@ -1964,7 +1964,7 @@ static int nvs_esc_rm_control(struct nvs_file *nf, void *buf, u32 size,
 		return -EINVAL;
 	nvs_call_add(c, " cmd=0x%x psize=%u", p->cmd, p->paramsSize);
 
-	if (p->paramsSize > NVS_MAX_CTRL_PARAMS) {
+	if (p->paramsSize > NVD_MAX_CTRL_PARAMS) {
 		status = NV_ERR_INVALID_ARGUMENT;
 		goto out;
 	}
@@ -2053,7 +2053,7 @@ out:
 /* allocate_os_event(): the fd is only a key; events go to THIS file. */
 static int nvs_esc_alloc_os_event(struct nvs_file *nf, void *buf, u32 size)
 {
-	struct nvs_os_event *p = buf;
+	struct nvd_os_event *p = buf;
 	struct nvs_osevent *e;
 
 	if (size != sizeof(*p))
@@ -2082,7 +2082,7 @@ static int nvs_esc_alloc_os_event(struct nvs_file *nf, void *buf, u32 size)
 /* free_os_event() */
 static int nvs_esc_free_os_event(void *buf, u32 size)
 {
-	struct nvs_os_event *p = buf;
+	struct nvd_os_event *p = buf;
 	struct nvs_osevent *e;
 
 	if (size != sizeof(*p))
@@ -2099,7 +2099,7 @@ static int nvs_esc_free_os_event(void *buf, u32 size)
 /* get_os_event_data(): dequeue one event of this file. */
 static int nvs_esc_get_event_data(struct nvs_file *nf, void *buf, u32 size)
 {
-	struct nvs_os41 *p = buf;
+	struct nvd_os41 *p = buf;
 	struct nvs_event_data *ed;
 	unsigned int more;
 
@@ -2191,7 +2191,7 @@ static void nvs_grow_fds(unsigned int want)
 static int nvs_esc_register_fd(struct nvs_file *nf, void *buf, u32 size,
 			       struct nvs_call *c)
 {
-	struct nvs_register_fd *p = buf;
+	struct nvd_register_fd *p = buf;
 	struct nvs_file *tnf;
 	struct file *t;
 	int ret = -EINVAL;
@@ -2254,7 +2254,7 @@ static u32 nvs_mapctx_create(struct nvs_client *cl, struct nvs_object *mo,
 static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 				   struct nvs_call *c)
 {
-	struct nvs_os02_fd *p = buf;
+	struct nvd_os02_fd *p = buf;
 	union nvs_alloc_params ap = {};
 	struct nvs_object *mo = NULL;
 	struct nvs_mem *mem = NULL;
@@ -2297,7 +2297,7 @@ static int nvs_esc_rm_alloc_memory(struct nvs_file *nf, void *buf, u32 size,
 		/* Mapped right away unless told not to: context on @fd. */
 		if (NVOS02_FLAGS_ALLOC(p->flags) != NVOS02_FLAGS_ALLOC_NONE &&
 		    NVOS02_FLAGS_MAPPING(p->flags) != NVOS02_FLAGS_MAPPING_NO_MAP) {
-			t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os02_fd, fd));
+			t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvd_os02_fd, fd));
 			if (nvs_mapctx_create(nvs_client_find(p->hRoot), mo, t, 0,
 					      p->limit + 1) != NV_OK)
 				ret = -EINVAL;
@@ -2316,7 +2316,7 @@ out:
 static int nvs_esc_rm_map_memory(struct nvs_file *nf, void *buf, u32 size,
 				 struct nvs_call *c)
 {
-	struct nvs_os33_fd *p = buf;
+	struct nvd_os33_fd *p = buf;
 	struct nvs_object *dev, *mo;
 	struct nvs_client *cl;
 	u32 status = NV_OK;
@@ -2325,7 +2325,7 @@ static int nvs_esc_rm_map_memory(struct nvs_file *nf, void *buf, u32 size,
 
 	if (size != sizeof(*p) || !nvs_is_ctl(nf))
 		return -EINVAL;
-	t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvs_os33_fd, fd));
+	t = nvs_fd_resolve(p->fd, c, buf, size, offsetof(struct nvd_os33_fd, fd));
 
 	mutex_lock(&nvs.lock);
 	cl = nvs_client_get(nf, p->hClient, &status);
@@ -2363,7 +2363,7 @@ unlock:
 /* Nv04UnmapMemory: the mapping context stays on its file until close. */
 static int nvs_esc_rm_unmap_memory(struct nvs_file *nf, void *buf, u32 size)
 {
-	struct nvs_os34 *p = buf;
+	struct nvd_os34 *p = buf;
 	struct nvs_object *mo = NULL;
 	struct nvs_client *cl;
 	u32 status = NV_OK;
@@ -2396,25 +2396,25 @@ int nvs_rm_ioctl(struct nvs_file *nf, u32 nr, void *buf, u32 size,
 		 struct nvs_call *c)
 {
 	switch (nr) {
-	case NVS_ESC_ALLOC_OS_EVENT:
+	case NV_ESC_ALLOC_OS_EVENT:
 		return nvs_esc_alloc_os_event(nf, buf, size);
-	case NVS_ESC_FREE_OS_EVENT:
+	case NV_ESC_FREE_OS_EVENT:
 		return nvs_esc_free_os_event(buf, size);
-	case NVS_ESC_RM_GET_EVENT_DATA:
+	case NV_ESC_RM_GET_EVENT_DATA:
 		return nvs_esc_get_event_data(nf, buf, size);
-	case NVS_ESC_REGISTER_FD:
+	case NV_ESC_REGISTER_FD:
 		return nvs_esc_register_fd(nf, buf, size, c);
-	case NVS_ESC_RM_ALLOC:
+	case NV_ESC_RM_ALLOC:
 		return nvs_esc_rm_alloc(nf, buf, size, c);
-	case NVS_ESC_RM_FREE:
+	case NV_ESC_RM_FREE:
 		return nvs_esc_rm_free(nf, buf, size, c);
-	case NVS_ESC_RM_CONTROL:
+	case NV_ESC_RM_CONTROL:
 		return nvs_esc_rm_control(nf, buf, size, c);
-	case NVS_ESC_RM_ALLOC_MEMORY:
+	case NV_ESC_RM_ALLOC_MEMORY:
 		return nvs_esc_rm_alloc_memory(nf, buf, size, c);
-	case NVS_ESC_RM_MAP_MEMORY:
+	case NV_ESC_RM_MAP_MEMORY:
 		return nvs_esc_rm_map_memory(nf, buf, size, c);
-	case NVS_ESC_RM_UNMAP_MEMORY:
+	case NV_ESC_RM_UNMAP_MEMORY:
 		return nvs_esc_rm_unmap_memory(nf, buf, size);
 	}
 	return -EINVAL;

@@ -21,7 +21,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "nvs_abi.h"
+#include "../nvidia-abi/nvdrv.h"
 #include "nvs_export.h"
 
 static unsigned int mmap_lock_ms;
@@ -102,7 +102,7 @@ static int nvs_uvm_release(struct inode *inode, struct file *filp)
 
 /* uvm_api_initialize() */
 static u32 nvs_uvm_initialize(struct nvs_uvm_file *uf,
-			      struct nvs_uvm_initialize *p)
+			      struct nvd_uvm_initialize *p)
 {
 	switch (uf->type) {
 	case NVS_UVM_FD_UNINITIALIZED:
@@ -123,7 +123,7 @@ static u32 nvs_uvm_initialize(struct nvs_uvm_file *uf,
 
 /* uvm_api_mm_initialize(): uvmFd must be an initialised UVM file. */
 static u32 nvs_uvm_mm_initialize(struct nvs_uvm_file *uf,
-				 struct nvs_uvm_mm_initialize *p, char *kind)
+				 struct nvd_uvm_mm_initialize *p, char *kind)
 {
 	struct file *t = fget(p->uvmFd);
 	struct nvs_uvm_file *va;
@@ -165,7 +165,7 @@ out:
 
 /* uvm_api_register_gpu(); the RM checks are nvidia.ko's. */
 static u32 nvs_uvm_register_gpu(struct nvs_uvm_file *uf,
-				struct nvs_uvm_register_gpu *p)
+				struct nvd_uvm_register_gpu *p)
 {
 	unsigned int gpu = 0;
 	u32 status;
@@ -184,7 +184,7 @@ static u32 nvs_uvm_register_gpu(struct nvs_uvm_file *uf,
 }
 
 static u32 nvs_uvm_unregister_gpu(struct nvs_uvm_file *uf,
-				  struct nvs_uvm_unregister_gpu *p)
+				  struct nvd_uvm_unregister_gpu *p)
 {
 	int gpu = nvs_gpu_by_uuid(p->gpu_uuid);
 
@@ -204,11 +204,11 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 	void __user *uptr = (void __user *)arg;
 	char kind[NVS_KIND_LEN] = "", extra[64] = "";
 	union {
-		struct nvs_uvm_initialize init;
-		struct nvs_uvm_mm_initialize mm;
-		struct nvs_uvm_register_gpu reg;
-		struct nvs_uvm_unregister_gpu unreg;
-		struct nvs_uvm_pageable_mem_access pma;
+		struct nvd_uvm_initialize init;
+		struct nvd_uvm_mm_initialize mm;
+		struct nvd_uvm_register_gpu reg;
+		struct nvd_uvm_unregister_gpu unreg;
+		struct nvd_uvm_pageable_mem_access pma;
 	} p;
 	u32 size, status, fd_off = 0;
 	bool has_fd = false;
@@ -231,13 +231,13 @@ static long nvs_uvm_ioctl(struct file *filp, unsigned int cmd,
 			goto unknown;
 		size = sizeof(p.mm);
 		rm_status = &p.mm.rmStatus;
-		fd_off = offsetof(struct nvs_uvm_mm_initialize, uvmFd);
+		fd_off = offsetof(struct nvd_uvm_mm_initialize, uvmFd);
 		has_fd = true;
 		break;
 	case UVM_REGISTER_GPU:
 		size = sizeof(p.reg);
 		rm_status = &p.reg.rmStatus;
-		fd_off = offsetof(struct nvs_uvm_register_gpu, rmCtrlFd);
+		fd_off = offsetof(struct nvd_uvm_register_gpu, rmCtrlFd);
 		has_fd = true;
 		break;
 	case UVM_UNREGISTER_GPU:
@@ -465,7 +465,6 @@ static int __init nvs_uvm_init(void)
 	struct device *dev;
 	int err;
 
-	nvs_abi_build_check();
 	err = alloc_chrdev_region(&nvs_uvm_devt, 0, 1, "nvidia-uvm");
 	if (err)
 		return err;
