@@ -65,23 +65,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
-
-#define NV2080_CTRL_CMD_GPU_GET_PIDS		0x2080018du
-#define NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_CLASS	0
-#define UVM_PAGEABLE_MEM_ACCESS			39u
-
-struct nv_get_pids {			/* NV2080_CTRL_GPU_GET_PIDS_PARAMS */
-	uint32_t idType, id, pidTblCount;
-	uint32_t pidTbl[950];
-};
-NVS_CHECK(sizeof(struct nv_get_pids) == 3812);
-
-struct uvm_pageable_mem_access {	/* UVM_PAGEABLE_MEM_ACCESS_PARAMS */
-	uint8_t  pageableMemAccess, pad0[3];
-	uint32_t rmStatus;
-};
-NVS_CHECK(sizeof(struct uvm_pageable_mem_access) == 8);
+#include "../nvidia-abi/nvdrv.h"
 
 #define H_DEVICE	0xbe000001u
 #define H_SUBDEVICE	0xbe000002u
@@ -109,10 +93,10 @@ struct side {
 	int gpu_tmp;			/* REGISTER_FD: a fresh GPU file per call */
 	uint32_t client;
 	void *map;			/* mmap: the current mapping */
-	struct nvos54 ctrl;
-	struct nv_id_info_v2 info;
-	struct nvos54 ctrl4k;
-	struct nv_get_pids *pids;
+	struct nvd_os54 ctrl;
+	struct nvd_ctrl_id_info_v2 info;
+	struct nvd_os54 ctrl4k;
+	struct nvd_ctrl_get_pids *pids;
 	uint32_t gpu_id;
 };
 
@@ -150,7 +134,7 @@ static int nvioctl(int fd, unsigned int nr, void *arg, size_t size)
 static int rm_alloc(int ctl, uint32_t root, uint32_t parent, uint32_t *handle,
 		    uint32_t hclass, void *params, uint32_t psize)
 {
-	struct nvos21 a = {
+	struct nvd_os21 a = {
 		.hRoot = root, .hObjectParent = parent, .hObjectNew = *handle,
 		.hClass = hclass, .pAllocParms = (uint64_t)(uintptr_t)params,
 		.paramsSize = psize,
@@ -165,7 +149,7 @@ static int rm_alloc(int ctl, uint32_t root, uint32_t parent, uint32_t *handle,
 
 static int rm_free(int ctl, uint32_t root, uint32_t parent, uint32_t handle)
 {
-	struct nvos00 f = { .hRoot = root, .hObjectParent = parent, .hObjectOld = handle };
+	struct nvd_os00 f = { .hRoot = root, .hObjectParent = parent, .hObjectOld = handle };
 	int ret = nvioctl(ctl, NV_ESC_RM_FREE, &f, sizeof(f));
 
 	return ret ? ret : (int)f.status;
@@ -188,7 +172,7 @@ static int client_open(const char *ctl_path, int *ctl, uint32_t *client)
 	return ret;
 }
 
-static void ctrl_small_prepare(struct nvos54 *c, struct nv_id_info_v2 *info,
+static void ctrl_small_prepare(struct nvd_os54 *c, struct nvd_ctrl_id_info_v2 *info,
 			       uint32_t client, uint32_t gpu_id)
 {
 	memset(c, 0, sizeof(*c));
@@ -202,7 +186,7 @@ static void ctrl_small_prepare(struct nvos54 *c, struct nv_id_info_v2 *info,
 }
 
 /* The small control, checked: the answer names device instance 0. */
-static int ctrl_small_call(int ctl, struct nvos54 *c, struct nv_id_info_v2 *info)
+static int ctrl_small_call(int ctl, struct nvd_os54 *c, struct nvd_ctrl_id_info_v2 *info)
 {
 	int ret;
 
@@ -218,13 +202,13 @@ static int ctrl_small_call(int ctl, struct nvos54 *c, struct nv_id_info_v2 *info
 
 static int side_setup(struct side *s, int idx)
 {
-	struct nv0080_alloc dev = { .deviceId = 0 };
-	struct nv2080_alloc sub = { .subDeviceId = 0 };
-	struct nv_attached_ids ids;
-	struct nvos54 c = { 0 };
-	struct nv_register_fd r;
-	struct nvos02_fd m = { 0 };
-	struct uvm_initialize ui = { 0 };
+	struct nvd_alloc_0080 dev = { .deviceId = 0 };
+	struct nvd_alloc_2080 sub = { .subDeviceId = 0 };
+	struct nvd_ctrl_attached_ids ids;
+	struct nvd_os54 c = { 0 };
+	struct nvd_register_fd r;
+	struct nvd_os02_fd m = { 0 };
+	struct nvd_uvm_initialize ui = { 0 };
 	uint32_t h;
 	int ret;
 
@@ -497,7 +481,7 @@ static int pre_register_fd(struct side *s)
 
 static int op_register_fd(struct side *s)
 {
-	struct nv_register_fd r = { .ctl_fd = s->ctl };
+	struct nvd_register_fd r = { .ctl_fd = s->ctl };
 
 	return nvioctl(s->gpu_tmp, NV_ESC_REGISTER_FD, &r, sizeof(r));
 }
@@ -512,7 +496,7 @@ static int post_register_fd(struct side *s)
 
 static int op_uvm(struct side *s)
 {
-	struct uvm_pageable_mem_access p = { .rmStatus = 0xffffffffu };
+	struct nvd_uvm_pageable_mem_access p = { .rmStatus = 0xffffffffu };
 
 	if (ioctl(s->uvm, UVM_PAGEABLE_MEM_ACCESS, &p) < 0)
 		return -errno;
@@ -700,8 +684,8 @@ struct worker {
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct nv_id_info_v2 info;
-	struct nvos54 c;
+	struct nvd_ctrl_id_info_v2 info;
+	struct nvd_os54 c;
 	uint32_t client;
 	int ctl, ret;
 

@@ -23,7 +23,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 static int failed;
 
@@ -60,14 +60,14 @@ int main(int argc, char **argv)
 {
 	const char *ctl_path = "/dev/nvidiactl", *gpu_path = "/dev/nvidia0";
 	const char *uvm_path = "/dev/nvidia-uvm";
-	static struct nv_card_info cards[32];
-	struct nv_version_str v;
-	struct nvos21 a;
-	struct nvos54 c;
-	struct nv_xfer x;
-	struct nvos00 f;
-	struct nv_register_fd r;
-	struct uvm_initialize ui;
+	static struct nvd_card_info cards[32];
+	struct nvd_version_str v;
+	struct nvd_os21 a;
+	struct nvd_os54 c;
+	struct nvd_xfer x;
+	struct nvd_os00 f;
+	struct nvd_register_fd r;
+	struct nvd_uvm_initialize ui;
 	uint32_t ids[32], client;
 	char text[96];
 	int ctl, gpu, uvm, ret, i, n;

@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define LOW_START	0x1000UL
 #define LOW_END		0x10000UL
@@ -135,9 +135,9 @@ static int area_range(unsigned long *start, unsigned long *end, int *sealed)
 /* RM_ALLOC of a client, then RM_FREE; 0 when both worked. */
 static int client_cycle(int fd, int xfer, uint32_t *handle)
 {
-	struct nvos21 a = { .hClass = NV01_ROOT };
-	struct nvos00 f = { 0 };
-	struct nv_xfer x = { .cmd = NV_ESC_RM_ALLOC, .size = sizeof(a),
+	struct nvd_os21 a = { .hClass = NV01_ROOT };
+	struct nvd_os00 f = { 0 };
+	struct nvd_xfer x = { .cmd = NV_ESC_RM_ALLOC, .size = sizeof(a),
 			     .ptr = (uintptr_t)&a };
 	int ret;
 
@@ -217,7 +217,7 @@ static void *race_work(void *arg)
 	struct racer *r = arg;
 
 	while (!__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
-		struct nvos00 f = { .hRoot = 0xcafe0001, .hObjectOld = 0xcafe0001 };
+		struct nvd_os00 f = { .hRoot = 0xcafe0001, .hObjectOld = 0xcafe0001 };
 
 		if (!ioctl(r->fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f))
 			r->ok++;

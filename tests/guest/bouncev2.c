@@ -207,33 +207,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define AREA_START	0x1000UL
 #define AREA_END	0x10000UL
-#define UVM_PAGEABLE_MEM_ACCESS	39u
-#define NV_ESC_RM_VID_HEAP_CONTROL	0x4a
-#define NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR	27u
-#define NVOS32_FUNCTION_INFO	4u
-#define NV01_MEMORY_SYSTEM_OS_DESCRIPTOR	0x71u
-
-/* NVOS32_PARAMETERS with data.AllocOsDesc, 184 bytes (nvos.h). */
-struct nvos32_osdesc {
-	uint32_t hRoot, hObjectParent, function, hVASpace;
-	int16_t ivcHeapNumber;
-	uint16_t pad0;
-	uint32_t status;
-	uint64_t total, free;
-	uint32_t hMemory, type, flags, attr, attr2, pad1;
-	uint64_t descriptor, limit;
-	uint32_t descriptorType;
-	uint8_t rest[184 - 84];
-};
-
-struct uvm_pageable_mem_access {
-	uint8_t pageableMemAccess, pad0[3];
-	uint32_t rmStatus;
-};
 
 static long now_ms(void)
 {
@@ -246,8 +223,8 @@ static long now_ms(void)
 /* RM_ALLOC of a client, then RM_FREE; 0 when both worked, else -errno or 1. */
 static int client_cycle(int fd)
 {
-	struct nvos21 a = { .hClass = NV01_ROOT };
-	struct nvos00 f = { 0 };
+	struct nvd_os21 a = { .hClass = NV01_ROOT };
+	struct nvd_os00 f = { 0 };
 
 	if (ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a))
 		return -errno;
@@ -283,9 +260,9 @@ static int nomax(int fd, int ms)
 		uint64_t offset;
 		uint64_t buffer;
 	} p;
-	struct nvos21 a = { .hClass = NV01_ROOT_CLIENT };
+	struct nvd_os21 a = { .hClass = NV01_ROOT_CLIENT };
 	struct grow_later g = { .len = &p.length, .ms = ms };
-	struct nvos54 c = { .cmd = 0x83de0315u, .params = (uintptr_t)&p,
+	struct nvd_os54 c = { .cmd = 0x83de0315u, .params = (uintptr_t)&p,
 			    .paramsSize = sizeof(p) };
 	pthread_t th;
 	int ret;
@@ -317,8 +294,8 @@ static void *nomaxpar_call(void *arg)
 		uint64_t offset;
 		uint64_t buffer;
 	} p = { .length = 48u << 20, .buffer = (uintptr_t)x->buf };
-	struct nvos21 a = { .hClass = NV01_ROOT_CLIENT };
-	struct nvos54 c = { .cmd = 0x83de0315u, .params = (uintptr_t)&p,
+	struct nvd_os21 a = { .hClass = NV01_ROOT_CLIENT };
+	struct nvd_os54 c = { .cmd = 0x83de0315u, .params = (uintptr_t)&p,
 			    .paramsSize = sizeof(p) };
 
 	if (ioctl(x->fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a) || a.status != NV_OK) {
@@ -580,7 +557,7 @@ static void *stalled_call(void *arg)
 {
 	struct stalled *s = arg;
 
-	s->ret = ioctl(s->fd, NV_IOC(NV_ESC_RM_CONTROL, sizeof(struct nvos54)), s->payload) ?
+	s->ret = ioctl(s->fd, NV_IOC(NV_ESC_RM_CONTROL, sizeof(struct nvd_os54)), s->payload) ?
 		 -errno : 0;
 	return NULL;
 }
@@ -663,7 +640,7 @@ struct holder {
 static void *hold_mmap_lock(void *arg)
 {
 	struct holder *h = arg;
-	struct uvm_pageable_mem_access p = { 0 };
+	struct nvd_uvm_pageable_mem_access p = { 0 };
 
 	ioctl(h->uvm, UVM_PAGEABLE_MEM_ACCESS, &p);
 	return NULL;
@@ -722,7 +699,7 @@ static int rights(int fd, int ms)
 {
 	uint32_t *mask = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			      -1, 0);
-	struct nvos64 a = { .hClass = NV01_ROOT_CLIENT };
+	struct nvd_os64 a = { .hClass = NV01_ROOT_CLIENT };
 	struct unmap_later u = { .page = mask, .ms = ms };
 	pthread_t th;
 	long returned;
@@ -739,7 +716,7 @@ static int rights(int fd, int ms)
 	printf("rights: ret=%d status=0x%x pointer=%s lead_ms=%ld\n", ret, a.status,
 	       a.pRightsRequested == (uintptr_t)mask ? "same" : "changed", returned - u.done_ms);
 	if (!ret && !a.status && a.hObjectNew) {
-		struct nvos00 f = { .hRoot = a.hObjectNew, .hObjectOld = a.hObjectNew };
+		struct nvd_os00 f = { .hRoot = a.hObjectNew, .hObjectOld = a.hObjectNew };
 
 		ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f);
 	}
@@ -775,7 +752,7 @@ static pid_t maps_opener(int wfd)
 
 struct waiter_call {
 	int fd;
-	struct nv_register_fd r;
+	struct nvd_register_fd r;
 	pid_t tid;
 	int ret;
 	long start_ms;
@@ -907,7 +884,7 @@ static int oops(int fd, const char *path)
 
 static int grow(int fd, const char *path, int want, const char *state)
 {
-	struct nv_register_fd r;
+	struct nvd_register_fd r;
 	char line[128];
 	int ctl, ret, high = -1, extra = -1;
 	FILE *f;
@@ -948,15 +925,15 @@ static const char *answer(int ret)
 
 static int vid_heap(int fd, uint32_t function, uint64_t desc, uint64_t limit, int xfer)
 {
-	struct nvos32_osdesc p = {
+	struct nvd_os32_osdesc p = {
 		.function = function, .descriptor = desc, .limit = limit, .attr2 = 0,
 	};
-	struct nv_xfer x = {
+	struct nvd_xfer x = {
 		.cmd = NV_ESC_RM_VID_HEAP_CONTROL, .size = sizeof(p), .ptr = (uintptr_t)&p,
 	};
 
 	_Static_assert(sizeof(p) == 184, "NVOS32_PARAMETERS is 184 bytes");
-	_Static_assert(offsetof(struct nvos32_osdesc, descriptor) == 64, "descriptor at 64");
+	_Static_assert(offsetof(struct nvd_os32_osdesc, descriptor) == 64, "descriptor at 64");
 	if (xfer)
 		return ioctl(fd, NV_IOC(NV_ESC_IOCTL_XFER_CMD, sizeof(x)), &x) ? -errno : 0;
 	return ioctl(fd, NV_IOC(NV_ESC_RM_VID_HEAP_CONTROL, sizeof(p)), &p) ? -errno : 0;
@@ -964,7 +941,7 @@ static int vid_heap(int fd, uint32_t function, uint64_t desc, uint64_t limit, in
 
 static int alloc_memory(int fd, uint32_t hclass, uint64_t mem, uint64_t limit)
 {
-	struct nvos02_fd p = { .hClass = hclass, .pMemory = mem, .limit = limit, .fd = -1 };
+	struct nvd_os02_fd p = { .hClass = hclass, .pMemory = mem, .limit = limit, .fd = -1 };
 
 	return ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC_MEMORY, sizeof(p)), &p) ? -errno : 0;
 }
@@ -1110,7 +1087,7 @@ static int uffdwp(int fd, int calls)
 
 struct lowstall_call {
 	int fd;
-	struct nvos21 *a;
+	struct nvd_os21 *a;
 	int ret;
 };
 
@@ -1144,7 +1121,7 @@ static int stalled_alloc(struct lowstall_call *c, pthread_t *th, int *stalled)
 		perror("userfaultfd");
 		return -1;
 	}
-	c->a = (struct nvos21 *)page;
+	c->a = (struct nvd_os21 *)page;
 	c->a->hClass = NV01_ROOT;
 	reg.range.start = wp.range.start = (uintptr_t)page;
 	reg.range.len = wp.range.len = 4096;
@@ -1196,7 +1173,7 @@ static int lowstall(int fd, int ms)
 	printf("lowstall: stalled=%d writes=%lu pages=%d call_ret=%d status=0x%x\n", stalled,
 	       writes, pages, c.ret, c.a->status);
 	if (!c.ret && c.a->status == NV_OK) {
-		struct nvos00 f = { .hRoot = c.a->hObjectNew, .hObjectOld = c.a->hObjectNew };
+		struct nvd_os00 f = { .hRoot = c.a->hObjectNew, .hObjectOld = c.a->hObjectNew };
 
 		ioctl(fd, NV_IOC(NV_ESC_RM_FREE, sizeof(f)), &f);
 	}
@@ -1343,7 +1320,7 @@ static int areapayload(int fd, int iter)
 		return 2;
 	pthread_create(&th, NULL, areapayload_cycles, &r);
 	for (i = 0; i < iter && !writable; i++) {
-		if (!ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(struct nvos21)), (void *)AREA_START))
+		if (!ioctl(fd, NV_IOC(NV_ESC_RM_ALLOC, sizeof(struct nvd_os21)), (void *)AREA_START))
 			ok++;
 		else if (errno == EFAULT)
 			efault++;
@@ -1384,17 +1361,17 @@ static void *lockstall_call(void *arg)
 	int ret;
 
 	if (!strcmp(r->kind, "class")) {
-		struct nvos21 a = { .hRoot = r->client, .hObjectParent = r->client,
+		struct nvd_os21 a = { .hRoot = r->client, .hObjectParent = r->client,
 				    .hObjectNew = 0xcafe0001, .hClass = NV01_DEVICE_0,
 				    .pAllocParms = (uintptr_t)r->page,
-				    .paramsSize = sizeof(struct nv0080_alloc) };
+				    .paramsSize = sizeof(struct nvd_alloc_0080) };
 
 		ret = ioctl(r->ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(a)), &a);
 	} else if (!strcmp(r->kind, "uvm")) {
 		ret = ioctl(r->uvm, UVM_MM_INITIALIZE, r->page);
 	} else {
 		/* An OS descriptor, or system memory not mapped (no fd read). */
-		struct nvos02_fd p = {
+		struct nvd_os02_fd p = {
 			.hRoot = r->client, .hObjectParent = r->client, .hObjectNew = 0xcafe0002,
 			.hClass = strcmp(r->kind, "nomap") ? NV01_MEMORY_SYSTEM_OS_DESCRIPTOR :
 				  NV01_MEMORY_SYSTEM,
@@ -1428,7 +1405,7 @@ static int lockstall(const char *kind, const char *ctl, const char *gpu, const c
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
 	struct uffdio_copy copy = { .src = (uintptr_t)src, .len = 4096 };
-	struct nvos21 a = { .hClass = NV01_ROOT };
+	struct nvd_os21 a = { .hClass = NV01_ROOT };
 	int pipefd[2], status;
 	long t[2] = { -1, -1 };
 	pthread_t th, res;
@@ -1461,7 +1438,7 @@ static int lockstall(const char *kind, const char *ctl, const char *gpu, const c
 	}
 	/* The page's bytes: the params or payload the call is checked with. */
 	if (!strcmp(kind, "uvm")) {
-		struct uvm_mm_initialize m = { .uvmFd = r.uvm2 };
+		struct nvd_uvm_mm_initialize m = { .uvmFd = r.uvm2 };
 
 		memcpy(src, &m, sizeof(m));
 	}

@@ -46,7 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define FILE_SIZE	8192
 
@@ -204,7 +204,7 @@ static void *fuse_serve(void *arg)
 struct run {
 	int ctl;
 	uint32_t client;
-	struct nv0080_alloc params;
+	struct nvd_alloc_0080 params;
 	int ret;
 	long done_ms;
 	char *page;
@@ -214,7 +214,7 @@ struct run {
 static void *do_call(void *arg)
 {
 	struct run *r = arg;
-	struct nvos21 a = { .hRoot = r->client, .hObjectParent = r->client,
+	struct nvd_os21 a = { .hRoot = r->client, .hObjectParent = r->client,
 			    .hObjectNew = 0xcafe0001, .hClass = NV01_DEVICE_0,
 			    .pAllocParms = (uintptr_t)&r->params,
 			    .paramsSize = sizeof(r->params) };
@@ -286,7 +286,7 @@ static pid_t monitor(const char *what, int go, int wfd)
 
 int main(int argc, char **argv)
 {
-	struct nvos21 a = { .hClass = NV01_ROOT };
+	struct nvd_os21 a = { .hClass = NV01_ROOT };
 	struct run r = { 0 };
 	pthread_t srv, call, mem, map;
 	int fuse, pio[2], pmaps[2], pgo[2], f;

@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 static const char *pctl, *pgpu, *puvm;
 
@@ -95,7 +95,7 @@ struct files {
 
 static void open_all(struct files *f)
 {
-	struct uvm_initialize in = { 0 };
+	struct nvd_uvm_initialize in = { 0 };
 
 	f->ctl = open_node(pctl);
 	f->gpu = open_node(pgpu);
@@ -133,10 +133,10 @@ static void close_all(struct files *f)
 /* One call of @kind; 0 or -errno. */
 static int do_call(const struct files *f, const char *kind)
 {
-	static struct nv_card_info ci[32];
-	struct nv_register_fd r = { .ctl_fd = f->ctl };
-	struct uvm_initialize in = { 0 };
-	struct uvm_mm_initialize mm = { .uvmFd = f->uvm2 };
+	static struct nvd_card_info ci[32];
+	struct nvd_register_fd r = { .ctl_fd = f->ctl };
+	struct nvd_uvm_initialize in = { 0 };
+	struct nvd_uvm_mm_initialize mm = { .uvmFd = f->uvm2 };
 	int ret;
 
 	if (!strcmp(kind, "plain"))
@@ -255,7 +255,7 @@ static int nth_get(void)
 
 static int op_run(const char *op, struct files *f, int n)
 {
-	static struct nvos02_fd m;
+	static struct nvd_os02_fd m;
 	int ret = 0, fd;
 	void *p;
 
@@ -272,10 +272,10 @@ static int op_run(const char *op, struct files *f, int n)
 	}
 	if (!strcmp(op, "mmap")) {
 		/* System memory with a mapping context on the control file. */
-		struct nvos21 root = { .hClass = NV01_ROOT };
-		struct nv_register_fd r = { .ctl_fd = f->ctl };
-		struct nv0080_alloc dev = { .deviceId = 0 };
-		struct nvos64 a = { .hClass = NV01_DEVICE_0, .hObjectNew = 0xdd000001u,
+		struct nvd_os21 root = { .hClass = NV01_ROOT };
+		struct nvd_register_fd r = { .ctl_fd = f->ctl };
+		struct nvd_alloc_0080 dev = { .deviceId = 0 };
+		struct nvd_os64 a = { .hClass = NV01_DEVICE_0, .hObjectNew = 0xdd000001u,
 				    .pAllocParms = (uintptr_t)&dev };
 
 		if (ioctl(f->ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(root)), &root) || root.status)

@@ -69,7 +69,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -330,7 +330,7 @@ static int nvioctl(int fd, unsigned int nr, void *arg, size_t size)
 
 static int xfer(int fd, unsigned int nr, void *arg, size_t size)
 {
-	struct nv_xfer x = { .cmd = nr, .size = size, .ptr = (uintptr_t)arg };
+	struct nvd_xfer x = { .cmd = nr, .size = size, .ptr = (uintptr_t)arg };
 
 	return nvioctl(fd, NV_ESC_IOCTL_XFER_CMD, &x, sizeof(x));
 }
@@ -344,7 +344,7 @@ static void setup_fail(const char *what, int ret, uint32_t status)
 static uint32_t rm_alloc(uint32_t parent, uint32_t h, uint32_t hclass, void *params,
 			 uint32_t psize)
 {
-	struct nvos64 a = { .hRoot = client, .hObjectParent = parent, .hObjectNew = h,
+	struct nvd_os64 a = { .hRoot = client, .hObjectParent = parent, .hObjectNew = h,
 			    .hClass = hclass, .pAllocParms = (uintptr_t)params,
 			    .paramsSize = psize };
 	int ret = nvioctl(ctl, NV_ESC_RM_ALLOC, &a, sizeof(a));
@@ -354,20 +354,20 @@ static uint32_t rm_alloc(uint32_t parent, uint32_t h, uint32_t hclass, void *par
 
 static void rm_free(uint32_t h)
 {
-	struct nvos00 f = { .hRoot = client, .hObjectParent = client, .hObjectOld = h };
+	struct nvd_os00 f = { .hRoot = client, .hObjectParent = client, .hObjectOld = h };
 
 	nvioctl(ctl, NV_ESC_RM_FREE, &f, sizeof(f));
 }
 
 static int setup(void)
 {
-	struct nvos21 root = { .hClass = NV01_ROOT };
-	struct nv_register_fd r = { .ctl_fd = ctl };
-	struct nv0080_alloc dev = { .deviceId = 0 };
-	struct nv2080_alloc sub = { 0 };
-	struct nv_gid_info gid = { .flags = 2 };
-	struct nvos54 c = { 0 };
-	struct uvm_initialize in = { 0 };
+	struct nvd_os21 root = { .hClass = NV01_ROOT };
+	struct nvd_register_fd r = { .ctl_fd = ctl };
+	struct nvd_alloc_0080 dev = { .deviceId = 0 };
+	struct nvd_alloc_2080 sub = { 0 };
+	struct nvd_ctrl_gid_info gid = { .flags = 2 };
+	struct nvd_os54 c = { 0 };
+	struct nvd_uvm_initialize in = { 0 };
 	uint32_t st;
 	int ret;
 
@@ -410,13 +410,13 @@ static void fd_call(long i)
 {
 	switch (i % 12) {
 	case 0: {	/* linked already after the first: the driver still resolves ctl_fd */
-		struct nv_register_fd r = { .ctl_fd = ctl };
+		struct nvd_register_fd r = { .ctl_fd = ctl };
 
 		nvioctl(gpu, NV_ESC_REGISTER_FD, &r, sizeof(r));
 		break;
 	}
 	case 1: {	/* memory with a mapping context on ctl_map1 (then: handle in use) */
-		struct nvos02_fd m = { .hRoot = client, .hObjectParent = H_DEV,
+		struct nvd_os02_fd m = { .hRoot = client, .hObjectParent = H_DEV,
 				       .hObjectNew = H_MEM, .hClass = NV01_MEMORY_SYSTEM,
 				       .limit = 4095, .fd = ctl_map1 };
 
@@ -424,15 +424,15 @@ static void fd_call(long i)
 		break;
 	}
 	case 2: {	/* mapping context on ctl_map2 (then: state in use) */
-		struct nvos33_fd mp = { .hClient = client, .hDevice = H_DEV, .hMemory = H_MEM,
+		struct nvd_os33_fd mp = { .hClient = client, .hDevice = H_DEV, .hMemory = H_MEM,
 					.length = 4096, .fd = ctl_map2 };
 
 		nvioctl(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
 		break;
 	}
 	case 3: {	/* device allocation: the driver walks the caller's table */
-		struct nv0080_alloc dev = { .deviceId = 0 };
-		struct nvos64 a = { .hRoot = client, .hObjectParent = client,
+		struct nvd_alloc_0080 dev = { .deviceId = 0 };
+		struct nvd_os64 a = { .hRoot = client, .hObjectParent = client,
 				    .hClass = NV01_DEVICE_0, .pAllocParms = (uintptr_t)&dev,
 				    .paramsSize = sizeof(dev) };
 
@@ -441,20 +441,20 @@ static void fd_call(long i)
 		break;
 	}
 	case 4: {	/* uvmFd of an uninitialised file: refused by the driver, stateless */
-		struct uvm_mm_initialize mm = { .uvmFd = uvm_fresh };
+		struct nvd_uvm_mm_initialize mm = { .uvmFd = uvm_fresh };
 
 		ioctl(uvm_mm, UVM_MM_INITIALIZE, &mm);
 		break;
 	}
 	case 5: {	/* uvmFd of the va space: once, then in use */
-		struct uvm_mm_initialize mm = { .uvmFd = uvm };
+		struct nvd_uvm_mm_initialize mm = { .uvmFd = uvm };
 
 		ioctl(uvm_mm, UVM_MM_INITIALIZE, &mm);
 		break;
 	}
 	case 6: {	/* register and unregister the GPU: rmCtrlFd and the GPU node */
-		struct uvm_register_gpu rg = { .rmCtrlFd = ctl, .hClient = client };
-		struct uvm_unregister_gpu ug;
+		struct nvd_uvm_register_gpu rg = { .rmCtrlFd = ctl, .hClient = client };
+		struct nvd_uvm_unregister_gpu ug;
 
 		memcpy(rg.gpu_uuid, uuid, 16);
 		if (!ioctl(uvm, UVM_REGISTER_GPU, &rg) && !rg.rmStatus) {
@@ -479,13 +479,13 @@ static void fd_call(long i)
 		ioctl(uvm, 78, big);
 		break;
 	case 10: {
-		struct nv_register_fd r = { .ctl_fd = ctl };
+		struct nvd_register_fd r = { .ctl_fd = ctl };
 
 		xfer(gpu, NV_ESC_REGISTER_FD, &r, sizeof(r));
 		break;
 	}
 	case 11: {
-		struct nvos33_fd mp = { .hClient = client, .hDevice = H_DEV, .hMemory = H_MEM,
+		struct nvd_os33_fd mp = { .hClient = client, .hDevice = H_DEV, .hMemory = H_MEM,
 					.length = 4096, .fd = ctl_map2 };
 
 		xfer(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp));
@@ -504,7 +504,7 @@ static void fd_call_nogpu(long i)
 	switch (i % NPATHS) {
 	case 0:		/* a second control file linked to the first, */
 	case 11: {	/* and inside XFER */
-		struct nv_register_fd r = { .ctl_fd = ctl };
+		struct nvd_register_fd r = { .ctl_fd = ctl };
 
 		ret = i % NPATHS == 0 ? nvioctl(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r)) :
 					xfer(ctl_reg, NV_ESC_REGISTER_FD, &r, sizeof(r));
@@ -512,7 +512,7 @@ static void fd_call_nogpu(long i)
 	}
 	case 1:		/* an OS event keyed by a control file's fd, then freed */
 	case 2: {
-		struct nv_os_event e = { .hClient = client, .hDevice = client, .fd = ctl_map1 };
+		struct nvd_os_event e = { .hClient = client, .hDevice = client, .fd = ctl_map1 };
 
 		ret = nvioctl(ctl, i % NPATHS == 1 ? NV_ESC_ALLOC_OS_EVENT : NV_ESC_FREE_OS_EVENT,
 			      &e, sizeof(e));
@@ -520,7 +520,7 @@ static void fd_call_nogpu(long i)
 		break;
 	}
 	case 3: {	/* memory with a mapping context, on the control node */
-		struct nvos02_fd m = { .hRoot = client, .hObjectParent = client,
+		struct nvd_os02_fd m = { .hRoot = client, .hObjectParent = client,
 				       .hObjectNew = H_MEM, .hClass = NV01_MEMORY_SYSTEM,
 				       .limit = 4095, .fd = ctl_map1 };
 
@@ -530,7 +530,7 @@ static void fd_call_nogpu(long i)
 	}
 	case 4:		/* a mapping context, directly and inside XFER */
 	case 12: {
-		struct nvos33_fd mp = { .hClient = client, .hDevice = client, .hMemory = H_MEM,
+		struct nvd_os33_fd mp = { .hClient = client, .hDevice = client, .hMemory = H_MEM,
 					.length = 4096, .fd = ctl_map2 };
 
 		ret = i % NPATHS == 4 ? nvioctl(ctl, NV_ESC_RM_MAP_MEMORY, &mp, sizeof(mp)) :
@@ -540,14 +540,14 @@ static void fd_call_nogpu(long i)
 	}
 	case 5:		/* uvmFd of an uninitialised file, then of the va space */
 	case 6: {
-		struct uvm_mm_initialize mm = { .uvmFd = i % NPATHS == 5 ? uvm_fresh : uvm };
+		struct nvd_uvm_mm_initialize mm = { .uvmFd = i % NPATHS == 5 ? uvm_fresh : uvm };
 
 		ret = ioctl(uvm_mm, UVM_MM_INITIALIZE, &mm) < 0 ? -errno : 0;
 		st = mm.rmStatus;
 		break;
 	}
 	case 7: {	/* a GPU that is not there, with rmCtrlFd */
-		struct uvm_register_gpu rg = { .rmCtrlFd = ctl, .hClient = client };
+		struct nvd_uvm_register_gpu rg = { .rmCtrlFd = ctl, .hClient = client };
 
 		ret = ioctl(uvm, UVM_REGISTER_GPU, &rg) < 0 ? -errno : 0;
 		st = rg.rmStatus;
@@ -568,7 +568,7 @@ static void fd_call_nogpu(long i)
 		static const uint32_t size[] = { 24, 20, 2128 };
 		static const uint32_t at[] = { 16, 0, 0 };
 		unsigned int k = i % NPATHS - 13;
-		struct nvos54 c = { .hClient = client, .hObject = client, .cmd = cmd[k],
+		struct nvd_os54 c = { .hClient = client, .hObject = client, .cmd = cmd[k],
 				    .params = (uintptr_t)big, .paramsSize = size[k] };
 
 		memset(big, 0, size[k]);

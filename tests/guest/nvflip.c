@@ -36,7 +36,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define CMD_ALLOWED	NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS	/* user, 128 bytes */
 #define CMD_REFUSED	0x00020101u	/* kernel-only at 595: -EPERM */
@@ -104,12 +104,12 @@ int main(int argc, char **argv)
 {
 	const char *pctl = "/dev/nvproxy", *puvm = "/dev/nvproxy-uvm", *name = NULL;
 	static uint8_t params[4096] __attribute__((aligned(64)));
-	static struct nvos54 c __attribute__((aligned(64)));
-	static struct nvos64 a64 __attribute__((aligned(64)));
-	static struct nvos21 a21 __attribute__((aligned(64)));
-	static struct nv_xfer x __attribute__((aligned(64)));
-	static struct uvm_mm_initialize mm __attribute__((aligned(64)));
-	static struct uvm_register_gpu rg __attribute__((aligned(64)));
+	static struct nvd_os54 c __attribute__((aligned(64)));
+	static struct nvd_os64 a64 __attribute__((aligned(64)));
+	static struct nvd_os21 a21 __attribute__((aligned(64)));
+	static struct nvd_xfer x __attribute__((aligned(64)));
+	static struct nvd_uvm_mm_initialize mm __attribute__((aligned(64)));
+	static struct nvd_uvm_register_gpu rg __attribute__((aligned(64)));
 	long calls = 20000, i, ok = 0, refused = 0, other = 0, enomem = 0, filled = -1;
 	int fill = 0, nflip = 1, k, ctl, uvm = -1, uvm2 = -1, pipefd[2], want_refused = 0, f;
 	unsigned long req = 0;
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
 	 * would show as another status (counted in other).
 	 */
 	if (!fill) {	/* with --fill-maps the first call must be the one under test */
-		struct nvos21 root = { .hClass = NV01_ROOT_CLIENT };
+		struct nvd_os21 root = { .hClass = NV01_ROOT_CLIENT };
 
 		if (!xioctl(ctl, NV_IOC(NV_ESC_RM_ALLOC, sizeof(root)), &root) && !root.status)
 			c.hClient = c.hObject = root.hObjectNew;
@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 		target = &x.size, val_a = sizeof(c), val_b = 24, want_refused = -EINVAL;
 		fd = ctl, req = NV_IOC(NV_ESC_IOCTL_XFER_CMD, sizeof(x)), arg = &x;
 	} else if (!strcmp(name, "uvm-mm-fd") || !strcmp(name, "uvm-register-fd")) {
-		struct uvm_initialize in = { 0 };
+		struct nvd_uvm_initialize in = { 0 };
 
 		uvm = open(puvm, O_RDWR | O_CLOEXEC);
 		uvm2 = open(puvm, O_RDWR | O_CLOEXEC);

@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define ARENA_SIZE	(1u << 20)
 #define PG		4096u
@@ -171,7 +171,7 @@ static void shape(uint8_t *p, uint32_t nr, uint32_t size, int depth);
 
 static void shape_xfer(uint8_t *p, int depth)
 {
-	struct nv_xfer x;
+	struct nvd_xfer x;
 	uint32_t i = below(sizeof(escs) / sizeof(escs[0]));
 	uint8_t *inner;
 
@@ -199,8 +199,8 @@ static void shape(uint8_t *p, uint32_t nr, uint32_t size, int depth)
 	fill(p, size);
 	switch (nr) {
 	case NV_ESC_RM_CONTROL:
-		if (size >= sizeof(struct nvos54)) {
-			struct nvos54 *c = (void *)p;
+		if (size >= sizeof(struct nvd_os54)) {
+			struct nvd_os54 *c = (void *)p;
 
 			k = below(sizeof(ctrls) / sizeof(ctrls[0]));
 			c->hClient = rand_handle();
@@ -215,21 +215,21 @@ static void shape(uint8_t *p, uint32_t nr, uint32_t size, int depth)
 		}
 		break;
 	case NV_ESC_RM_ALLOC:
-		if (size >= sizeof(struct nvos21)) {
-			struct nvos21 *a = (void *)p;
+		if (size >= sizeof(struct nvd_os21)) {
+			struct nvd_os21 *a = (void *)p;
 
 			a->hRoot = rand_handle();
 			a->hObjectParent = rand_handle();
 			a->hObjectNew = chance(50) ? 0 : rand_handle();
 			a->hClass = chance(90) ? classes[below(sizeof(classes) / 4)] : (uint32_t)rnd();
 			a->pAllocParms = chance(10) ? 0 : rand_ptr(64);
-			if (size >= sizeof(struct nvos64))
-				((struct nvos64 *)p)->pRightsRequested = chance(80) ? 0 : rand_ptr(64);
+			if (size >= sizeof(struct nvd_os64))
+				((struct nvd_os64 *)p)->pRightsRequested = chance(80) ? 0 : rand_ptr(64);
 		}
 		break;
 	case NV_ESC_RM_ALLOC_MEMORY:
-		if (size >= sizeof(struct nvos02_fd)) {
-			struct nvos02_fd *m = (void *)p;
+		if (size >= sizeof(struct nvd_os02_fd)) {
+			struct nvd_os02_fd *m = (void *)p;
 
 			m->hRoot = rand_handle();
 			m->hObjectParent = rand_handle();
@@ -240,8 +240,8 @@ static void shape(uint8_t *p, uint32_t nr, uint32_t size, int depth)
 		}
 		break;
 	case NV_ESC_RM_MAP_MEMORY:
-		if (size >= sizeof(struct nvos33_fd)) {
-			struct nvos33_fd *mp = (void *)p;
+		if (size >= sizeof(struct nvd_os33_fd)) {
+			struct nvd_os33_fd *mp = (void *)p;
 
 			mp->hClient = rand_handle();
 			mp->hDevice = rand_handle();
@@ -260,25 +260,25 @@ static void shape(uint8_t *p, uint32_t nr, uint32_t size, int depth)
 		break;
 	case NV_ESC_ALLOC_OS_EVENT:
 	case NV_ESC_FREE_OS_EVENT:
-		if (size >= sizeof(struct nv_os_event)) {
-			struct nv_os_event *e = (void *)p;
+		if (size >= sizeof(struct nvd_os_event)) {
+			struct nvd_os_event *e = (void *)p;
 
 			e->hClient = rand_handle();
 			e->fd = rand_fd();
 		}
 		break;
 	case NV_ESC_RM_GET_EVENT_DATA:
-		if (size >= sizeof(struct nvos41))
-			((struct nvos41 *)p)->pEvent = rand_ptr(16);
+		if (size >= sizeof(struct nvd_os41))
+			((struct nvd_os41 *)p)->pEvent = rand_ptr(16);
 		break;
 	case NV_ESC_CHECK_VERSION_STR:
-		if (size >= sizeof(struct nv_version_str) && chance(50)) {
-			((struct nv_version_str *)p)->cmd = chance(50) ? '2' : 0;
-			memcpy(((struct nv_version_str *)p)->versionString, "595.45.04", 10);
+		if (size >= sizeof(struct nvd_version_str) && chance(50)) {
+			((struct nvd_version_str *)p)->cmd = chance(50) ? '2' : 0;
+			memcpy(((struct nvd_version_str *)p)->versionString, "595.45.04", 10);
 		}
 		break;
 	case NV_ESC_IOCTL_XFER_CMD:
-		if (size >= sizeof(struct nv_xfer))
+		if (size >= sizeof(struct nvd_xfer))
 			shape_xfer(p, depth);
 		break;
 	}
@@ -415,11 +415,11 @@ static const char *pctl = "/dev/nvproxy", *pgpu = "/dev/nvproxy0", *puvm = "/dev
 
 static void reopen(void)
 {
-	struct nvos21 root = { .hClass = NV01_ROOT };
-	struct nv_register_fd r;
-	struct nv0080_alloc dev = { .deviceId = 0 };
-	struct nv2080_alloc sub = { 0 };
-	struct nvos64 a = { 0 };
+	struct nvd_os21 root = { .hClass = NV01_ROOT };
+	struct nvd_register_fd r;
+	struct nvd_alloc_0080 dev = { .deviceId = 0 };
+	struct nvd_alloc_2080 sub = { 0 };
+	struct nvd_os64 a = { 0 };
 
 	if (ctl > 0) {
 		close(ctl);

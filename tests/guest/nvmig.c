@@ -87,70 +87,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
-
-/* Classes and statuses beyond nvstruct.h's. */
-#define NV01_MEMORY_LOCAL_USER		0x40
-#define AMPERE_SMC_PARTITION_REF	0xc637
-#define AMPERE_SMC_EXEC_PARTITION_REF	0xc638
-#define AMPERE_SMC_CONFIG_SESSION	0xc639
-#define AMPERE_SMC_MONITOR_SESSION	0xc640
-#define NVC637_DEVICE_PROFILING_SWIZZID	0xfffffffeu
-
-#define NV0000_CTRL_CMD_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL	0x00000d08u
-#define NVC637_CTRL_CMD_EXEC_PARTITIONS_GET_ACTIVE_IDS		0xc6370104u
-#define NVC637_CTRL_CMD_GET_UUID				0xc63701aau
-#define NVC638_CTRL_CMD_GET_UUID				0xc6380101u
-#define NV_MIG_UUID_STR_LEN					41
-
-struct nvc637_alloc {			/* NVC637_ALLOCATION_PARAMETERS */
-	uint64_t capDescriptor;
-	uint32_t swizzId, pad0;
-};
-
-struct nvc638_alloc {			/* NVC638_ALLOCATION_PARAMETERS */
-	uint64_t capDescriptor;
-	uint32_t execPartitionId, pad0;
-};
-
-struct nvc639_alloc {			/* NVC639_/NVC640_ALLOCATION_PARAMETERS */
-	uint64_t capDescriptor;
-};
-
-struct nv_mig_uuid {			/* NVC637_/NVC638_CTRL_GET_UUID_PARAMS */
-	uint8_t uuid[16];
-	char uuidStr[NV_MIG_UUID_STR_LEN];
-};
-
-struct nv_active_ids {			/* NVC637_CTRL_EXEC_PARTITIONS_GET_ACTIVE_IDS_PARAMS */
-	uint32_t execPartCount;
-	uint32_t execPartId[8];
-	char execPartUuid[8][NV_MIG_UUID_STR_LEN];
-};
-
-struct nv_imex_subscribe {		/* NV0000_CTRL_CLIENT_SUBSCRIBE_TO_IMEX_CHANNEL_PARAMS */
-	uint64_t devDescriptor;
-	uint32_t channel, pad0;
-};
-
-struct nv_memory_alloc {		/* NV_MEMORY_ALLOCATION_PARAMS */
-	uint32_t owner, type, flags, width, height;
-	int32_t  pitch;
-	uint32_t attr, attr2, format, comprCovg, zcullCovg, pad0;
-	uint64_t rangeLo, rangeHi, size, alignment, offset, limit, address;
-	uint32_t ctagOffset, hVASpace, internalflags, tag;
-	int32_t  numaNode;
-	uint32_t pad1;
-};
-
-NVS_CHECK(sizeof(struct nvc637_alloc) == 16);
-NVS_CHECK(sizeof(struct nvc638_alloc) == 16);
-NVS_CHECK(sizeof(struct nvc639_alloc) == 8);
-NVS_CHECK(sizeof(struct nv_mig_uuid) == 57);
-NVS_CHECK(sizeof(struct nv_active_ids) == 364);
-NVS_CHECK(sizeof(struct nv_imex_subscribe) == 16);
-NVS_CHECK(sizeof(struct nv_memory_alloc) == 128);
-NVS_CHECK(offsetof(struct nv_memory_alloc, size) == 64);
+#include "../nvidia-abi/nvdrv.h"
 
 /* Handles the program picks (the client's is the driver's). */
 #define H_DEVICE	0x6d690001u
@@ -259,7 +196,7 @@ static int open_step(const char *step, const char *path, int flags)
 static uint32_t rm_alloc(const char *step, uint32_t parent, uint32_t handle, uint32_t hclass,
 			 void *params, uint32_t psize)
 {
-	struct nvos21 a = {
+	struct nvd_os21 a = {
 		.hRoot = client, .hObjectParent = parent, .hObjectNew = handle,
 		.hClass = hclass, .pAllocParms = (uint64_t)(uintptr_t)params,
 	};
@@ -280,7 +217,7 @@ static uint32_t rm_alloc(const char *step, uint32_t parent, uint32_t handle, uin
 static uint32_t rm_control(const char *step, uint32_t obj, uint32_t cmd, void *params,
 			   uint32_t psize)
 {
-	struct nvos54 c = {
+	struct nvd_os54 c = {
 		.hClient = client, .hObject = obj, .cmd = cmd,
 		.params = (uint64_t)(uintptr_t)params, .paramsSize = psize,
 	};
@@ -293,7 +230,7 @@ static uint32_t rm_control(const char *step, uint32_t obj, uint32_t cmd, void *p
 
 static uint32_t rm_free(const char *step, uint32_t parent, uint32_t handle)
 {
-	struct nvos00 f = { .hRoot = client, .hObjectParent = parent, .hObjectOld = handle };
+	struct nvd_os00 f = { .hRoot = client, .hObjectParent = parent, .hObjectOld = handle };
 	int ret = xioctl(ctl, NV_ESC_RM_FREE, &f, sizeof(f));
 
 	kv2(step, "ret", "%s", retstr(ret));
@@ -375,10 +312,10 @@ static int cap_minor(const char *path)
 
 static int start(int with_device)
 {
-	struct nv_version_str v = { .cmd = NV_RM_API_VERSION_CMD_QUERY };
-	struct nv_register_fd r;
-	struct nv0080_alloc dp = { 0 };
-	struct nv2080_alloc sp = { 0 };
+	struct nvd_version_str v = { .cmd = NV_RM_API_VERSION_CMD_QUERY };
+	struct nvd_register_fd r;
+	struct nvd_alloc_0080 dp = { 0 };
+	struct nvd_alloc_2080 sp = { 0 };
 	int ret;
 
 	kv("pid", "%d", (int)getpid());
@@ -435,7 +372,7 @@ static unsigned int swizzid_override;	/* 0: --swizzid */
 
 static uint32_t alloc_gi(const char *step, int capfd)
 {
-	struct nvc637_alloc p = { .capDescriptor = (uint64_t)(int64_t)capfd,
+	struct nvd_alloc_c637 p = { .capDescriptor = (uint64_t)(int64_t)capfd,
 				  .swizzId = swizzid_override ?: o->swizzid };
 	struct fdset before;
 	uint32_t st;
@@ -448,7 +385,7 @@ static uint32_t alloc_gi(const char *step, int capfd)
 
 static uint32_t alloc_ci(const char *step, int capfd)
 {
-	struct nvc638_alloc p = { .capDescriptor = (uint64_t)(int64_t)capfd,
+	struct nvd_alloc_c638 p = { .capDescriptor = (uint64_t)(int64_t)capfd,
 				  .execPartitionId = o->ci };
 	struct fdset before;
 	uint32_t st;
@@ -461,14 +398,14 @@ static uint32_t alloc_ci(const char *step, int capfd)
 
 static uint32_t alloc_mem(const char *step, uint32_t handle, uint32_t hclass)
 {
-	struct nv_memory_alloc m = { .size = MEM_SIZE };
+	struct nvd_alloc_mem m = { .size = MEM_SIZE };
 
 	return rm_alloc(step, H_DEVICE, handle, hclass, &m, sizeof(m));
 }
 
 static void uuid_step(const char *step, uint32_t obj, uint32_t cmd)
 {
-	struct nv_mig_uuid u;
+	struct nvd_ctrl_mig_uuid u;
 
 	memset(&u, 0, sizeof(u));
 	if (!rm_control(step, obj, cmd, &u, sizeof(u))) {
@@ -481,7 +418,7 @@ static void uuid_step(const char *step, uint32_t obj, uint32_t cmd)
 
 static int mode_session(void)
 {
-	struct nv_active_ids ids;
+	struct nvd_ctrl_active_ids ids;
 	int gicap, cicap;
 	uint32_t i;
 
@@ -500,7 +437,7 @@ static int mode_session(void)
 		for (i = 0; i < ids.execPartCount && i < 8; i++) {
 			char key[32];
 
-			ids.execPartUuid[i][NV_MIG_UUID_STR_LEN - 1] = '\0';
+			ids.execPartUuid[i][NVC637_UUID_STR_LEN - 1] = '\0';
 			snprintf(key, sizeof(key), "ctrl_ci_ids_%u", i);
 			kv(key, "%u,%s", ids.execPartId[i], ids.execPartUuid[i]);
 		}
@@ -598,9 +535,9 @@ static int mode_race(void)
 	    pthread_create(&t, NULL, race_swapper, NULL))
 		return 1;
 	for (i = 0; i < o->rounds; i++) {
-		struct nvc637_alloc p = { .capDescriptor = (uint64_t)race_fd,
+		struct nvd_alloc_c637 p = { .capDescriptor = (uint64_t)race_fd,
 					  .swizzId = o->swizzid };
-		struct nvos21 a = {
+		struct nvd_os21 a = {
 			.hRoot = client, .hObjectParent = H_SUBDEVICE, .hObjectNew = H_GI,
 			.hClass = AMPERE_SMC_PARTITION_REF, .pAllocParms = (uint64_t)(uintptr_t)&p,
 		};
@@ -616,7 +553,7 @@ static int mode_race(void)
 		} else if (ret) {
 			other++;
 		} else if (status == 0) {
-			struct nvos00 f = { .hRoot = client, .hObjectParent = H_SUBDEVICE,
+			struct nvd_os00 f = { .hRoot = client, .hObjectParent = H_SUBDEVICE,
 					    .hObjectOld = H_GI };
 
 			made++;
@@ -638,7 +575,7 @@ static int mode_race(void)
 
 static int mode_session_class(uint32_t hclass)
 {
-	struct nvc639_alloc p;
+	struct nvd_alloc_c639 p;
 	struct fdset before;
 	int capfd;
 
@@ -662,7 +599,7 @@ static int mode_session_class(uint32_t hclass)
 
 static void imex_step(const char *step, uint32_t cl, int fd)
 {
-	struct nv_imex_subscribe p = { .devDescriptor = (uint64_t)(int64_t)fd,
+	struct nvd_ctrl_imex_subscribe p = { .devDescriptor = (uint64_t)(int64_t)fd,
 				       .channel = 0xffffffffu };
 	uint32_t save = client;
 

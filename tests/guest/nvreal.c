@@ -30,13 +30,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
-#define NV_ESC_STATUS_CODE		0xd1
-#define NV_ESC_SYS_PARAMS		0xd6
-#define NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO	0x00000102u
-#define NV0000_CTRL_CMD_GPU_GET_PROBED_IDS	0x00000214u
-#define NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS	0x00000127u
 #define NV0000_CTRL_CMD_UNKNOWN			0x00000199u
 #define NV_MAX_DEVICES			32
 
@@ -55,7 +50,7 @@ static union {
 } pay, params;
 static uint32_t peer_ids[32 * 32];
 static struct {				/* a deprecated control's params and strings */
-	struct nv_build_version_v1 p;
+	struct nvd_ctrl_build_version_v1 p;
 	char s[3][256];
 } bv;
 
@@ -130,7 +125,7 @@ static void line(const char *name, int rc, long status, const char *extra,
 
 static void check_version(int fd, const char *name, uint32_t cmd, const char *v)
 {
-	struct nv_version_str *a = (void *)pay.bytes;
+	struct nvd_version_str *a = (void *)pay.bytes;
 	char extra[96];
 	int rc;
 
@@ -145,7 +140,7 @@ static void check_version(int fd, const char *name, uint32_t cmd, const char *v)
 /* An NV01_ROOT_CLIENT, the driver picking the handle; 0 on failure. */
 static uint32_t alloc_client(int fd, const char *name)
 {
-	struct nvos21 *a = (void *)pay.bytes;
+	struct nvd_os21 *a = (void *)pay.bytes;
 	char extra[32];
 	uint32_t h;
 	int rc;
@@ -164,7 +159,7 @@ static uint32_t alloc_client(int fd, const char *name)
 static void control_set(int fd, const char *name, uint32_t client, uint32_t cmd, uint32_t size,
 			uint32_t want_size, uint32_t off, uint64_t v)
 {
-	struct nvos54 *a = (void *)pay.bytes;
+	struct nvd_os54 *a = (void *)pay.bytes;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
@@ -195,7 +190,7 @@ static void control(int fd, const char *name, uint32_t client, uint32_t cmd, uin
  */
 static void build_version_v1(int fd, uint32_t client)
 {
-	struct nvos54 *a = (void *)pay.bytes;
+	struct nvd_os54 *a = (void *)pay.bytes;
 	char extra[64];
 	uint32_t need;
 	int rc, i;
@@ -224,7 +219,7 @@ static void build_version_v1(int fd, uint32_t client)
 
 static void os_event(int fd, const char *name, unsigned int nr, uint32_t client, int efd)
 {
-	struct nv_os_event *a = (void *)pay.bytes;
+	struct nvd_os_event *a = (void *)pay.bytes;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
@@ -238,7 +233,7 @@ static void os_event(int fd, const char *name, unsigned int nr, uint32_t client,
 
 static void rm_free(int fd, const char *name, uint32_t client)
 {
-	struct nvos00 *a = (void *)pay.bytes;
+	struct nvd_os00 *a = (void *)pay.bytes;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
@@ -251,7 +246,7 @@ static void rm_free(int fd, const char *name, uint32_t client)
 
 static void register_fd(int fd, const char *name, int ctl_fd)
 {
-	struct nv_register_fd *a = (void *)pay.bytes;
+	struct nvd_register_fd *a = (void *)pay.bytes;
 
 	a->ctl_fd = ctl_fd;
 	line(name, nv_ioctl(fd, NV_ESC_REGISTER_FD, a, sizeof(*a)), -1, NULL, a, sizeof(*a), NULL, 0);
@@ -329,7 +324,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	vmajor = strtoul(version, NULL, 10);
-	sz_bv = vmajor >= 560 ? NV_BUILD_VERSION_V2_SIZE_NEW : NV_BUILD_VERSION_V2_SIZE_OLD;
+	sz_bv = vmajor >= 560 ? NVD_BUILD_VERSION_V2_SIZE_NEW : NVD_BUILD_VERSION_V2_SIZE_OLD;
 	sz_probed = vmajor >= 550 ? 3 * 4 * NV_MAX_DEVICES : 2 * 4 * NV_MAX_DEVICES;
 	sz_cpu = vmajor >= 550 ? 108 : 104;
 	sz_p2p = vmajor >= 580 ? 176 : 168;	/* a second pointer in between */
@@ -345,10 +340,10 @@ int main(int argc, char **argv)
 	*(uint64_t *)pay.bytes = 0;
 	line("sys-params", nv_ioctl(ctl, NV_ESC_SYS_PARAMS, pay.bytes, 8), -1, NULL, pay.bytes, 8,
 	     NULL, 0);
-	memset(pay.bytes, 0, sizeof(struct nv_card_info) * NV_MAX_DEVICES);
+	memset(pay.bytes, 0, sizeof(struct nvd_card_info) * NV_MAX_DEVICES);
 	line("card-info", nv_ioctl(ctl, NV_ESC_CARD_INFO, pay.bytes,
-				   sizeof(struct nv_card_info) * NV_MAX_DEVICES),
-	     -1, NULL, pay.bytes, sizeof(struct nv_card_info) * NV_MAX_DEVICES, NULL, 0);
+				   sizeof(struct nvd_card_info) * NV_MAX_DEVICES),
+	     -1, NULL, pay.bytes, sizeof(struct nvd_card_info) * NV_MAX_DEVICES, NULL, 0);
 
 	c1 = alloc_client(ctl, "alloc-client");
 	c2 = alloc_client(ctl, "alloc-client-2");
@@ -356,17 +351,17 @@ int main(int argc, char **argv)
 		sz_bv);
 	build_version_v1(ctl, c1);
 	control(ctl, "ctrl-attached-ids", c1, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS,
-		sizeof(struct nv_attached_ids), sizeof(struct nv_attached_ids));
+		sizeof(struct nvd_ctrl_attached_ids), sizeof(struct nvd_ctrl_attached_ids));
 	control(ctl, "ctrl-probed-ids", c1, NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, sz_probed,
 		sz_probed);
 	control(ctl, "ctrl-cpu-info", c1, NV0000_CTRL_CMD_SYSTEM_GET_CPU_INFO, sz_cpu, sz_cpu);
 	control(ctl, "ctrl-id-info-nogpu", c1, NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2,
-		sizeof(struct nv_id_info_v2), sizeof(struct nv_id_info_v2));
+		sizeof(struct nvd_ctrl_id_info_v2), sizeof(struct nvd_ctrl_id_info_v2));
 	control(ctl, "ctrl-unknown", c1, NV0000_CTRL_CMD_UNKNOWN, 16, 16);
 	control(ctl, "ctrl-wrong-size", c1, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS,
-		sizeof(struct nv_attached_ids) - 4, sizeof(struct nv_attached_ids));
+		sizeof(struct nvd_ctrl_attached_ids) - 4, sizeof(struct nvd_ctrl_attached_ids));
 	control(ctl, "ctrl-other-client", c2, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS,
-		sizeof(struct nv_attached_ids), sizeof(struct nv_attached_ids));
+		sizeof(struct nvd_ctrl_attached_ids), sizeof(struct nvd_ctrl_attached_ids));
 	/* P2P_CAPS with a peer-ID array pointer (at 160) and no GPU counted:
 	 * the driver cannot size the array it would copy in, fails, and gives
 	 * the params back with the pointer cleared. */
@@ -406,7 +401,7 @@ int main(int argc, char **argv)
 	rm_free(ctl, "free-client-2", c2);
 	rm_free(ctl, "free-client-2-again", c2);
 	control(ctl, "ctrl-freed-client", c2, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS,
-		sizeof(struct nv_attached_ids), sizeof(struct nv_attached_ids));
+		sizeof(struct nvd_ctrl_attached_ids), sizeof(struct nvd_ctrl_attached_ids));
 	rm_free(ctl, "free-client", c1);
 
 	/* A GPU node without a GPU behind it. */
@@ -417,8 +412,8 @@ int main(int argc, char **argv)
 	/* UVM: initialise, again, an MM file, deinitialise. */
 	uvm = open_node("open-uvm", uvm_path);
 	if (uvm >= 0) {
-		struct uvm_initialize *ui = (void *)pay.bytes;
-		struct uvm_mm_initialize *mm = (void *)params.bytes;
+		struct nvd_uvm_initialize *ui = (void *)pay.bytes;
+		struct nvd_uvm_mm_initialize *mm = (void *)params.bytes;
 
 		memset(ui, 0, sizeof(*ui));
 		uvm_call(uvm, "uvm-initialize", UVM_INITIALIZE, ui, sizeof(*ui), &ui->rmStatus);

@@ -54,7 +54,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define STRUCT_MAX	(256u << 10)		/* payloads at the start of the area */
 #define PARAMS_OFF	STRUCT_MAX		/* nested params after them */
@@ -148,8 +148,8 @@ static int nvioctl(int fd, unsigned int nr, void *arg, size_t size)
 
 static int setup(struct replay *r, const struct opts *o)
 {
-	struct nv_version_str v;
-	struct nvos21 a;
+	struct nvd_version_str v;
+	struct nvd_os21 a;
 	int ret, i;
 
 	for (i = 0; i < MAX_GPUS; i++)
@@ -288,8 +288,8 @@ static void payload(struct replay *r, const struct call *c, unsigned int nr, uin
 	uint64_t u64 = (uintptr_t)params;
 
 	*status_off = -1;
-	if (nr == NV_ESC_RM_CONTROL && size == sizeof(struct nvos54)) {
-		struct nvos54 *s = (struct nvos54 *)p;
+	if (nr == NV_ESC_RM_CONTROL && size == sizeof(struct nvd_os54)) {
+		struct nvd_os54 *s = (struct nvd_os54 *)p;
 
 		s->hClient = r->client;
 		s->hObject = r->client;
@@ -297,7 +297,7 @@ static void payload(struct replay *r, const struct call *c, unsigned int nr, uin
 		s->flags = c->flags;
 		s->params = c->psize ? u64 : 0;
 		s->paramsSize = c->psize;
-		*status_off = offsetof(struct nvos54, status);
+		*status_off = offsetof(struct nvd_os54, status);
 	} else if (nr == NV_ESC_RM_ALLOC && (size == 32 || size == 48)) {
 		int client = is_client_class(c->hclass);
 
@@ -316,11 +316,11 @@ static void payload(struct replay *r, const struct call *c, unsigned int nr, uin
 			memcpy(p + 36, &c->flags, 4);
 			*status_off = 40;
 		}
-	} else if (nr == NV_ESC_RM_FREE && size == sizeof(struct nvos00)) {
+	} else if (nr == NV_ESC_RM_FREE && size == sizeof(struct nvd_os00)) {
 		memcpy(p, &r->client, 4);
-		*status_off = offsetof(struct nvos00, status);
-	} else if (nr == NV_ESC_CHECK_VERSION_STR && size == sizeof(struct nv_version_str)) {
-		((struct nv_version_str *)p)->cmd = NV_RM_API_VERSION_CMD_QUERY;
+		*status_off = offsetof(struct nvd_os00, status);
+	} else if (nr == NV_ESC_CHECK_VERSION_STR && size == sizeof(struct nvd_version_str)) {
+		((struct nvd_version_str *)p)->cmd = NV_RM_API_VERSION_CMD_QUERY;
 	}
 }
 
@@ -381,7 +381,7 @@ static void replay_call(struct replay *r, const struct opts *o, unsigned long li
 		/* UVM's plain command numbers (or another ioctl): a zeroed area. */
 		ret = ioctl(fd, c->req, area) < 0 ? -errno : 0;
 	} else if (c->has_xfer) {
-		struct nv_xfer *x = (struct nv_xfer *)area;
+		struct nvd_xfer *x = (struct nvd_xfer *)area;
 
 		nr = c->xfer;
 		size = c->xsize < STRUCT_MAX - 64 ? c->xsize : STRUCT_MAX - 64;

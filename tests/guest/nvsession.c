@@ -44,7 +44,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nvstruct.h"
+#include "../nvidia-abi/nvdrv.h"
 
 #define ARENA_BASE	0x600000000000ULL
 #define ARENA_STRIDE	0x0000010000000ULL	/* 256 MiB per session slot */
@@ -262,7 +262,7 @@ static void arena_fini(struct sess *s)
  * NVOS21 (nvos.h) is 32 bytes in every release; paramsSize came in
  * 535.43.02, before the status, which was at 24 until then.
  */
-static uint32_t nvos21_status(struct sess *s, const struct nvos21 *a)
+static uint32_t nvos21_status(struct sess *s, const struct nvd_os21 *a)
 {
 	return version_at_least(s, 535, 43, 2) ? a->status : a->paramsSize;
 }
@@ -271,7 +271,7 @@ static int rm_alloc_ret(struct sess *s, const char *name, uint32_t parent,
 			uint32_t handle, uint32_t hclass, void *params,
 			uint32_t psize, long want_ret, long want_status, uint32_t *out)
 {
-	struct nvos21 *a = aalloc(s, sizeof(*a));
+	struct nvd_os21 *a = aalloc(s, sizeof(*a));
 	int ret;
 
 	a->hRoot = s->client;
@@ -299,7 +299,7 @@ static int rm_control_ret(struct sess *s, const char *name, uint32_t obj,
 			  uint32_t cmd, void *params, uint32_t psize,
 			  long want_ret, long want_status, uint32_t *status)
 {
-	struct nvos54 *c = aalloc(s, sizeof(*c));
+	struct nvd_os54 *c = aalloc(s, sizeof(*c));
 	int ret;
 
 	c->hClient = s->client;
@@ -325,7 +325,7 @@ static int rm_control(struct sess *s, const char *name, uint32_t obj,
 static int rm_free(struct sess *s, const char *name, uint32_t parent,
 		   uint32_t handle)
 {
-	struct nvos00 *f = aalloc(s, sizeof(*f));
+	struct nvd_os00 *f = aalloc(s, sizeof(*f));
 	int ret;
 
 	f->hRoot = s->client;
@@ -374,7 +374,7 @@ static void close_all(struct sess *s)
 
 static int step_version(struct sess *s)
 {
-	struct nv_version_str *v = aalloc(s, sizeof(*v));
+	struct nvd_version_str *v = aalloc(s, sizeof(*v));
 	int ret;
 
 	if (s->o->version) {
@@ -404,7 +404,7 @@ static int step_version(struct sess *s)
 
 static int step_card_info(struct sess *s)
 {
-	struct nv_card_info *ci = aalloc(s, 32 * sizeof(*ci));
+	struct nvd_card_info *ci = aalloc(s, 32 * sizeof(*ci));
 	int ret, n = 0, i;
 	char vals[200] = "";
 
@@ -422,7 +422,7 @@ static int step_card_info(struct sess *s)
 
 static int step_root(struct sess *s)
 {
-	struct nvos21 *a = aalloc(s, sizeof(*a));
+	struct nvd_os21 *a = aalloc(s, sizeof(*a));
 	int ret;
 
 	a->hClass = NV01_ROOT;
@@ -436,8 +436,8 @@ static int step_root(struct sess *s)
 
 static int step_register_fd(struct sess *s)
 {
-	struct nv_register_fd *r = aalloc(s, sizeof(*r));
-	struct nv_wait_open *w;
+	struct nvd_register_fd *r = aalloc(s, sizeof(*r));
+	struct nvd_wait_open *w;
 	int ret;
 
 	r->ctl_fd = s->ctl;
@@ -455,9 +455,9 @@ static int step_register_fd(struct sess *s)
 
 static int step_device(struct sess *s)
 {
-	struct nvos64 *a = aalloc(s, sizeof(*a));
-	struct nv0080_alloc *dp = aalloc(s, sizeof(*dp));
-	struct nv2080_alloc *sp = aalloc(s, sizeof(*sp));
+	struct nvd_os64 *a = aalloc(s, sizeof(*a));
+	struct nvd_alloc_0080 *dp = aalloc(s, sizeof(*dp));
+	struct nvd_alloc_2080 *sp = aalloc(s, sizeof(*sp));
 	int ret;
 
 	/*
@@ -495,9 +495,9 @@ static int step_device(struct sess *s)
  */
 static int step_deprecated(struct sess *s)
 {
-	struct nv_build_version_v1 *bv = aalloc(s, sizeof(*bv));
-	struct nv_info_list_v1 *il = aalloc(s, sizeof(*il));
-	struct nv_info *list = aalloc(s, 4 * sizeof(*list));
+	struct nvd_ctrl_build_version_v1 *bv = aalloc(s, sizeof(*bv));
+	struct nvd_ctrl_info_list_v1 *il = aalloc(s, sizeof(*il));
+	struct nvd_ctrl_info *list = aalloc(s, 4 * sizeof(*list));
 	char *drv, *ver, *title;
 	int ok = 1, i;
 
@@ -520,7 +520,7 @@ static int step_deprecated(struct sess *s)
 
 	/* A list of three: each entry comes back with its data. */
 	for (i = 0; i < 3; i++)
-		list[i] = (struct nv_info){ .index = (uint32_t)i + 1, .data = 0 };
+		list[i] = (struct nvd_ctrl_info){ .index = (uint32_t)i + 1, .data = 0 };
 	il->listSize = 3;
 	il->list = ptr(list);
 	ok &= rm_control(s, "ctrl-dep-bios-info", H_SUBDEVICE, NV2080_CTRL_CMD_BIOS_GET_INFO, il,
@@ -528,7 +528,7 @@ static int step_deprecated(struct sess *s)
 	emit(s, "%-24s data=0x%x,0x%x,0x%x", "  dep-bios-info", list[0].data, list[1].data,
 	     list[2].data);
 	ok &= list[0].data != 0 && list[0].data != list[1].data;
-	list[0] = (struct nv_info){ .index = 7, .data = 0 };
+	list[0] = (struct nvd_ctrl_info){ .index = 7, .data = 0 };
 	il->listSize = 1;
 	ok &= rm_control(s, "ctrl-dep-bus-info", H_SUBDEVICE, NV2080_CTRL_CMD_BUS_GET_INFO, il,
 			 sizeof(*il), NV_OK, NULL);
@@ -555,7 +555,7 @@ static int step_deprecated(struct sess *s)
  */
 static int step_classlist(struct sess *s)
 {
-	struct nv_classlist *cl = aalloc(s, sizeof(*cl));
+	struct nvd_ctrl_classlist *cl = aalloc(s, sizeof(*cl));
 	uint32_t *list, n;
 	int ok;
 
@@ -588,16 +588,16 @@ static int step_classlist(struct sess *s)
 
 static int step_controls(struct sess *s)
 {
-	uint32_t bsize = version_at_least(s, 560, 28, 3) ? NV_BUILD_VERSION_V2_SIZE_NEW :
-							      NV_BUILD_VERSION_V2_SIZE_OLD;
+	uint32_t bsize = version_at_least(s, 560, 28, 3) ? NVD_BUILD_VERSION_V2_SIZE_NEW :
+							      NVD_BUILD_VERSION_V2_SIZE_OLD;
 	char *bv = aalloc(s, bsize);
-	struct nv_attached_ids *ids = aalloc(s, sizeof(*ids));
-	struct nv_id_info_v2 *info = aalloc(s, sizeof(*info));
-	struct nv_num_subdevices *ns = aalloc(s, sizeof(*ns));
-	struct nv_gid_info *gid = aalloc(s, sizeof(*gid));
-	struct nv_attached_ids *ids2 = aalloc(s, sizeof(*ids2));
-	struct nvos54 *c;
-	struct nv_xfer *x;
+	struct nvd_ctrl_attached_ids *ids = aalloc(s, sizeof(*ids));
+	struct nvd_ctrl_id_info_v2 *info = aalloc(s, sizeof(*info));
+	struct nvd_ctrl_num_subdevices *ns = aalloc(s, sizeof(*ns));
+	struct nvd_ctrl_gid_info *gid = aalloc(s, sizeof(*gid));
+	struct nvd_ctrl_attached_ids *ids2 = aalloc(s, sizeof(*ids2));
+	struct nvd_os54 *c;
+	struct nvd_xfer *x;
 	int ok = 1, n = 0, i, ret;
 
 	ok &= rm_control(s, "ctrl-build-version", s->client,
@@ -703,9 +703,9 @@ static int step_backing_closed(struct sess *s, void *a)
 
 static int step_memory(struct sess *s)
 {
-	struct nvos02_fd *m = aalloc(s, sizeof(*m));
-	struct nvos33_fd *mp = aalloc(s, sizeof(*mp));
-	struct nvos34 *um = aalloc(s, sizeof(*um));
+	struct nvd_os02_fd *m = aalloc(s, sizeof(*m));
+	struct nvd_os33_fd *mp = aalloc(s, sizeof(*mp));
+	struct nvd_os34 *um = aalloc(s, sizeof(*um));
 	uint8_t *a = MAP_FAILED, *b = MAP_FAILED, *bad;
 	int ok = 1, ret;
 
@@ -774,11 +774,11 @@ static int step_memory(struct sess *s)
 
 static int step_event(struct sess *s)
 {
-	struct nv_os_event *e = aalloc(s, sizeof(*e));
-	struct nv0005_alloc *ep = aalloc(s, sizeof(*ep));
-	struct nv_set_notification *sn = aalloc(s, sizeof(*sn));
-	struct nvos41 *gd = aalloc(s, sizeof(*gd));
-	struct nv_unix_event *ue = aalloc(s, sizeof(*ue));
+	struct nvd_os_event *e = aalloc(s, sizeof(*e));
+	struct nvd_alloc_0005 *ep = aalloc(s, sizeof(*ep));
+	struct nvd_ctrl_set_notification *sn = aalloc(s, sizeof(*sn));
+	struct nvd_os41 *gd = aalloc(s, sizeof(*gd));
+	struct nvd_unix_event *ue = aalloc(s, sizeof(*ue));
 	struct pollfd pfd = { .fd = s->ctl, .events = POLLIN | POLLPRI };
 	int ok = 1, ret;
 
@@ -830,7 +830,7 @@ static int step_event(struct sess *s)
 
 static int step_refused_allocs(struct sess *s)
 {
-	struct nv0005_alloc *ep = aalloc(s, sizeof(*ep));
+	struct nvd_alloc_0005 *ep = aalloc(s, sizeof(*ep));
 	int ok = 1;
 
 	ep->hParentClient = s->client;
@@ -847,10 +847,10 @@ static int step_refused_allocs(struct sess *s)
 
 static int step_uvm(struct sess *s)
 {
-	struct uvm_initialize *in = aalloc(s, sizeof(*in));
-	struct uvm_mm_initialize *mm = aalloc(s, sizeof(*mm));
-	struct uvm_register_gpu *rg = aalloc(s, sizeof(*rg));
-	struct uvm_unregister_gpu *ug = aalloc(s, sizeof(*ug));
+	struct nvd_uvm_initialize *in = aalloc(s, sizeof(*in));
+	struct nvd_uvm_mm_initialize *mm = aalloc(s, sizeof(*mm));
+	struct nvd_uvm_register_gpu *rg = aalloc(s, sizeof(*rg));
+	struct nvd_uvm_unregister_gpu *ug = aalloc(s, sizeof(*ug));
 	void *want = s->arena + UVM_MAP_OFF, *p;
 	int ok = 1, ret;
 
@@ -893,7 +893,7 @@ static int step_uvm(struct sess *s)
 
 static int step_frees(struct sess *s)
 {
-	struct nv_os_event *e = aalloc(s, sizeof(*e));
+	struct nvd_os_event *e = aalloc(s, sizeof(*e));
 	int ok = 1, ret;
 
 	e->hClient = s->client;
@@ -1161,7 +1161,7 @@ static int case_prologue(struct sess *s)
 
 static int case_device_without_gpu_file(struct sess *s)
 {
-	struct nv0080_alloc *dp;
+	struct nvd_alloc_0080 *dp;
 
 	if (!case_prologue(s))
 		return 0;
@@ -1178,7 +1178,7 @@ static int case_device_without_gpu_file(struct sess *s)
 
 static int case_device_with_gpu_file(struct sess *s)
 {
-	struct nv0080_alloc *dp;
+	struct nvd_alloc_0080 *dp;
 
 	if (!case_prologue(s))
 		return 0;
@@ -1197,7 +1197,7 @@ static int case_device_with_gpu_file(struct sess *s)
  */
 static int case_device_many_gpu_files(struct sess *s)
 {
-	struct nv0080_alloc *dp;
+	struct nvd_alloc_0080 *dp;
 	char other[256];
 	size_t n = strlen(s->o->gpu);
 	int i, fd;
@@ -1226,7 +1226,7 @@ static int case_device_many_gpu_files(struct sess *s)
 
 static int case_register_fd_foreign(struct sess *s)
 {
-	struct nv_register_fd *r;
+	struct nvd_register_fd *r;
 	int nullfd, ret;
 
 	s->gpu = open_quiet(s->o->gpu);
@@ -1242,7 +1242,7 @@ static int case_register_fd_foreign(struct sess *s)
 
 static int case_register_fd_badf(struct sess *s)
 {
-	struct nv_register_fd *r;
+	struct nvd_register_fd *r;
 	int ret;
 
 	s->gpu = open_quiet(s->o->gpu);
@@ -1256,7 +1256,7 @@ static int case_register_fd_badf(struct sess *s)
 
 static int case_register_fd_gpu(struct sess *s)
 {
-	struct nv_register_fd *r;
+	struct nvd_register_fd *r;
 	int gpu2, ret;
 
 	s->gpu = open_quiet(s->o->gpu);
@@ -1273,8 +1273,8 @@ static int case_register_fd_gpu(struct sess *s)
 /* UVM_MM_INITIALIZE naming the control file: the driver wants a UVM file. */
 static int case_mm_init_ctl(struct sess *s)
 {
-	struct uvm_initialize *in;
-	struct uvm_mm_initialize *mm;
+	struct nvd_uvm_initialize *in;
+	struct nvd_uvm_mm_initialize *mm;
 	int ret, ok;
 
 	s->ctl = open_quiet(s->o->ctl);
@@ -1294,8 +1294,8 @@ static int case_mm_init_ctl(struct sess *s)
 
 static int case_mm_init_foreign(struct sess *s)
 {
-	struct uvm_initialize *in;
-	struct uvm_mm_initialize *mm;
+	struct nvd_uvm_initialize *in;
+	struct nvd_uvm_mm_initialize *mm;
 	int nullfd, ret, ok;
 
 	s->uvm = open_quiet(s->o->uvm);
@@ -1316,8 +1316,8 @@ static int case_mm_init_foreign(struct sess *s)
 
 static int case_mm_init_same_fd(struct sess *s)
 {
-	struct uvm_initialize *in;
-	struct uvm_mm_initialize *mm;
+	struct nvd_uvm_initialize *in;
+	struct nvd_uvm_mm_initialize *mm;
 	int ret, ok;
 
 	s->uvm = open_quiet(s->o->uvm);
@@ -1335,7 +1335,7 @@ static int case_mm_init_same_fd(struct sess *s)
 
 static int case_uvm_before_init(struct sess *s)
 {
-	struct uvm_register_gpu *rg;
+	struct nvd_uvm_register_gpu *rg;
 	int ret;
 
 	s->uvm = open_quiet(s->o->uvm);
@@ -1363,7 +1363,7 @@ static int case_uvm_unknown(struct sess *s)
 /* Session up to the device, for the cases about memory. */
 static int case_device(struct sess *s)
 {
-	struct nv_register_fd *r;
+	struct nvd_register_fd *r;
 
 	if (!case_prologue(s))
 		return 0;
@@ -1379,7 +1379,7 @@ static int case_device(struct sess *s)
 
 static int alloc_unmapped_memory(struct sess *s)
 {
-	struct nvos02_fd *m = aalloc(s, sizeof(*m));
+	struct nvd_os02_fd *m = aalloc(s, sizeof(*m));
 	int ret;
 
 	m->hRoot = s->client;
@@ -1395,7 +1395,7 @@ static int alloc_unmapped_memory(struct sess *s)
 
 static int map_memory_fd(struct sess *s, const char *name, int fd, long want)
 {
-	struct nvos33_fd *mp = aalloc(s, sizeof(*mp));
+	struct nvd_os33_fd *mp = aalloc(s, sizeof(*mp));
 	int ret;
 
 	mp->hClient = s->client;
@@ -1469,7 +1469,7 @@ static int case_mmap_without_context(struct sess *s)
 
 static int case_ctl_escape_on_gpu(struct sess *s)
 {
-	struct nvos54 *c;
+	struct nvd_os54 *c;
 	int ret;
 
 	s->gpu = open_quiet(s->o->gpu);
@@ -1483,7 +1483,7 @@ static int case_ctl_escape_on_gpu(struct sess *s)
 
 static int case_alloc_memory_on_ctl(struct sess *s)
 {
-	struct nvos02_fd *m;
+	struct nvd_os02_fd *m;
 	int ret;
 
 	s->ctl = open_quiet(s->o->ctl);
@@ -1496,7 +1496,7 @@ static int case_alloc_memory_on_ctl(struct sess *s)
 
 static int case_version_mismatch(struct sess *s)
 {
-	struct nv_version_str *v;
+	struct nvd_version_str *v;
 	int ret;
 
 	s->ctl = open_quiet(s->o->ctl);
@@ -1513,7 +1513,7 @@ static int case_version_mismatch(struct sess *s)
 
 static int case_wrong_size(struct sess *s)
 {
-	struct nvos54 *c;
+	struct nvd_os54 *c;
 	int ret;
 
 	s->ctl = open_quiet(s->o->ctl);
@@ -1526,7 +1526,7 @@ static int case_wrong_size(struct sess *s)
 
 static int case_xfer_oversize(struct sess *s)
 {
-	struct nv_xfer *x;
+	struct nvd_xfer *x;
 	int ret;
 
 	s->ctl = open_quiet(s->o->ctl);
@@ -1542,8 +1542,8 @@ static int case_xfer_oversize(struct sess *s)
 
 static int case_client_other_file(struct sess *s)
 {
-	struct nvos54 *c;
-	struct nv_attached_ids *ids;
+	struct nvd_os54 *c;
+	struct nvd_ctrl_attached_ids *ids;
 	int ctlb, ret;
 
 	if (!case_prologue(s))

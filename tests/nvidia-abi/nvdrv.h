@@ -5,10 +5,12 @@
  *
  * Everything here is a fact about the real driver, read from NVIDIA's
  * open-gpu-kernel-modules at 595.45.04 unless a line says otherwise, and
- * written down in our own form.  It is kept apart from the mediator on
- * purpose: nothing here comes from or goes to kmod/, uapi/ or abi/, as the
- * stand-in driver (tests/standin/) must not share tables with the mediator
- * it is used to test.
+ * written down in our own form.  It is one reading shared by the stand-in
+ * driver (tests/standin/, kernel side) and the guest test clients
+ * (tests/guest/, tests/bench/, tests/gpu/, user side), and it is kept apart
+ * from the mediator on purpose: nothing here comes from or goes to kmod/,
+ * uapi/ or abi/, as the stand-in must not share tables with the mediator it
+ * is used to test.
  *
  * It compiles in both worlds: the kernel's types and headers under
  * __KERNEL__, the C library's otherwise, with the same layouts.
@@ -17,6 +19,7 @@
 #define NVDRV_H
 
 #ifdef __KERNEL__
+#include <linux/ioctl.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
 
@@ -29,6 +32,7 @@ typedef __s32	nvd_s32;
 #else
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 
 typedef uint8_t		nvd_u8;
 typedef uint16_t	nvd_u16;
@@ -44,6 +48,10 @@ typedef int32_t		nvd_s32;
 /* Device numbers (kernel-open/common/inc/nv.h, nv-frontend.h). */
 #define NVD_MAJOR		195
 #define NVD_CTL_MINOR		255
+
+/* An escape: _IOWR('F', nr, size); the driver looks at nr and size only. */
+#define NV_IOCTL_MAGIC		'F'
+#define NV_IOC(nr, size)	_IOC(_IOC_READ | _IOC_WRITE, NV_IOCTL_MAGIC, (nr), (size))
 
 /* Frontend escapes (kernel-open/common/inc/nv-ioctl-numbers.h). */
 #define NV_ESC_CARD_INFO		0xc8
@@ -141,6 +149,9 @@ typedef int32_t		nvd_s32;
 /* NVOS32 attr LOCATION 26:25 (VIDMEM 0) and the VIRTUAL alloc flag (nvos.h). */
 #define NVOS32_ATTR_LOCATION(a)		(((a) >> 25) & 0x3u)
 #define NVOS32_ALLOC_FLAGS_VIRTUAL	0x00080000u
+/* NVOS32 functions (nvos.h): RM_VID_HEAP_CONTROL's function field. */
+#define NVOS32_FUNCTION_INFO			4u
+#define NVOS32_FUNCTION_ALLOC_OS_DESCRIPTOR	27u
 
 /*
  * Capabilities (kernel-open/nvidia/nv-caps.c, the same from 525 to 595):
@@ -184,20 +195,24 @@ typedef int32_t		nvd_s32;
 #define NVOS02_FLAGS_MAPPING_NO_MAP	1u
 #define NVOS02_FLAGS_ALLOC(f)		(((f) >> 16) & 0x3u)
 #define NVOS02_FLAGS_ALLOC_NONE		1u
+/* MAPPING 31:30 DEFAULT, ALLOC 17:16 default, PCI location. */
+#define NVOS02_FLAGS_DEFAULT_MAPPED	0x00000000u
 
 /* NVOS54 flags (nvos.h). */
 #define NVOS54_FLAGS_IRQL_RAISED	0x1u
 #define NVOS54_FLAGS_LOCK_BYPASS	0x2u
 
-/* RM control commands the stand-in implements (ctrl/ headers). */
+/* RM control commands the stand-in implements and the clients call (ctrl/ headers). */
 #define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2	0x0000013eu
 /*
  * Deprecated controls (interface/deprecated/rmapi_deprecated_control.c):
  * served before the method tables, the V1 params converted to the V2
- * control.  BIOS/BUS_GET_INFO: V1 { NvU32 listSize; NvP64 list } (16
- * bytes), a list of { NvU32 index, data } (8 bytes each); V2 { NvU32
- * listSize; list[MAX] }.  GET_BUILD_VERSION: V1 { NvU32 sizeOfStrings;
- * NvP64 driverVersion, version, title; NvU32 changelist, officialChangelist }.
+ * control, with an embedded pointer the driver follows.  BIOS/BUS_GET_INFO:
+ * V1 { NvU32 listSize; NvP64 list } (16 bytes, struct nvd_ctrl_info_list_v1),
+ * a list of { NvU32 index, data } (8 bytes each, struct nvd_ctrl_info); V2
+ * { NvU32 listSize; list[MAX] }.  GET_BUILD_VERSION: V1 { NvU32
+ * sizeOfStrings; NvP64 driverVersion, version, title; NvU32 changelist,
+ * officialChangelist } (struct nvd_ctrl_build_version_v1).
  */
 #define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION	0x00000101u
 #define NV2080_CTRL_CMD_BIOS_GET_INFO		0x20800802u
@@ -241,8 +256,9 @@ typedef int32_t		nvd_s32;
 #define NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES		0x00800280u
 /*
  * GPU_GET_CLASSLIST (ctrl0080gpu.h): { NvU32 numClasses; NvP64 classList }
- * (16 bytes), the list of NvU32 class numbers copied by RM around the
- * method (src/kernel/rmapi/embedded_param_copy.c).
+ * (16 bytes, struct nvd_ctrl_classlist), the list of NvU32 class numbers
+ * copied by RM around the method (src/kernel/rmapi/embedded_param_copy.c):
+ * a control whose params point to a list the driver copies itself.
  */
 #define NV0080_CTRL_CMD_GPU_GET_CLASSLIST		0x00800201u
 #define NVD_CLASSLIST_SIZE				16
@@ -383,6 +399,29 @@ struct nvd_os64 {		/* NVOS64_PARAMETERS: RM_ALLOC with access rights */
 	nvd_u32 pad0;
 };
 
+/* NVOS32_PARAMETERS with data.AllocOsDesc, 184 bytes (nvos.h): RM_VID_HEAP_CONTROL. */
+struct nvd_os32_osdesc {
+	nvd_u32 hRoot;
+	nvd_u32 hObjectParent;
+	nvd_u32 function;
+	nvd_u32 hVASpace;
+	nvd_s16 ivcHeapNumber;
+	nvd_u16 pad0;
+	nvd_u32 status;
+	nvd_u64 total;
+	nvd_u64 free;
+	nvd_u32 hMemory;
+	nvd_u32 type;
+	nvd_u32 flags;
+	nvd_u32 attr;
+	nvd_u32 attr2;
+	nvd_u32 pad1;
+	nvd_u64 descriptor;
+	nvd_u64 limit;
+	nvd_u32 descriptorType;
+	nvd_u8  rest[184 - 84];
+};
+
 struct nvd_os33_fd {		/* NVOS33_PARAMETERS + int fd: RM_MAP_MEMORY */
 	nvd_u32 hClient;
 	nvd_u32 hDevice;
@@ -519,6 +558,34 @@ struct nvd_ctrl_active_ids {		/* NVC637_CTRL_EXEC_PARTITIONS_GET_ACTIVE_IDS_PARA
 	nvd_u32 execPartCount;
 	nvd_u32 execPartId[NVD_MIG_MAX_CI];
 	char    execPartUuid[NVD_MIG_MAX_CI][NVC637_UUID_STR_LEN];
+};
+
+/* The deprecated controls' V1 params (see above), and GPU_GET_CLASSLIST's. */
+struct nvd_ctrl_build_version_v1 {	/* NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS */
+	nvd_u32 sizeOfStrings;
+	nvd_u32 pad;
+	nvd_u64 pDriverVersionBuffer;
+	nvd_u64 pVersionBuffer;
+	nvd_u64 pTitleBuffer;
+	nvd_u32 changelistNumber;
+	nvd_u32 officialChangelistNumber;
+};
+
+struct nvd_ctrl_info {			/* NV2080_CTRL_BIOS_INFO, NV2080_CTRL_BUS_INFO */
+	nvd_u32 index;
+	nvd_u32 data;
+};
+
+struct nvd_ctrl_info_list_v1 {		/* NV2080_CTRL_BIOS/BUS_GET_INFO_PARAMS */
+	nvd_u32 listSize;
+	nvd_u32 pad;
+	nvd_u64 list;
+};
+
+struct nvd_ctrl_classlist {		/* NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS */
+	nvd_u32 numClasses;
+	nvd_u32 pad;
+	nvd_u64 classList;
 };
 
 struct nvd_ctrl_attached_ids {	/* NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS */
@@ -695,13 +762,14 @@ struct nvd_ctrl_set_notification { /* NV2080_CTRL_EVENT_SET_NOTIFICATION_PARAMS 
 
 /*
  * NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS: four 256-byte strings and
- * two u32 from 560.28.03 (driverBranch added as the third string), three
- * strings before.  Built by offset in nvs_rm.c.
+ * two u32 from 560.28.03 (driverBranch added as the third string): 1032
+ * bytes; three strings before: 776.  The stand-in builds it by offset
+ * (nvs_rm.c).
  */
 #define NVD_BUILD_VERSION_V2_SIZE_OLD	(3 * NV_BUILD_VERSION_V2_STRING + 8)
 #define NVD_BUILD_VERSION_V2_SIZE_NEW	(4 * NV_BUILD_VERSION_V2_STRING + 8)
 
-/* UVM (kernel-open/nvidia-uvm/uvm_ioctl.h, uvm_linux_ioctl.h). */
+/* UVM (kernel-open/nvidia-uvm/uvm_ioctl.h, uvm_linux_ioctl.h): plain numbers. */
 #define UVM_INITIALIZE			0x30000001u
 #define UVM_DEINITIALIZE		0x30000002u
 #define UVM_REGISTER_GPU		37u
@@ -760,6 +828,7 @@ NVD_CHECK(offsetof(struct nvd_os21, status) == 28);
 NVD_CHECK(sizeof(struct nvd_os64) == 48);
 NVD_CHECK(offsetof(struct nvd_os64, paramsSize) == 32);
 NVD_CHECK(offsetof(struct nvd_os64, status) == 40);
+NVD_CHECK(sizeof(struct nvd_os32_osdesc) == 184);
 NVD_CHECK(sizeof(struct nvd_os33_fd) == 56);
 NVD_CHECK(offsetof(struct nvd_os33_fd, status) == 40);
 NVD_CHECK(offsetof(struct nvd_os33_fd, fd) == 48);
@@ -781,6 +850,10 @@ NVD_CHECK(sizeof(struct nvd_ctrl_imex_subscribe) == 16);
 NVD_CHECK(sizeof(struct nvd_ctrl_mig_uuid) == 57);
 NVD_CHECK(sizeof(struct nvd_ctrl_active_ids) == 364);
 NVD_CHECK(NVD_CAP_MINOR_FABRIC_IMEX_MGMT == 4323);
+NVD_CHECK(sizeof(struct nvd_ctrl_build_version_v1) == NVD_BUILD_VERSION_V1_SIZE);
+NVD_CHECK(sizeof(struct nvd_ctrl_info) == 8);
+NVD_CHECK(sizeof(struct nvd_ctrl_info_list_v1) == NVD_INFO_LIST_V1_SIZE);
+NVD_CHECK(sizeof(struct nvd_ctrl_classlist) == NVD_CLASSLIST_SIZE);
 NVD_CHECK(sizeof(struct nvd_ctrl_attached_ids) == 128);
 NVD_CHECK(sizeof(struct nvd_ctrl_id_info_v2) == 32);
 NVD_CHECK(sizeof(struct nvd_ctrl_probed_ids) == 384);
