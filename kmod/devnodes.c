@@ -33,6 +33,23 @@ static struct class nvm_class_struct = {
 };
 static struct class *const nvm_class = &nvm_class_struct;
 
+/*
+ * Make the node of minor @minor of set @index: /dev/@dflt for the default
+ * set, /dev/nvmediate/@set/@leaf for another.
+ */
+static int nvm_devnode_make(unsigned int index, const char *set, unsigned int minor,
+			    const char *dflt, const char *leaf)
+{
+	dev_t devt = MKDEV(MAJOR(nvm_devt), index * NVM_MINORS + minor);
+	struct device *dev;
+
+	if (index)
+		dev = device_create(nvm_class, NULL, devt, NULL, "nvmediate!%s!%s", set, leaf);
+	else
+		dev = device_create(nvm_class, NULL, devt, NULL, "%s", dflt);
+	return PTR_ERR_OR_ZERO(dev);
+}
+
 /**
  * nvm_devnodes_add() - create the device nodes of a set
  * @index: the set's index; 0 is the default set (/dev/nvproxy*)
@@ -43,48 +60,24 @@ static struct class *const nvm_class = &nvm_class_struct;
  */
 int nvm_devnodes_add(unsigned int index, const char *name, unsigned int ngpus)
 {
-	unsigned int base = index * NVM_MINORS;
-	struct device *dev;
+	char dflt[sizeof(NVM_NODE_NAME_CTL) + 10], leaf[sizeof("nvidia") + 10];
 	unsigned int i = 0;
 	int ret;
 
-	if (index)
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL),
-				    NULL, "nvmediate!%s!nvidiactl", name);
-	else
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_CTL), NULL,
-				    NVM_NODE_NAME_CTL);
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	if (index)
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM),
-				    NULL, "nvmediate!%s!nvidia-uvm", name);
-	else
-		dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), NVM_MINOR_UVM), NULL,
-				    NVM_NODE_NAME_UVM);
-	if (IS_ERR(dev)) {
-		ret = PTR_ERR(dev);
-		goto err_devices;
+	ret = nvm_devnode_make(index, name, NVM_MINOR_CTL, NVM_NODE_NAME_CTL, "nvidiactl");
+	if (ret)
+		return ret;
+	ret = nvm_devnode_make(index, name, NVM_MINOR_UVM, NVM_NODE_NAME_UVM, "nvidia-uvm");
+	/* @i counts the GPU nodes made. */
+	while (!ret && i < ngpus) {
+		snprintf(dflt, sizeof(dflt), NVM_NODE_NAME_CTL "%u", i);
+		snprintf(leaf, sizeof(leaf), "nvidia%u", i);
+		ret = nvm_devnode_make(index, name, i, dflt, leaf);
+		if (!ret)
+			i++;
 	}
-	for (i = 0; i < ngpus; i++) {
-		if (index)
-			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), base + i), NULL,
-					    "nvmediate!%s!nvidia%u", name, i);
-		else
-			dev = device_create(nvm_class, NULL, MKDEV(MAJOR(nvm_devt), i), NULL,
-					    NVM_NODE_NAME_CTL "%u", i);
-		if (IS_ERR(dev)) {
-			ret = PTR_ERR(dev);
-			goto err_devices;
-		}
-	}
-	return 0;
-
-err_devices:
-	while (i--)
-		device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + i));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_UVM));
-	device_destroy(nvm_class, MKDEV(MAJOR(nvm_devt), base + NVM_MINOR_CTL));
+	if (ret)
+		nvm_devnodes_del(index, i);
 	return ret;
 }
 
