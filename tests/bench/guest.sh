@@ -55,7 +55,7 @@ done
 TRACED="nvm_ioctl nvm_validate nvm_check_readable nvm_bounce_get nvm_bounce_put nvm_fdplan_build nvm_fdctx_create
 	nvm_fdctx_enter nvm_fdctx_leave nvm_fdctx_destroy nvm_drv_ioctl nvm_open nvm_drv_open
 	nvm_abi_select nvm_release nvm_drv_release nvm_mmap nvs_ioctl nvs_uvm_ioctl nvs_open
-	nvs_release nvm_call_driver nvm_bounce_written vmalloc_to_pfn vmf_insert_pfn vmf_insert_pfn_prot
+	nvs_release nvm_handoff nvm_bounce_written vmalloc_to_pfn vmf_insert_pfn vmf_insert_pfn_prot
 	track_pfn_insert lookup_memtype handle_mm_fault nvm_bounce_pfn_mkwrite zap_vma_ptes
 	zap_special_vma_range zap_page_range_single flush_tlb_mm_range find_vma apply_to_page_range
 	nvm_stats_ioctl native_flush_tlb_multi"
