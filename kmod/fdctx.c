@@ -610,9 +610,10 @@ static int nvm_fdctx_scan_gpu(const void *arg, struct file *file, unsigned int f
 
 /*
  * The files a private table is to hold at @plan's numbers, into @backing
- * (a reference each), and the highest of those numbers into *@max_fd.
+ * (a reference each, which the caller puts whatever this returns), and the
+ * highest of those numbers into *@max_fd.
  *
- * Return: 0, or %NVM_FDCTX_NOT_GIVEN (nothing held then).
+ * Return: 0, or %NVM_FDCTX_NOT_GIVEN.
  */
 static int nvm_fdctx_gather(const struct nvm_fdplan *plan, nvm_mediated_fn mediated,
 			    struct file **backing, unsigned int *max_fd)
@@ -634,9 +635,6 @@ static int nvm_fdctx_gather(const struct nvm_fdplan *plan, nvm_mediated_fn media
 			    !plan->given(plan->given_priv, file, plan->kinds[i])) {
 				if (file)
 					fput(file);
-				while (i--)
-					if (backing[i])
-						fput(backing[i]);
 				return NVM_FDCTX_NOT_GIVEN;
 			}
 			/* The caller's own file, as it is: the reference moves. */

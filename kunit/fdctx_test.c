@@ -387,6 +387,41 @@ out:
 	fput(other);
 }
 
+/*
+ * A capability field refused after an earlier field of the plan took its
+ * file (here a mediated control file, whose backing file is taken): every
+ * reference taken is put back, and only once.
+ */
+static void fdctx_test_not_given_after_others(struct kunit *test)
+{
+	struct nvm_test_med *ctl = nvm_test_med_new(test, NVM_NODE_CTL);
+	struct file *cap = nvm_test_anon(test, &nvm_test_backing_fops, NULL);
+	struct nvm_fdctx *caller = nvm_fdctx_alloc(16);
+	struct nvm_fdplan plan = { .swap = true, .nfds = 2, .fds = { 3, 5 },
+				   .kinds = { BIT(NVM_NODE_CTL), NVM_FDPLAN_CAP },
+				   .given = nvm_test_given, .given_priv = NULL };
+	long backing_before, cap_before;
+	struct nvm_fdctx *ctx;
+	int ret;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	nvm_fdctx_install(caller, 3, ctl->file);
+	nvm_fdctx_install(caller, 5, cap);
+	backing_before = file_count(ctl->nf.backing);
+	cap_before = file_count(cap);
+	nvm_fdctx_swap(caller);
+	ret = nvm_fdctx_create(&plan, nvm_test_file_of, &ctx);
+	nvm_fdctx_unswap(caller);
+	KUNIT_EXPECT_EQ(test, ret, NVM_FDCTX_NOT_GIVEN);
+	if (!ret)
+		nvm_fdctx_destroy(ctx);
+	KUNIT_EXPECT_EQ(test, file_count(ctl->nf.backing), backing_before);
+	KUNIT_EXPECT_EQ(test, file_count(cap), cap_before);
+	nvm_fdctx_destroy(caller);
+	fput(cap);
+	nvm_test_med_put(ctl);
+}
+
 static struct kunit_case nvm_fdctx_cases[] = {
 	KUNIT_CASE(fdctx_test_install_and_lookup),
 	KUNIT_CASE(fdctx_test_large_numbers),
@@ -397,6 +432,7 @@ static struct kunit_case nvm_fdctx_cases[] = {
 	KUNIT_CASE(fdctx_test_waits_for_counted_reader),
 	KUNIT_CASE(fdctx_test_create_mirrors_mediated_only),
 	KUNIT_CASE(fdctx_test_own_file),
+	KUNIT_CASE(fdctx_test_not_given_after_others),
 	{}
 };
 
