@@ -330,25 +330,6 @@ static void nvm_req_hold(struct nvm_req *req, void *p, u32 size, u64 user)
 }
 
 /*
- * The lists a control's params point to, which the driver copies before
- * the control runs (nvabi_types.h), read from a copy of the params and
- * checked in the driver's order: each list's size and, where the driver
- * copies it in, its readability; then, where the driver writes it back
- * after the control, its writability.  A size the driver refuses (a NULL
- * pointer with a size, a pointer without one, over 32 bits or, unless the
- * entry says otherwise, over 1 MiB; a square count wraps at 32 bits as
- * the driver computes it) is answered as it answers it:
- * NV_ERR_INVALID_ARGUMENT in the status, and the params given back with
- * the pointers of that list and the lists before it cleared (the driver's
- * copy of them, which it writes back, loses each list it had taken).
- *
- * The driver reads the params again.  Where it bounds a list by nothing
- * but its count (NVABI_EMB_NOMAX: it allocates a kernel buffer that size
- * for the call), the copy checked here is what it reads: @req keeps it
- * for the bounce area (handoff.c), and the bound holds.  Elsewhere this
- * answers the call early and does not confine the driver.
- */
-/*
  * Read list @l of a control's params from their copy @p (@size bytes):
  * its pointer into *@list and the bytes the driver sizes it at into
  * *@bytes.  Return: false when the generated table puts a field outside
@@ -437,6 +418,25 @@ static int nvm_emb_lists(const struct nvm_after *after, const struct nvabi_emb *
 	return 0;
 }
 
+/*
+ * The lists a control's params point to, which the driver copies before
+ * the control runs (nvabi_types.h), read from a copy of the params and
+ * checked in the driver's order: each list's size and, where the driver
+ * copies it in, its readability; then, where the driver writes it back
+ * after the control, its writability.  A size the driver refuses (a NULL
+ * pointer with a size, a pointer without one, over 32 bits or, unless the
+ * entry says otherwise, over 1 MiB; a square count wraps at 32 bits as
+ * the driver computes it) is answered as it answers it:
+ * NV_ERR_INVALID_ARGUMENT in the status, and the params given back with
+ * the pointers of that list and the lists before it cleared (the driver's
+ * copy of them, which it writes back, loses each list it had taken).
+ *
+ * The driver reads the params again.  Where it bounds a list by nothing
+ * but its count (NVABI_EMB_NOMAX: it allocates a kernel buffer that size
+ * for the call), the copy checked here is what it reads: @req keeps it
+ * for the bounce area (handoff.c), and the bound holds.  Elsewhere this
+ * answers the call early and does not confine the driver.
+ */
 static int nvm_emb_check(const struct nvm_after *after, struct nvm_req *req,
 			 struct nvm_report *rep)
 {
